@@ -1,0 +1,45 @@
+# Two commands do everything on a fresh machine: `make run` (set up, open the demo comparison)
+# and `make test` (set up, lint, type-check, run the tests offscreen). See README.md.
+SHELL := /bin/bash
+VENV ?= .venv
+BIN := $(VENV)/bin
+PY ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
+	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null && { echo $$p; break; }; done)
+
+.PHONY: setup run test lint typecheck pytest bench clean system-deps
+
+$(BIN)/.installed: pyproject.toml importers/_scan.c
+	@test -n "$(PY)" || { echo "benchlens needs Python >= 3.11 (none found on PATH)"; exit 1; }
+	@bash packaging/system-deps.sh
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	@$(BIN)/python -c 'import importers._tokens as t; print("tokenizer core:", "compiled" if t.HAS_COMPILED_CORE else "pure Python (no C compiler?)")'
+	@touch $@
+
+setup: $(BIN)/.installed
+
+system-deps:
+	@bash packaging/system-deps.sh
+
+run: setup
+	$(BIN)/benchlens --demo
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+
+typecheck: setup
+	$(BIN)/mypy
+
+pytest: setup
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
+
+test: lint typecheck pytest
+
+bench: setup
+	$(BIN)/python bench/import_speed.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info importers/*.so .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,227 @@
+"""The command line: `benchlens import | runs | series | dump` (and the app when no command is
+given). Errors are one line on stderr with a non-zero exit code, never a traceback."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from app.store import Library, LibraryError
+
+EXIT_ERROR = 1
+
+
+class CliError(Exception):
+    pass
+
+
+def default_db() -> Path:
+    env = os.environ.get("BENCHLENS_DB")
+    if env:
+        return Path(env)
+    if sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    elif sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA", Path.home()))
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "benchlens" / "library.sqlite"
+
+
+def _iso(t: float | None) -> str:
+    if t is None or not math.isfinite(t):
+        return "-"
+    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _clean(x: Any) -> Any:
+    """JSON has no NaN: missing values become null."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x
+
+
+def build_parser() -> argparse.ArgumentParser:
+    db = argparse.ArgumentParser(add_help=False)
+    db.add_argument(
+        "--db",
+        type=Path,
+        default=argparse.SUPPRESS,
+        help="library file (default: $BENCHLENS_DB or the user data folder)",
+    )
+    p = argparse.ArgumentParser(prog="benchlens", parents=[db], description="Compare benchmark runs and system traces.")
+    p.add_argument("--demo", action="store_true", help="open the app on the bundled demo runs, compared")
+    sub = p.add_subparsers(dest="cmd", metavar="COMMAND")
+
+    imp = sub.add_parser("import", parents=[db], help="import run folders or files")
+    imp.add_argument("paths", nargs="+", metavar="PATH")
+    imp.add_argument("--name", help="run name (default: the folder name)")
+    imp.add_argument(
+        "--tz",
+        help="zone of times printed without one when the folder has no zone evidence "
+        "(IANA name or +HH:MM; default: this machine's zone)",
+    )
+    imp.add_argument(
+        "--interval", type=float, default=1.0, help="seconds between reports of files without times (default 1)"
+    )
+    imp.add_argument("--json", action="store_true")
+
+    runs = sub.add_parser("runs", parents=[db], help="list runs")
+    runs.add_argument("--json", action="store_true")
+
+    ser = sub.add_parser("series", parents=[db], help="list the series of a run")
+    ser.add_argument("run", metavar="RUN")
+    ser.add_argument("--json", action="store_true")
+
+    dump = sub.add_parser("dump", parents=[db], help="print one series")
+    dump.add_argument("run", metavar="RUN")
+    dump.add_argument("--source", required=True, metavar="FORMAT")
+    dump.add_argument("--metric", required=True, metavar="NAME")
+    dump.add_argument("--entity", metavar="NAME")
+    fmt = dump.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true")
+    fmt.add_argument("--csv", action="store_true")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    db_path = getattr(args, "db", None) or default_db()
+    try:
+        if args.cmd is None:
+            from app.ui.launch import run_app  # Qt only when the window is wanted
+
+            return int(run_app(db_path, demo=args.demo))
+        with Library(db_path) as lib:
+            return int(COMMANDS[args.cmd](lib, args))
+    except (CliError, LibraryError) as e:
+        print(f"benchlens: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("benchlens: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def cmd_import(lib: Library, args: argparse.Namespace) -> int:
+    from app.clock import ClockError
+    from app.ingest import ImportError_, Options, import_path
+
+    if args.interval <= 0 or not math.isfinite(args.interval):
+        raise CliError("--interval must be a positive number of seconds")
+    if args.name and len(args.paths) > 1:
+        raise CliError("--name needs a single PATH")
+    reports, failed = [], []
+    for path in args.paths:
+        try:
+            reports.append(import_path(lib, path, Options(name=args.name, tz=args.tz, interval=args.interval)))
+        except (ImportError_, ClockError) as e:
+            failed.append(str(e))
+    if args.json:
+        print(json.dumps({"runs": [r.as_json() for r in reports], "errors": failed}, indent=1))
+    else:
+        for r in reports:
+            state = "unchanged" if r.unchanged else "imported"
+            print(f"run {r.id} {r.name!r}: {state}, {len(r.sources)} sources")
+            for w in r.warnings:
+                print(f"  warning: {w}")
+            for src in r.sources:
+                print(f"  {src.path}: {src.format} ({src.variant}), {src.series} series, {src.samples} samples")
+                for w in src.warnings:
+                    print(f"    warning: {w}")
+            for skip in r.skipped:
+                print(f"  skipped {skip['path']}: {skip['reason']}")
+    for f in failed:
+        print(f"benchlens: {f}", file=sys.stderr)
+    return EXIT_ERROR if failed else 0
+
+
+def cmd_runs(lib: Library, args: argparse.Namespace) -> int:
+    runs = lib.runs()
+    if args.json:
+        keys = ("id", "name", "start", "end", "host", "kernel", "cpus", "sources", "tz", "folder")
+        print(json.dumps([{k: _clean(r[k]) for k in keys} for r in runs], indent=1))
+        return 0
+    print(f"{'id':>4}  {'name':24} {'start (UTC)':19}  {'duration':>9}  {'host':16} sources")
+    for r in runs:
+        dur = f"{r['end'] - r['start']:.0f} s" if r["start"] is not None and r["end"] is not None else "-"
+        print(
+            f"{r['id']:>4}  {r['name'][:24]:24} {_iso(r['start']):19}  {dur:>9}  {(r['host'] or '-')[:16]:16} "
+            f"{r['sources']}"
+        )
+    return 0
+
+
+def cmd_series(lib: Library, args: argparse.Namespace) -> int:
+    run = lib.run(args.run)
+    series = lib.series(run["id"])
+    if args.json:
+        print(
+            json.dumps(
+                [
+                    {
+                        "source": s.source,
+                        "metric": s.metric,
+                        "entity": s.entity,
+                        "unit": s.unit,
+                        "n": s.n,
+                        "start": s.start,
+                        "end": s.end,
+                    }
+                    for s in series
+                ],
+                indent=1,
+            )
+        )
+        return 0
+    for s in series:
+        print(
+            f"{s.source:8} {s.metric:14} {s.entity or '-':12} {s.unit or '-':9} {s.n:>8}  {_iso(s.start)} .. "
+            f"{_iso(s.end)}"
+        )
+    return 0
+
+
+def cmd_dump(lib: Library, args: argparse.Namespace) -> int:
+    run = lib.run(args.run)
+    info = lib.find_series(run["id"], args.source, args.metric, args.entity)
+    t, v = lib.load(info.id)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "source": info.source,
+                    "metric": info.metric,
+                    "entity": info.entity,
+                    "unit": info.unit,
+                    "t": [_clean(float(x)) for x in t],
+                    "v": [_clean(float(x)) for x in v],
+                }
+            )
+        )
+    elif args.csv:
+        w = csv.writer(sys.stdout, lineterminator="\n")
+        w.writerow(["time_utc", "epoch", f"{info.metric} ({info.unit})" if info.unit else info.metric])
+        for a, b in zip(t, v, strict=True):
+            w.writerow([_iso(float(a)), repr(float(a)), "" if math.isnan(b) else repr(float(b))])
+    else:
+        for a, b in zip(t, v, strict=True):
+            print(f"{_iso(float(a))}\t{float(b):g}")
+    return 0
+
+
+COMMANDS = {"import": cmd_import, "runs": cmd_runs, "series": cmd_series, "dump": cmd_dump}
+
+
+if __name__ == "__main__":
+    sys.exit(main())

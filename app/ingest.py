@@ -1,0 +1,321 @@
+"""Import a run folder (or one file) into the library: list and sniff the files, read the
+folder's clock from their heads, then stream every file into the library in one transaction.
+A failed or cancelled import leaves the library as it was; an unchanged folder is a no-op."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import stat
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any, BinaryIO
+
+import numpy as np
+
+from app.clock import FolderClock, resolve
+from app.store.library import ImportTxn, Library, SeriesSink
+from importers import AmbiguousFormat, detect
+from importers._read import HEAD, LineTooLong, chunks, decode_head
+from importers._types import Context, FormatError, ImportCancelled, RawClock
+
+PROBE = 256 << 10
+
+
+@dataclass
+class Options:
+    name: str | None = None
+    tz: str | None = None
+    interval: float = 1.0
+    progress: Callable[[int, int], None] | None = None  # (bytes done, bytes total); raise ImportCancelled to stop
+
+
+@dataclass
+class SourceReport:
+    path: str
+    format: str
+    series: int = 0
+    samples: int = 0
+    warnings: list[str] = field(default_factory=list)
+    variant: str = ""
+    clock: str = ""
+
+
+@dataclass
+class RunReport:
+    id: int
+    name: str
+    sources: list[SourceReport]
+    skipped: list[dict[str, str]]
+    unchanged: bool = False
+    warnings: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "unchanged": self.unchanged,
+            "warnings": self.warnings,
+            "sources": [
+                {
+                    "path": s.path,
+                    "format": s.format,
+                    "variant": s.variant,
+                    "clock": s.clock,
+                    "series": s.series,
+                    "samples": s.samples,
+                    "warnings": s.warnings,
+                }
+                for s in self.sources
+            ],
+            "skipped": self.skipped,
+        }
+
+
+class ImportError_(Exception):
+    """The path cannot be imported (one-line reason)."""
+
+
+@dataclass
+class _File:
+    rel: str
+    path: Path
+    size: int
+    mtime_ns: int
+    fmt: ModuleType
+    meta: dict[str, Any]
+    timed: bool
+
+
+def _open_regular(path: Path) -> BinaryIO:
+    """Open without blocking on FIFOs and refuse anything that is not a regular file."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise OSError("not a regular file")
+    return os.fdopen(fd, "rb")
+
+
+def _candidates(root: Path) -> tuple[list[Path], list[dict[str, str]]]:
+    if root.is_file():
+        return [root], []
+    if not root.is_dir():
+        raise ImportError_(f"{root}: no such file or folder" if not root.exists() else f"{root}: not a regular file")
+    files, skipped = [], []
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError as e:
+        raise ImportError_(f"{root}: cannot list ({e.strerror})") from None
+    for entry in entries:
+        try:
+            st = os.stat(entry.path)  # follows links: a link to a log is fine, a loop or dangling link is not
+        except OSError as err:
+            skipped.append({"path": entry.name, "reason": f"cannot read ({err.strerror or err})"})
+            continue
+        if stat.S_ISDIR(st.st_mode):
+            skipped.append({"path": entry.name, "reason": "folder (run folders are read one level deep)"})
+        elif not stat.S_ISREG(st.st_mode):
+            skipped.append({"path": entry.name, "reason": "not a regular file (FIFO, socket or device)"})
+        else:
+            files.append(Path(entry.path))
+    return files, skipped
+
+
+def _probe(path: Path, fmt: ModuleType, interval: float) -> dict[str, Any]:
+    """Parse the head of a file with a raw clock: zone evidence, launch time, timed or not."""
+    with _open_regular(path) as f:
+        raw = f.read(PROBE)
+    cut = raw.rfind(b"\n") + 1 if len(raw) == PROBE else len(raw)
+    ctx = Context(RawClock())
+    try:
+        for _ in fmt.parse(chunks(io.BytesIO(raw[:cut])), ctx):
+            pass
+    except (FormatError, LineTooLong):
+        pass
+    meta = dict(ctx.meta)
+    meta["timed"] = "no timestamps" not in ctx.variant
+    return meta
+
+
+def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> RunReport:
+    opts = opts or Options()
+    root = Path(path).resolve()
+    files, skipped = _candidates(root)
+    base = root if root.is_dir() else root.parent
+    found: list[_File] = []
+    for p in files:
+        rel = str(p.relative_to(base))
+        try:
+            st = p.stat()
+            with _open_regular(p) as f:
+                head = decode_head(f.read(HEAD))
+        except OSError as e:
+            skipped.append({"path": rel, "reason": f"cannot read ({e.strerror or e})"})
+            continue
+        if st.st_size == 0:
+            skipped.append({"path": rel, "reason": "empty file"})
+            continue
+        if head is None:
+            skipped.append({"path": rel, "reason": "binary or not UTF-8/Latin-1 text"})
+            continue
+        try:
+            fmt = detect(head)
+        except AmbiguousFormat as e:
+            skipped.append({"path": rel, "reason": str(e)})
+            continue
+        if fmt is None:
+            skipped.append({"path": rel, "reason": "not a known format"})
+            continue
+        meta = _probe(p, fmt, opts.interval)
+        found.append(_File(rel, p, st.st_size, st.st_mtime_ns, fmt, meta, bool(meta.pop("timed"))))
+    if not found:
+        reasons = "; ".join(f"{s['path']}: {s['reason']}" for s in skipped[:3])
+        raise ImportError_(f"{root}: nothing to import" + (f" ({reasons})" if reasons else ""))
+
+    folder_warnings: list[str] = []
+    clock = _folder_clock(found, opts, folder_warnings)
+    name = opts.name or (root.name if root.is_dir() else root.stem)
+    existing = lib.run_by_folder(str(root))
+    if existing is not None and _same_files(lib, existing, found, clock) and name == existing["name"]:
+        return _unchanged(lib, existing, skipped)
+
+    total = sum(f.size for f in found)
+    txn = lib.begin_import()
+    try:
+        run_id = txn.upsert_run(str(root), name, existing)
+        reports: list[SourceReport] = []
+        done = 0
+        for item in found:
+            rep = _import_file(txn, run_id, item, clock, opts, done, total)
+            done += item.size
+            reports.append(rep)
+        if existing is not None and _same_hashes(existing["_old"], txn, run_id) and name == existing["name"]:
+            txn.rollback()
+            return _unchanged(lib, existing, skipped)
+        host = next((f.meta.get("host") for f in found if f.meta.get("host")), None)
+        kernel = next((f.meta.get("kernel") for f in found if f.meta.get("kernel")), None)
+        cpus = next((f.meta.get("cpus") for f in found if f.meta.get("cpus")), None)
+        txn.finish_run(run_id, {"host": host, "kernel": kernel, "cpus": cpus, "tz": clock.description})
+        txn.commit()
+    except BaseException:
+        txn.rollback()
+        raise
+    final_name = lib.run(run_id)["name"]
+    return RunReport(run_id, final_name, reports, skipped, warnings=folder_warnings)
+
+
+def _folder_clock(found: list[_File], opts: Options, warnings: list[str]) -> FolderClock:
+    evidence: list[tuple[str, str, float | str]] = []
+    for f in found:
+        if "utc_offset" in f.meta:
+            evidence.append((f.rel, "offset", f.meta["utc_offset"]))
+        if "zone_abbrev" in f.meta:
+            evidence.append((f.rel, "abbrev", f.meta["zone_abbrev"]))
+    clock = resolve(evidence, opts.tz, warnings)
+    clock.interval = opts.interval
+    launches = []
+    for f in found:
+        if not f.timed:
+            continue
+        aware = "utc_offset" in f.meta and f.fmt.name == "iostat"
+        if "launch" in f.meta:
+            t = float(f.meta["launch"])
+            launches.append((t if aware else float(clock.wall(_arr(t))[0]), f.rel))
+        elif "first_time" in f.meta:  # mpstat prints its first row one interval after launch
+            first = float(clock.wall(_arr(float(f.meta["first_time"])))[0])
+            launches.append((first - float(f.meta.get("interval", opts.interval)), f.rel))
+    if launches:
+        clock.origin, origin_file = min(launches)
+        clock.description += f"; files without times start at the launch of {origin_file}"
+    return clock
+
+
+def _arr(x: float) -> np.ndarray:
+    return np.array([x])
+
+
+def _import_file(
+    txn: ImportTxn, run_id: int, f: _File, clock: FolderClock, opts: Options, done: int, total: int
+) -> SourceReport:
+    source_id = txn.add_source(run_id, f.rel, f.size, f.mtime_ns, f.fmt.name)
+    ctx = Context(clock)
+    sha = hashlib.sha256()
+    partial: list[bytes] = []
+
+    def on_read(n: int) -> None:
+        if opts.progress is not None:
+            opts.progress(done + n, total)
+
+    sink = SeriesSink(txn, source_id, ctx.units)
+    with _open_regular(f.path) as fh:
+        try:
+            sink.add(f.fmt.parse(_hashing(chunks(fh, on_read, partial=partial), sha), ctx))
+        except (FormatError, LineTooLong) as e:
+            ctx.warn(None, f"stopped reading: {e}")
+        except UnicodeDecodeError:
+            ctx.warn(None, "stopped reading: not text")
+    if partial:
+        ctx.warn(None, f"file ends mid-line ({len(partial[0])} bytes after the last newline); that line was cut")
+    n_series, samples = sink.close()
+    if f.timed:
+        method = f"file times, read as {clock.description.split(';')[0]}"
+    elif clock.origin is not None:
+        method = f"no times in the file: report k placed at launch + k x {clock.interval:g} s ({clock.description})"
+        ctx.warn(
+            None,
+            f"no times in the file; placed from the folder's other files, one report every "
+            f"{clock.interval:g} s (--interval)",
+        )
+    else:
+        delta = f.mtime_ns / 1e9 - _last_time(txn, source_id)
+        txn.shift_source(source_id, delta)
+        method = (
+            f"no times in the folder: last report placed at the file's modification time, {clock.interval:g} s apart"
+        )
+        ctx.warn(None, "no times in the folder; placed so the last report is at the file's modification time")
+    ctx.finish_warnings()
+    meta = {k: v for k, v in ctx.meta.items() if k in ("host", "kernel", "cpus", "zone_abbrev", "utc_offset")}
+    txn.finish_source(source_id, sha.hexdigest(), "; ".join(ctx.variant), method, ctx.warnings, meta)
+    return SourceReport(f.rel, f.fmt.name, n_series, samples, ctx.warnings, "; ".join(ctx.variant), method)
+
+
+def _hashing(it: Iterator[tuple[bytes, int]], sha: Any) -> Iterator[tuple[bytes, int]]:
+    for data, line in it:
+        sha.update(data)
+        yield data, line
+
+
+def _last_time(txn: ImportTxn, source_id: int) -> float:
+    row = txn.conn.execute("SELECT max(end) FROM series WHERE source_id = ?", (source_id,)).fetchone()
+    return float(row[0] or 0.0)
+
+
+def _same_files(lib: Library, run: dict[str, Any], found: list[_File], clock: FolderClock) -> bool:
+    old = lib.sources(run["id"])
+    run["_old"] = old
+    now = sorted((f.rel, f.size, f.mtime_ns) for f in found)
+    return now == sorted((s["path"], s["size"], s["mtime_ns"]) for s in old) and run["tz"] == clock.description
+
+
+def _same_hashes(old: list[dict[str, Any]], txn: ImportTxn, run_id: int) -> bool:
+    new = txn.conn.execute("SELECT path, sha256 FROM sources WHERE run_id = ?", (run_id,)).fetchall()
+    return sorted((p, h) for p, h in new) == sorted((s["path"], s["sha256"]) for s in old)
+
+
+def _unchanged(lib: Library, run: dict[str, Any], skipped: list[dict[str, str]]) -> RunReport:
+    reports = []
+    for s in lib.sources(run["id"]):
+        series = [x for x in lib.series(run["id"]) if x.source_id == s["id"]]
+        reports.append(
+            SourceReport(
+                s["path"], s["format"], len(series), sum(x.n for x in series), s["warnings"], s["variant"], s["clock"]
+            )
+        )
+    return RunReport(run["id"], run["name"], reports, skipped, unchanged=True)
+
+
+__all__ = ["ImportCancelled", "ImportError_", "Options", "RunReport", "import_path"]

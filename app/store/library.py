@@ -1,0 +1,338 @@
+"""The benchlens library file: open (WAL, foreign keys, busy timeout), read runs and series,
+and write one import as one transaction (see ImportTxn)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from app.store.migrations import NewerLibrary, ensure_schema
+from importers._types import Block
+
+BUSY_TIMEOUT_S = 15.0
+
+
+class LibraryError(Exception):
+    """A one-line reason for the user (locked, not found, ambiguous, newer schema ...)."""
+
+
+@dataclass(frozen=True)
+class SeriesInfo:
+    id: int
+    source_id: int
+    source: str  # format name
+    metric: str
+    entity: str
+    unit: str
+    n: int
+    start: float | None
+    end: float | None
+
+
+class Library:
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            self.conn.execute("PRAGMA foreign_keys = ON")
+            mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if mode.lower() != "wal":
+                raise LibraryError(f"{self.path}: could not switch to WAL mode (got {mode})")
+            self.conn.execute("PRAGMA synchronous = NORMAL")
+            ensure_schema(self.conn, self.path)
+        except NewerLibrary as e:
+            raise LibraryError(f"{self.path}: {e}") from None
+        except sqlite3.DatabaseError as e:
+            raise LibraryError(f"{self.path}: cannot open the library ({e})") from None
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Library:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---- runs -------------------------------------------------------------------------------------
+    def runs(self) -> list[dict[str, Any]]:
+        rows = self.conn.execute(
+            "SELECT r.id, r.name, r.start, r.end, r.host, r.kernel, r.cpus, r.folder, r.tz, r.notes, "
+            "(SELECT count(*) FROM sources s WHERE s.run_id = r.id) FROM runs r ORDER BY r.start, r.id"
+        ).fetchall()
+        keys = ["id", "name", "start", "end", "host", "kernel", "cpus", "folder", "tz", "notes", "sources"]
+        return [dict(zip(keys, r, strict=True)) for r in rows]
+
+    def run(self, ref: str | int) -> dict[str, Any]:
+        """A run by id or by unique name."""
+        runs = self.runs()
+        text = str(ref)
+        by_name = [r for r in runs if r["name"] == text]
+        if len(by_name) == 1:
+            return by_name[0]
+        if text.isdigit():
+            by_id = [r for r in runs if r["id"] == int(text)]
+            if by_id:
+                return by_id[0]
+        raise LibraryError(f"no run {text!r} in {self.path}")
+
+    def run_by_folder(self, folder: str) -> dict[str, Any] | None:
+        for r in self.runs():
+            if r["folder"] == folder:
+                return r
+        return None
+
+    def sources(self, run_id: int) -> list[dict[str, Any]]:
+        rows = self.conn.execute(
+            "SELECT id, path, sha256, size, mtime_ns, format, variant, clock, warnings, meta FROM sources "
+            "WHERE run_id = ? ORDER BY path",
+            (run_id,),
+        ).fetchall()
+        out = []
+        for r in rows:
+            out.append(
+                {
+                    "id": r[0],
+                    "path": r[1],
+                    "sha256": r[2],
+                    "size": r[3],
+                    "mtime_ns": r[4],
+                    "format": r[5],
+                    "variant": r[6],
+                    "clock": r[7],
+                    "warnings": json.loads(r[8]),
+                    "meta": json.loads(r[9]),
+                }
+            )
+        return out
+
+    def rename_run(self, run_id: int, name: str) -> None:
+        try:
+            self.conn.execute("UPDATE runs SET name = ? WHERE id = ?", (name, run_id))
+        except sqlite3.IntegrityError:
+            raise LibraryError(f"a run named {name!r} exists already") from None
+
+    def delete_run(self, run_id: int) -> None:
+        self.conn.execute("DELETE FROM runs WHERE id = ?", (run_id,))
+
+    # ---- series -----------------------------------------------------------------------------------
+    def series(self, run_id: int) -> list[SeriesInfo]:
+        rows = self.conn.execute(
+            "SELECT se.id, se.source_id, so.format, se.metric, se.entity, se.unit, se.n, se.start, se.end "
+            "FROM series se JOIN sources so ON so.id = se.source_id WHERE so.run_id = ? "
+            "ORDER BY so.format, se.metric, se.entity",
+            (run_id,),
+        ).fetchall()
+        return [SeriesInfo(*r) for r in rows]
+
+    def find_series(self, run_id: int, source: str, metric: str, entity: str | None) -> SeriesInfo:
+        found = [
+            s
+            for s in self.series(run_id)
+            if s.source == source and s.metric == metric and (entity is None or s.entity == entity)
+        ]
+        if not found:
+            raise LibraryError(f"no series {source}:{metric}" + (f":{entity}" if entity is not None else ""))
+        if len(found) > 1:
+            entities = ", ".join(repr(s.entity) for s in found[:8])
+            raise LibraryError(f"{source}:{metric} has several entities ({entities}); choose one with --entity")
+        return found[0]
+
+    def load(self, series_id: int) -> tuple[np.ndarray, np.ndarray]:
+        """Times (epoch s) and values of a series, as contiguous float64 arrays."""
+        rows = self.conn.execute(
+            "SELECT t.t, c.v FROM chunks c JOIN times t ON t.id = c.times_id WHERE c.series_id = ? ORDER BY c.seq",
+            (series_id,),
+        ).fetchall()
+        if not rows:
+            return np.zeros(0), np.zeros(0)
+        if len(rows) == 1:
+            return np.frombuffer(rows[0][0], "<f8"), np.frombuffer(rows[0][1], "<f8")
+        return (
+            np.concatenate([np.frombuffer(r[0], "<f8") for r in rows]),
+            np.concatenate([np.frombuffer(r[1], "<f8") for r in rows]),
+        )
+
+    def begin_import(self) -> ImportTxn:
+        return ImportTxn(self)
+
+
+class ImportTxn:
+    """Everything one import writes, in one transaction: commit() or rollback(), nothing between."""
+
+    def __init__(self, lib: Library) -> None:
+        self.lib = lib
+        self.conn = lib.conn
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as e:
+            raise LibraryError(f"{lib.path} is busy ({e}); another import is running") from None
+        self.open = True
+
+    def upsert_run(self, folder: str, name: str, existing: dict[str, Any] | None) -> int:
+        now = time.time()
+        if existing is not None:
+            self.conn.execute("DELETE FROM sources WHERE run_id = ?", (existing["id"],))
+            if name != existing["name"]:
+                self.conn.execute("UPDATE runs SET name = ? WHERE id = ?", (self._unique(name), existing["id"]))
+            self.conn.execute("UPDATE runs SET imported = ? WHERE id = ?", (now, existing["id"]))
+            return int(existing["id"])
+        cur = self.conn.execute(
+            "INSERT INTO runs (name, folder, imported) VALUES (?, ?, ?)", (self._unique(name), folder, now)
+        )
+        return int(cur.lastrowid or 0)
+
+    def _unique(self, name: str) -> str:
+        taken = {r[0] for r in self.conn.execute("SELECT name FROM runs")}
+        if name not in taken:
+            return name
+        k = 2
+        while f"{name} ({k})" in taken:
+            k += 1
+        return f"{name} ({k})"
+
+    def add_source(self, run_id: int, path: str, size: int, mtime_ns: int, fmt: str) -> int:
+        cur = self.conn.execute(
+            "INSERT INTO sources (run_id, path, sha256, size, mtime_ns, format) VALUES (?, ?, '', ?, ?, ?)",
+            (run_id, path, size, mtime_ns, fmt),
+        )
+        return int(cur.lastrowid or 0)
+
+    def finish_source(
+        self, source_id: int, sha256: str, variant: str, clock: str, warnings: list[str], meta: dict[str, Any]
+    ) -> None:
+        self.conn.execute(
+            "UPDATE sources SET sha256 = ?, variant = ?, clock = ?, warnings = ?, meta = ? WHERE id = ?",
+            (sha256, variant, clock, json.dumps(warnings), json.dumps(meta, default=str), source_id),
+        )
+
+    def finish_run(self, run_id: int, fields: dict[str, Any]) -> None:
+        span = self.conn.execute(
+            "SELECT min(se.start), max(se.end) FROM series se JOIN sources so ON so.id = se.source_id "
+            "WHERE so.run_id = ?",
+            (run_id,),
+        ).fetchone()
+        self.conn.execute(
+            "UPDATE runs SET host = ?, kernel = ?, cpus = ?, tz = ?, start = ?, end = ? WHERE id = ?",
+            (fields.get("host"), fields.get("kernel"), fields.get("cpus"), fields.get("tz"), span[0], span[1], run_id),
+        )
+
+    def shift_source(self, source_id: int, delta: float) -> None:
+        """Move every time of a source (files without times placed after parsing)."""
+        for tid, blob in self.conn.execute("SELECT id, t FROM times WHERE source_id = ?", (source_id,)).fetchall():
+            t = np.frombuffer(blob, "<f8") + delta
+            self.conn.execute("UPDATE times SET t = ? WHERE id = ?", (t.astype("<f8").tobytes(), tid))
+        self.conn.execute(
+            "UPDATE series SET start = start + ?, end = end + ? WHERE source_id = ?", (delta, delta, source_id)
+        )
+
+    def commit(self) -> None:
+        if self.open:
+            self.conn.execute("COMMIT")
+            self.open = False
+
+    def rollback(self) -> None:
+        if self.open:
+            self.conn.execute("ROLLBACK")
+            self.open = False
+
+
+@dataclass
+class _Stat:
+    n: int = 0
+    start: float | None = None
+    end: float | None = None
+    seq: int = 0
+
+
+class SeriesSink:
+    """Buffers blocks of one source and writes them as chunks: every metric of a block shares one
+    stored time array. Memory stays bounded: buffers are flushed past FLUSH_POINTS per group or
+    MAX_BYTES in all."""
+
+    FLUSH_POINTS = 1 << 18
+    MAX_BYTES = 64 << 20
+
+    def __init__(self, txn: ImportTxn, source_id: int, units: dict[str, str]) -> None:
+        self.conn = txn.conn
+        self.source_id = source_id
+        self.units = units
+        self.pending: dict[tuple[str, tuple[str, ...]], list[Block]] = {}
+        self.pending_points: dict[tuple[str, tuple[str, ...]], int] = {}
+        self.bytes = 0
+        self.ids: dict[tuple[str, str], int] = {}
+        self.stats: dict[int, _Stat] = {}
+        self.samples = 0
+
+    def add(self, blocks: Iterable[Block]) -> None:
+        for b in blocks:
+            if len(b.t) == 0:
+                continue
+            key = (b.entity, tuple(b.values))
+            self.pending.setdefault(key, []).append(b)
+            self.pending_points[key] = self.pending_points.get(key, 0) + len(b.t)
+            self.bytes += len(b.t) * 8 * (1 + len(b.values))
+            if self.pending_points[key] >= self.FLUSH_POINTS:
+                self._flush(key)
+            if self.bytes > self.MAX_BYTES:
+                for k in list(self.pending):
+                    self._flush(k)
+
+    def close(self) -> tuple[int, int]:
+        for k in list(self.pending):
+            self._flush(k)
+        for sid, st in self.stats.items():
+            self.conn.execute("UPDATE series SET n = ?, start = ?, end = ? WHERE id = ?", (st.n, st.start, st.end, sid))
+        return len(self.stats), self.samples
+
+    def _flush(self, key: tuple[str, tuple[str, ...]]) -> None:
+        blocks = self.pending.pop(key)
+        npts = self.pending_points.pop(key)
+        entity, metrics = key
+        t = np.concatenate([b.t for b in blocks]).astype("<f8")
+        self.bytes -= npts * 8 * (1 + len(metrics))
+        cur = self.conn.execute("INSERT INTO times (source_id, t) VALUES (?, ?)", (self.source_id, t.tobytes()))
+        tid = cur.lastrowid
+        finite = t[np.isfinite(t)]
+        lo = float(finite.min()) if finite.size else None
+        hi = float(finite.max()) if finite.size else None
+        rows = []
+        for m in metrics:
+            v = np.concatenate([b.values[m] for b in blocks]).astype("<f8")
+            sid = self._series_id(m, entity)
+            st = self.stats[sid]
+            st.n += len(v)
+            if lo is not None and hi is not None:
+                st.start = lo if st.start is None else min(st.start, lo)
+                st.end = hi if st.end is None else max(st.end, hi)
+            rows.append((sid, st.seq, tid, v.tobytes()))
+            st.seq += 1
+            self.samples += len(v)
+        self.conn.executemany("INSERT INTO chunks (series_id, seq, times_id, v) VALUES (?, ?, ?, ?)", rows)
+
+    def _series_id(self, metric: str, entity: str) -> int:
+        sid = self.ids.get((metric, entity))
+        if sid is None:
+            cur = self.conn.execute(
+                "INSERT INTO series (source_id, metric, entity, unit) VALUES (?, ?, ?, ?)",
+                (self.source_id, metric, entity, self.units.get(metric, "")),
+            )
+            sid = self.ids[(metric, entity)] = int(cur.lastrowid or 0)
+            self.stats[sid] = _Stat()
+        return sid
+
+
+def file_sha256(data_iter: Iterable[bytes]) -> str:
+    h = hashlib.sha256()
+    for d in data_iter:
+        h.update(d)
+    return h.hexdigest()

@@ -1,0 +1,84 @@
+-- benchlens library, schema version 1.
+-- Series values are stored as contiguous little-endian float64 arrays in BLOBs, in chunks of up
+-- to a few hundred thousand points: reading one BLOB per 100k-point series takes ~1 ms, where a
+-- narrow (series, t, value) table needs ~70 ms. Time arrays are shared: all metrics of one device
+-- sampled at the same instants point to one `times` row.
+
+CREATE TABLE runs (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL UNIQUE,
+    folder      TEXT NOT NULL,          -- absolute path of the imported folder (or file)
+    host        TEXT,
+    kernel      TEXT,
+    cpus        INTEGER,
+    start       REAL,                   -- epoch seconds, UTC
+    end         REAL,
+    bench_start REAL,
+    bench_end   REAL,
+    tz          TEXT,                   -- the clock the folder was read with, e.g. 'UTC+00:00 (iostat ISO offsets)'
+    notes       TEXT NOT NULL DEFAULT '',
+    imported    REAL NOT NULL
+);
+
+CREATE TABLE sources (
+    id        INTEGER PRIMARY KEY,
+    run_id    INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    path      TEXT NOT NULL,            -- relative to the run folder
+    sha256    TEXT NOT NULL,
+    size      INTEGER NOT NULL,
+    mtime_ns  INTEGER NOT NULL,
+    format    TEXT NOT NULL,
+    variant   TEXT NOT NULL DEFAULT '',
+    clock     TEXT NOT NULL DEFAULT '', -- how times were placed: 'file times', 'file times + folder zone', 'placed: ...'
+    warnings  TEXT NOT NULL DEFAULT '[]', -- JSON list of "line N: ..." strings
+    meta      TEXT NOT NULL DEFAULT '{}'  -- JSON: host, kernel, cpus, zone evidence ...
+);
+CREATE INDEX sources_run ON sources(run_id);
+
+CREATE TABLE series (
+    id        INTEGER PRIMARY KEY,
+    source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+    metric    TEXT NOT NULL,
+    entity    TEXT NOT NULL DEFAULT '',
+    unit      TEXT NOT NULL DEFAULT '',
+    n         INTEGER NOT NULL DEFAULT 0,
+    start     REAL,
+    end       REAL,
+    UNIQUE (source_id, metric, entity)
+);
+
+CREATE TABLE times (
+    id        INTEGER PRIMARY KEY,
+    source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+    t         BLOB NOT NULL
+);
+CREATE INDEX times_source ON times(source_id);
+
+CREATE TABLE chunks (
+    series_id INTEGER NOT NULL REFERENCES series(id) ON DELETE CASCADE,
+    seq       INTEGER NOT NULL,
+    times_id  INTEGER NOT NULL REFERENCES times(id) ON DELETE CASCADE,
+    v         BLOB NOT NULL,
+    PRIMARY KEY (series_id, seq)
+);
+CREATE INDEX chunks_times ON chunks(times_id);
+
+CREATE TABLE annotations (
+    id        INTEGER PRIMARY KEY,
+    run_id    INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    start     REAL NOT NULL,
+    end       REAL NOT NULL,
+    kind      TEXT NOT NULL DEFAULT 'note',   -- 'note' (manual) or 'drop' (detected)
+    state     TEXT NOT NULL DEFAULT '',       -- for drops: '', 'accepted', 'dismissed'
+    label     TEXT NOT NULL DEFAULT '',
+    source    TEXT, metric TEXT, entity TEXT,
+    created   REAL NOT NULL
+);
+CREATE INDEX annotations_run ON annotations(run_id);
+
+CREATE TABLE views (
+    id        INTEGER PRIMARY KEY,
+    name      TEXT NOT NULL UNIQUE,
+    spec      TEXT NOT NULL,                  -- JSON: runs, panels, offsets, zoom
+    updated   REAL NOT NULL
+);

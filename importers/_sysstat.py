@@ -1,0 +1,134 @@
+"""What iostat and mpstat (sysstat) share: the banner, the decimal separator, the JSON layout,
+and the row machinery for token arrays."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+
+import numpy as np
+
+from importers._tokens import KIND_TEXT, Tokens
+from importers._types import Context, FormatError
+
+# "Linux 6.1.0-18-amd64 (host) \t11/22/26 \t_x86_64_\t(2 CPU)" -- fields separated by tabs.
+BANNER = re.compile(
+    r"^(?P<sys>\S+) (?P<kernel>\S+) \((?P<host>[^)]*)\)\s+(?P<date>\S+)\s+(?:_(?P<arch>[^_\s]+)_)?\s*"
+    r"(?:\((?P<cpus>\d+) CPU\))?"
+)
+_COMMA_NUMBER = re.compile(r"-?\d+,\d+")
+_DOT_NUMBER = re.compile(r"-?\d+\.\d+")
+MAX_JSON = 256 << 20
+
+
+def parse_banner(line: str, ctx: Context) -> str | None:
+    """Record host, kernel and CPU count; return the banner's date text."""
+    m = BANNER.match(line)
+    if not m:
+        return None
+    ctx.meta.setdefault("host", m["host"])
+    ctx.meta.setdefault("kernel", f"{m['sys']} {m['kernel']}")
+    if m["cpus"]:
+        ctx.meta.setdefault("cpus", int(m["cpus"]))
+    return m["date"]
+
+
+def detect_decimal(head: str) -> str:
+    """',' when the numbers of this file use a decimal comma (LC_NUMERIC=de_DE, fr_FR ...)."""
+    words = head.split()
+    commas = sum(1 for w in words if _COMMA_NUMBER.fullmatch(w))
+    dots = sum(1 for w in words if _DOT_NUMBER.fullmatch(w))
+    return "," if commas > dots else "."
+
+
+def line_signature(toks: Tokens, lines: np.ndarray, skip: int = 0) -> np.ndarray:
+    """A 64-bit signature of the tokens of each line from token `skip` on (identical header lines
+    get identical signatures), computed without decoding them."""
+    first = toks.tok_first[lines] + skip
+    counts = np.maximum(toks.tok_first[lines + 1] - first, 0)
+    total = int(counts.sum())
+    if total == 0:
+        return counts.astype(np.uint64)
+    offsets = np.cumsum(counts) - counts
+    pos = np.arange(total) - np.repeat(offsets, counts)
+    idx = np.repeat(first, counts) + pos
+    weighted = toks.hash[idx] * (pos.astype(np.uint64) * np.uint64(2) + np.uint64(1))
+    sig = np.zeros(len(lines), np.uint64)
+    nz = counts > 0
+    sig[nz] = np.add.reduceat(weighted, offsets[nz])
+    return sig ^ counts.astype(np.uint64)
+
+
+def label_rows(toks: Tokens, label_at: int = 0) -> np.ndarray:
+    """Lines shaped `[prefix tokens] LABEL NUMBER...`: tokens after the label all numeric, with
+    `label_at` tokens before the label. Returns a boolean mask over lines."""
+    first = toks.tok_first[:-1]
+    count = toks.count
+    start = np.minimum(first + label_at + 1, toks.tok_first[1:])
+    numeric = toks.numeric_count(start, toks.tok_first[1:])
+    return (count >= label_at + 2) & (numeric == count - label_at - 1)
+
+
+def gather(toks: Tokens, rows: np.ndarray, start: int, ncols: int) -> np.ndarray:
+    """Values of `ncols` numeric tokens from token `start` of each row, as a (rows, ncols) array."""
+    idx = toks.tok_first[rows][:, None] + start + np.arange(ncols)
+    return toks.val[idx]
+
+
+def group_by_label(toks: Tokens, label_tok: np.ndarray, names: dict[int, str]) -> Iterator[tuple[str, np.ndarray]]:
+    """Split rows by the text of their label token (device, CPU), grouping by token hash so only
+    one label per group is decoded; `names` caches hash -> text across chunks."""
+    labels = toks.hash[label_tok]
+    order = np.argsort(labels, kind="stable")
+    ordered = labels[order]
+    bounds = np.flatnonzero(np.diff(ordered)) + 1
+    for group, at in zip(np.split(order, bounds), np.concatenate(([0], bounds)), strict=True):
+        h = int(ordered[at])
+        label = names.get(h)
+        if label is None:
+            label = names[h] = toks.text(int(label_tok[group[0]]))
+        yield label, group
+
+
+def first_is_text(toks: Tokens) -> np.ndarray:
+    first = np.minimum(toks.tok_first[:-1], max(len(toks.kind) - 1, 0))
+    if len(toks.kind) == 0:
+        return np.zeros(toks.n_lines, bool)
+    return (toks.kind[first] == KIND_TEXT) & (toks.count > 0)
+
+
+def load_json(chunks: Iterator[tuple[bytes, int]]) -> dict[str, object]:
+    parts: list[bytes] = []
+    size = 0
+    for data, _ in chunks:
+        size += len(data)
+        if size > MAX_JSON:
+            raise FormatError(f"JSON capture larger than {MAX_JSON >> 20} MiB")
+        parts.append(data)
+    try:
+        doc = json.loads(b"".join(parts).decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise FormatError(f"not valid JSON ({e})") from None
+    return doc if isinstance(doc, dict) else {}
+
+
+def json_hosts(doc: dict[str, object], ctx: Context) -> list[dict[str, object]]:
+    """The host objects of a sysstat JSON document (`{"sysstat": {"hosts": [...]}}`)."""
+    sysstat = doc.get("sysstat")
+    hosts = sysstat.get("hosts") if isinstance(sysstat, dict) else None
+    if not isinstance(hosts, list) or not hosts:
+        raise FormatError("JSON without sysstat.hosts")
+    out = [h for h in hosts if isinstance(h, dict)]
+    for h in out[:1]:
+        if isinstance(h.get("nodename"), str):
+            ctx.meta.setdefault("host", h["nodename"])
+        if isinstance(h.get("release"), str):
+            ctx.meta.setdefault("kernel", f"{h.get('sysname', 'Linux')} {h['release']}")
+        if isinstance(h.get("number-of-cpus"), int):
+            ctx.meta.setdefault("cpus", h["number-of-cpus"])
+    return out
+
+
+def number(v: object) -> float:
+    return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else float("nan")

@@ -1,0 +1,157 @@
+"""Dates and times as the monitors print them, parsed for whole arrays of tokens at once.
+
+A time is "naive" here: local wall-clock seconds counted as if the wall clock were UTC. The folder's
+clock (app/clock.py) turns naive seconds into epochs once the zone is known. Every parse returns an
+`ok` mask: a token that does not match the expected shape is never turned into a time.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from importers._tokens import Tokens, fnv1a
+
+# Date styles seen in sysstat banners and iostat -t lines (strftime %x of each locale) and vmstat -t.
+DATE_STYLES = {
+    "MM/DD/YY": re.compile(r"^\d\d/\d\d/\d\d$"),  # C / POSIX
+    "MM/DD/YYYY": re.compile(r"^\d\d/\d\d/\d{4}$"),  # en_US (DD/MM/YYYY in en_GB, fr_FR: see pick_date_style)
+    "DD.MM.YYYY": re.compile(r"^\d\d\.\d\d\.\d{4}$"),  # de_DE and most of Europe
+    "YYYY-MM-DD": re.compile(r"^\d{4}-\d\d-\d\d$"),  # S_TIME_FORMAT=ISO, vmstat -t
+}
+AM = fnv1a(b"AM")
+PM = fnv1a(b"PM")
+_AM_PM = {AM, PM, fnv1a(b"am"), fnv1a(b"pm")}
+
+
+def date_style(text: str) -> str | None:
+    for style, rx in DATE_STYLES.items():
+        if rx.match(text):
+            return style
+    return None
+
+
+def pick_date_style(texts: list[str], decimal_comma: bool = False) -> str | None:
+    """The style of these date strings. 'NN/NN/YYYY' is month-first in en_US and day-first in
+    en_GB/fr_FR: a field above 12 decides; otherwise a decimal comma (fr_FR, not en_US) does."""
+    styles = {date_style(t) for t in texts} - {None}
+    if len(styles) != 1:
+        return None
+    style = styles.pop()
+    if style == "MM/DD/YYYY":
+        firsts = [int(t[:2]) for t in texts]
+        seconds = [int(t[3:5]) for t in texts]
+        if max(firsts) > 12 or (decimal_comma and max(seconds) <= 12):
+            return "DD/MM/YYYY"
+    return style
+
+
+def days_from_civil(y: np.ndarray, m: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm), vectorised."""
+    y = y - (m <= 2)
+    era = np.floor_divide(y, 400)
+    yoe = y - era * 400
+    mp = (m + 9) % 12
+    doy = (153 * mp + 2) // 5 + d - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def fields(toks: Tokens, idx: np.ndarray, pattern: str) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Digits of tokens shaped exactly like `pattern` (letters are digits, the rest literal)."""
+    idx = np.asarray(idx, np.int64)
+    width = len(pattern)
+    ok = (toks.tok_end[idx] - toks.tok_start[idx]) == width
+    buf = np.frombuffer(toks.data, np.uint8)
+    if buf.size == 0 or idx.size == 0:
+        return {c: np.zeros(idx.size, np.int64) for c in set(pattern) if c.isalpha()}, ok & False
+    pos = np.minimum(toks.tok_start[idx][:, None] + np.arange(width), buf.size - 1)
+    ch = buf[pos].astype(np.int64)
+    out: dict[str, np.ndarray] = {}
+    for j, c in enumerate(pattern):
+        if c.isalpha():
+            digit = ch[:, j] - 48
+            ok &= (digit >= 0) & (digit <= 9)
+            out[c] = out.get(c, np.zeros(idx.size, np.int64)) * 10 + digit
+        else:
+            ok &= ch[:, j] == ord(c)
+    return out, ok
+
+
+def dates(toks: Tokens, idx: np.ndarray, style: str) -> tuple[np.ndarray, np.ndarray]:
+    """Days since epoch of date tokens in `style`, and the ok mask."""
+    pattern = style.replace("YYYY", "yyyy").replace("YY", "yy").replace("MM", "oo").replace("DD", "dd")
+    f, ok = fields(toks, idx, pattern)
+    year = f["y"]
+    if style.endswith("/YY"):
+        year = np.where(year < 70, 2000 + year, 1900 + year)
+    month, day = f["o"], f["d"]
+    ok &= (month >= 1) & (month <= 12) & (day >= 1) & (day <= 31)
+    return days_from_civil(year, month, day), ok
+
+
+def clock_times(toks: Tokens, idx: np.ndarray, ampm_idx: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Seconds of the day of 'HH:MM:SS' tokens, with an optional AM/PM token each."""
+    f, ok = fields(toks, idx, "hh:mm:ss")
+    hour = f["h"]
+    if ampm_idx is not None:
+        h = toks.hash[ampm_idx]
+        is_pm = (h == PM) | (h == fnv1a(b"pm"))
+        ok &= np.isin(h, list(_AM_PM)) & (hour >= 1) & (hour <= 12)
+        hour = hour % 12 + np.where(is_pm, 12, 0)
+    ok &= (hour < 24) & (f["m"] < 60) & (f["s"] < 61)
+    return hour * 3600 + f["m"] * 60 + f["s"], ok
+
+
+_ISO_BODY = "yyyy-oo-ddThh:mm:ss"
+
+
+def iso_times(toks: Tokens, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """ISO 8601 'YYYY-MM-DDTHH:MM:SS[Z|+HHMM|+HH:MM]' tokens -> (naive seconds, UTC offset seconds
+    or NaN when the token has no zone, ok)."""
+    idx = np.asarray(idx, np.int64)
+    buf = np.frombuffer(toks.data, np.uint8)
+    n = idx.size
+    length = toks.tok_end[idx] - toks.tok_start[idx]
+    body_ok = np.zeros(n, bool)
+    naive = np.zeros(n, np.float64)
+    offset = np.full(n, np.nan)
+    if n == 0 or buf.size == 0:
+        return naive, offset, body_ok
+    width = len(_ISO_BODY)
+    pos = np.minimum(toks.tok_start[idx][:, None] + np.arange(width), buf.size - 1)
+    ch = buf[pos].astype(np.int64)
+    vals: dict[str, np.ndarray] = {}
+    body_ok = length >= width
+    for j, c in enumerate(_ISO_BODY):
+        if c in "yodhms":
+            digit = ch[:, j] - 48
+            body_ok &= (digit >= 0) & (digit <= 9)
+            vals[c] = vals.get(c, np.zeros(n, np.int64)) * 10 + digit
+        else:
+            body_ok &= ch[:, j] == ord(c)
+    body_ok &= (vals["o"] >= 1) & (vals["o"] <= 12) & (vals["d"] >= 1) & (vals["d"] <= 31)
+    body_ok &= (vals["h"] < 24) & (vals["m"] < 60) & (vals["s"] < 61)
+    naive = (
+        days_from_civil(vals["y"], vals["o"], vals["d"]) * 86400 + vals["h"] * 3600 + vals["m"] * 60 + vals["s"]
+    ).astype(np.float64)
+    # zone suffix: none, 'Z', '+HHMM' or '+HH:MM'
+    zpos = np.minimum(toks.tok_start[idx][:, None] + width + np.arange(6), buf.size - 1)
+    z = buf[zpos].astype(np.int64)
+    rest = length - width
+    sign = np.where(z[:, 0] == ord("-"), -1, 1)
+    signed = (z[:, 0] == ord("+")) | (z[:, 0] == ord("-"))
+
+    def dig(col: int) -> np.ndarray:
+        return z[:, col] - 48
+
+    digits4 = np.all((z[:, 1:5] >= 48) & (z[:, 1:5] <= 57), axis=1)
+    colon = (z[:, 3] == ord(":")) & np.all((z[:, [1, 2, 4, 5]] >= 48) & (z[:, [1, 2, 4, 5]] <= 57), axis=1)
+    off4 = sign * ((dig(1) * 10 + dig(2)) * 3600 + (dig(3) * 10 + dig(4)) * 60)
+    off5 = sign * ((dig(1) * 10 + dig(2)) * 3600 + (dig(4) * 10 + dig(5)) * 60)
+    offset = np.where((rest == 1) & (z[:, 0] == ord("Z")), 0.0, offset)
+    offset = np.where((rest == 5) & signed & digits4, off4, offset)
+    offset = np.where((rest == 6) & signed & colon, off5, offset)
+    zone_ok = (rest == 0) | ~np.isnan(offset)
+    return naive, offset, body_ok & zone_ok

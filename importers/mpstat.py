@@ -1,0 +1,261 @@
+"""mpstat (sysstat): `mpstat [-P ALL|list] [-u] [-A] [-I ...] interval [count]` and `-o JSON`.
+
+Variants covered (fixtures in tests/fixtures/mpstat and ../shared/samples/mpstat):
+- columns of 10.x+ (`%usr ... %gnice %idle`), 8.x/9.0 (no `%gnice`), <= 7.x (`%user`, trailing
+  `intr/s`): `%user` is mapped to `%usr`;
+- rows timed `02:09:24` (24 h) or `02:09:24 AM` (12 h): no date in rows, so the banner's date is
+  used and the day rolls over when the time of day goes backwards (midnight);
+- `-A`/`-I`/`-N` output: only the CPU utilisation block and the `intr/s` block are imported; the
+  per-IRQ, softirq and NODE blocks have their own headers and are never read as CPU rows;
+- the `Average:` section in any language (`Durchschn.:`, `Moyenne :`) is skipped;
+- decimal comma; JSON (`cpu-load` and `sum-interrupts`, keys without `%` mapped back).
+
+Metrics: `%usr %nice %sys %iowait %irq %soft %steal %guest %gnice %idle` (%) and `intr/s` (1/s);
+entity is the CPU (`all`, `0`, `1` ...). A single report without an interval is the average since
+boot: it is dropped with a warning.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import numpy as np
+
+from importers import _sysstat as ss
+from importers._times import AM, PM, clock_times, dates, pick_date_style
+from importers._tokens import Tokens, fnv1a, tokenize
+from importers._types import Block, Context, FormatError
+
+name = "mpstat"
+
+RENAME = {"%user": "%usr"}
+H_CPU = fnv1a(b"CPU")
+H_NODE = fnv1a(b"NODE")
+_HEADER = re.compile(r"^\d\d:\d\d:\d\d(?: [AP]M)?\s+CPU\s+(?:%usr|%user)\s.*%idle", re.M)
+_IS_SYSSTAT_CPU = re.compile(r"%sys\b|%usr\b")  # sar -u prints %system and %user
+
+
+def sniff(head: str) -> float:
+    if head.lstrip().startswith("{"):
+        return 0.95 if '"sysstat"' in head and '"cpu-load"' in head else 0.0
+    m = _HEADER.search(head)
+    return 0.9 if m and _IS_SYSSTAT_CPU.search(m.group()) else 0.0
+
+
+def unit(metric: str) -> str:
+    return "%" if metric.startswith("%") else "1/s"
+
+
+def parse(chunks: Iterator[tuple[bytes, int]], ctx: Context) -> Iterator[Block]:
+    first = next(chunks, None)
+    if first is None:
+        return
+    head = first[0][: 64 << 10].decode("utf-8", "replace")
+    if head.lstrip().startswith("{"):
+        yield from _parse_json(_chain(first, chunks), ctx)
+        return
+    state = _Text(ss.detect_decimal(head), ctx)
+    pending: list[Block] = []
+    for data, line_no in _chain(first, chunks):
+        blocks = list(state.chunk(tokenize(data, state.decimal), line_no))
+        if state.second_time:
+            yield from pending
+            pending = []
+            yield from blocks
+        else:
+            pending.extend(blocks)
+    if pending and not state.summary:
+        ctx.warn(None, "a single report without an interval is the average since boot; dropped")
+    else:
+        yield from pending
+
+
+def _chain(first: tuple[bytes, int], rest: Iterator[tuple[bytes, int]]) -> Iterator[tuple[bytes, int]]:
+    yield first
+    yield from rest
+
+
+class _Text:
+    def __init__(self, decimal: str, ctx: Context) -> None:
+        self.decimal = decimal
+        self.ctx = ctx
+        self.k: int | None = None  # tokens of the time: 1 ('02:09:24') or 2 ('02:09:24 AM')
+        self.day: int | None = None  # banner date, days since epoch
+        self.last_sec = -1
+        self.first_time: float | None = None
+        self.second_time = False
+        self.summary = False
+        self.block: str | None = None  # kind of the block in force: 'cpu', 'intr' or None
+        self.cols: list[str] = []
+        self.headers: dict[int, tuple[str | None, list[str]]] = {}
+        self.names: dict[int, str] = {}
+        if decimal == ",":
+            ctx.note_variant("decimal comma")
+
+    def chunk(self, toks: Tokens, line_no: int) -> Iterator[Block]:
+        ctx = self.ctx
+        n = toks.n_lines
+        if n == 0:
+            return
+        cnt = toks.count
+        tf = toks.tok_first
+        if self.k is None:
+            self._learn(toks)
+            if self.k is None:
+                return
+        k = self.k
+        has_time = cnt >= k + 1
+        secs, ok = np.zeros(n, np.int64), np.zeros(n, bool)
+        lines = np.flatnonzero(has_time)
+        if len(lines):
+            ampm = tf[lines] + 1 if k == 2 else None
+            s, o = clock_times(toks, tf[lines], ampm)
+            secs[lines], ok[lines] = s, o
+        hdr = (
+            ok
+            & (cnt > k + 1)
+            & np.isin(toks.hash[np.minimum(tf[:-1] + k, max(len(toks.hash) - 1, 0))], [H_CPU, H_NODE])
+        )
+        hdr &= toks.numeric_count(np.minimum(tf[:-1] + k + 1, tf[1:]), tf[1:]) == 0
+        rows = ok & ss.label_rows(toks, label_at=k) & ~hdr
+        rest = (cnt > 0) & ~hdr & ~rows
+        for i in np.flatnonzero(rest):
+            words = toks.words(int(i))
+            if (words[0].endswith(":") or (len(words) > 1 and words[1] == ":")) and not ok[i]:
+                self.summary = True  # 'Average:' in any language: the summary at the end
+            elif (i == 0 and line_no == 1) or (self.day is None and ss.BANNER.match(toks.line(int(i)))):
+                self._banner(toks.line(int(i)))
+            else:
+                ctx.warn(line_no + int(i), f"not an mpstat line: {toks.line(int(i))[:80]!r}")
+        hdr_lines = np.flatnonzero(hdr)
+        sigs = ss.line_signature(toks, hdr_lines, skip=k)
+        kinds = [self._header(toks, int(i), int(s)) for i, s in zip(hdr_lines, sigs, strict=True)]
+        row_lines = np.flatnonzero(rows)
+        if len(row_lines):
+            yield from self._rows(toks, line_no, row_lines, secs[row_lines], hdr_lines, kinds)
+        if kinds:
+            self.block, self.cols = kinds[-1]
+
+    def _learn(self, toks: Tokens) -> None:
+        for i in range(toks.n_lines):
+            words = toks.words(i)
+            if len(words) >= 3 and re.fullmatch(r"\d\d:\d\d:\d\d", words[0]):
+                self.k = 2 if toks.hash[toks.tok_first[i] + 1] in (AM, PM) else 1
+                self.ctx.note_variant("12-hour AM/PM times" if self.k == 2 else "24-hour times")
+                return
+
+    def _banner(self, line: str) -> None:
+        date = ss.parse_banner(line, self.ctx)
+        if date is None:
+            return
+        style = pick_date_style([date], self.decimal == ",")
+        if style is None:
+            raise FormatError(f"unreadable date in the banner: {date!r}")
+        dt = tokenize(date.encode())
+        days, ok = dates(dt, np.array([0]), style)
+        if not ok[0]:
+            raise FormatError(f"unreadable date in the banner: {date!r}")
+        self.day = int(days[0])
+
+    def _header(self, toks: Tokens, line: int, sig: int) -> tuple[str | None, list[str]]:
+        known = self.headers.get(sig)
+        if known is None:
+            words = toks.words(line)[self.k or 1 :]
+            cols = [RENAME.get(w, w) for w in words[1:]]
+            if words[0] == "CPU" and "%idle" in cols:
+                known = ("cpu", cols)
+            elif words[0] == "CPU" and cols == ["intr/s"]:
+                known = ("intr", cols)
+            else:
+                known = (None, cols)
+                self.ctx.note_variant("-A/-I blocks other than CPU and intr/s skipped")
+            for m in cols if known[0] else []:
+                self.ctx.units[m] = unit(m)
+            self.headers[sig] = known
+        return known
+
+    def _rows(
+        self,
+        toks: Tokens,
+        line_no: int,
+        row_lines: np.ndarray,
+        secs: np.ndarray,
+        hdr_lines: np.ndarray,
+        kinds: list[tuple[str | None, list[str]]],
+    ) -> Iterator[Block]:
+        if self.day is None:
+            self.ctx.warn(None, "no banner with a date; rows dated 1970-01-01")
+            self.day = 0
+        # Rows carry the time of day only: the day advances when it goes backwards (midnight).
+        prev = np.concatenate(([self.last_sec], secs[:-1]))
+        rollover = np.cumsum((secs < prev) & (prev - secs > 43200))
+        naive = ((self.day + rollover) * 86400 + secs).astype(np.float64)
+        self.day += int(rollover[-1])
+        self.last_sec = int(secs[-1])
+        t = self.ctx.clock.wall(naive)
+        if self.first_time is None:
+            self.first_time = float(t[0])
+            self.ctx.meta.setdefault("first_time", self.first_time)
+        if not self.second_time and (t != self.first_time).any():
+            self.second_time = True
+            self.ctx.meta.setdefault("interval", float(t[t != self.first_time][0] - self.first_time))
+        which = np.searchsorted(hdr_lines, row_lines) - 1
+        for h in np.unique(which):
+            block, cols = (self.block, self.cols) if h < 0 else kinds[h]
+            sel = which == h
+            if block is None:
+                continue
+            lines = row_lines[sel]
+            good = toks.count[lines] == len(cols) + (self.k or 1) + 1
+            for i in lines[~good][:5]:
+                self.ctx.warn(
+                    line_no + int(i), f"{toks.count[i] - (self.k or 1) - 1} values where the header has {len(cols)}"
+                )
+            lines, tt = lines[good], t[sel][good]
+            values = ss.gather(toks, lines, (self.k or 1) + 1, len(cols))
+            for cpu, group in ss.group_by_label(toks, toks.tok_first[lines] + (self.k or 1), self.names):
+                yield Block(cpu, tt[group], {m: values[group, j] for j, m in enumerate(cols)})
+
+
+def _parse_json(chunks: Iterator[tuple[bytes, int]], ctx: Context) -> Iterator[Block]:
+    doc = ss.load_json(chunks)
+    ctx.note_variant("JSON")
+    for host in ss.json_hosts(doc, ctx)[:1]:
+        stats = host.get("statistics")
+        date = host.get("date")
+        if not isinstance(stats, list) or not isinstance(date, str):
+            raise FormatError("JSON without statistics or date")
+        style = pick_date_style([date]) or "MM/DD/YY"
+        days, ok = dates(tokenize(date.encode()), np.array([0]), style)
+        stamps = [e.get("timestamp", "") if isinstance(e, dict) else "" for e in stats]
+        toks = tokenize("\n".join(str(s) for s in stamps).encode())
+        two = bool(len(stamps)) and bool((toks.count == 2).all())
+        secs, tok = clock_times(toks, toks.tok_first[:-1], toks.tok_first[:-1] + 1 if two else None)
+        if not ok[0] or not tok.all():
+            raise FormatError("unreadable JSON timestamps")
+        prev = np.concatenate(([secs[0]], secs[:-1]))
+        naive = (days[0] + np.cumsum((secs < prev) & (prev - secs > 43200))) * 86400 + secs
+        times = ctx.clock.wall(naive.astype(np.float64))
+        per: dict[str, tuple[list[float], dict[str, list[float]]]] = {}
+        for entry, t in zip(stats, times, strict=True):
+            for load in entry.get("cpu-load", []) if isinstance(entry, dict) else []:
+                if isinstance(load, dict) and isinstance(load.get("cpu"), str):
+                    ts, vals = per.setdefault(load["cpu"], ([], {}))
+                    ts.append(float(t))
+                    for key, v in load.items():
+                        if key != "cpu":
+                            vals.setdefault(RENAME.get("%" + key, "%" + key), []).append(ss.number(v))
+            for intr in entry.get("sum-interrupts", []) if isinstance(entry, dict) else []:
+                if isinstance(intr, dict) and isinstance(intr.get("cpu"), str) and "intr" in intr:
+                    ts, vals = per.setdefault("intr " + intr["cpu"], ([], {}))
+                    ts.append(float(t))
+                    vals.setdefault("intr/s", []).append(ss.number(intr["intr"]))
+        merged: dict[str, list[Block]] = {}
+        for key, (ts, vals) in per.items():
+            cpu = key[5:] if key.startswith("intr ") else key
+            for m in vals:
+                ctx.units[m] = unit(m)
+            merged.setdefault(cpu, []).append(Block(cpu, np.array(ts), {m: np.array(v) for m, v in vals.items()}))
+        for blocks in merged.values():
+            yield from blocks

@@ -1,0 +1,197 @@
+"""vmstat (procps / procps-ng): `vmstat [-a] [-w] [-t] [-n] [-S unit] interval [count]`.
+
+Variants covered (fixtures in tests/fixtures/vmstat and ../shared/samples/vmstat):
+- procps 3.2 (no `st`), procps-ng 3.3 and 4.x (`st`, and `gu` in newer 4.x), `-w` wide fields,
+  `-a` (`inact active` instead of `buff cache`), extra-wide `--procs--` group headers;
+- `-t`: rows end with `YYYY-MM-DD HH:MM:SS`; the zone abbreviation (`UTC`, `PDT`, `JST`) ends the
+  names line and is recorded as evidence for the folder's clock. Without `-t` rows have no time:
+  they are placed by the folder clock (report number x interval);
+- headers repeated mid-stream; translated header labels (de_DE `frei`/`Cache`/`inakt`/`aktiv`,
+  fr_FR `libre`/`actif`) mapped to the C names.
+
+Metrics: `r b` (processes), `swpd free buff cache inact active` (KiB; `-S` cannot be seen in the
+output, so a capture made with `-S M` is stored as if KiB -- documented limitation), `si so`
+(KiB/s), `bi bo` (blocks/s), `in cs` (1/s), `us sy id wa st gu` (%). Entity is "" (host-wide).
+The first row is the average since boot: it is dropped with a warning.
+Not this format: `vmstat -d`/`-s`/`-m`, BSD vmstat (`avm fre flt`), recognised and refused by sniff.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import numpy as np
+
+from importers._times import clock_times, dates
+from importers._tokens import Tokens, fnv1a, tokenize
+from importers._types import Block, Context
+
+name = "vmstat"
+
+KNOWN = [
+    "r",
+    "b",
+    "swpd",
+    "free",
+    "buff",
+    "cache",
+    "inact",
+    "active",
+    "si",
+    "so",
+    "bi",
+    "bo",
+    "in",
+    "cs",
+    "us",
+    "sy",
+    "id",
+    "wa",
+    "st",
+    "gu",
+]
+# Labels translated by procps' message catalogues, seen in real captures.
+ALIASES = {
+    "frei": "free",
+    "libre": "free",
+    "Cache": "cache",
+    "inakt": "inact",
+    "aktiv": "active",
+    "actif": "active",
+    "Puffer": "buff",
+    "tampon": "buff",
+}
+UNITS = {
+    "r": "",
+    "b": "",
+    "swpd": "KiB",
+    "free": "KiB",
+    "buff": "KiB",
+    "cache": "KiB",
+    "inact": "KiB",
+    "active": "KiB",
+    "si": "KiB/s",
+    "so": "KiB/s",
+    "bi": "blocks/s",
+    "bo": "blocks/s",
+    "in": "1/s",
+    "cs": "1/s",
+    "us": "%",
+    "sy": "%",
+    "id": "%",
+    "wa": "%",
+    "st": "%",
+    "gu": "%",
+}
+H_R = fnv1a(b"r")
+_NAMES = re.compile(r"^\s*r\s+b\s+swpd\s+\S+\s+\S+\s+\S+\s+si\s+so\s+bi\s+bo\s+in\s+cs\s+us\s+sy\s+id", re.M)
+
+
+def sniff(head: str) -> float:
+    return 0.9 if _NAMES.search(head) else 0.0
+
+
+def parse(chunks: Iterator[tuple[bytes, int]], ctx: Context) -> Iterator[Block]:
+    state = _State(ctx)
+    for data, line_no in chunks:
+        yield from state.chunk(tokenize(data), line_no)
+
+
+class _State:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.cols: list[str] | None = None
+        self.zone: str | None = None
+        self.rows_seen = 0  # data rows so far, the since-boot row included
+        self.headers: dict[int, tuple[list[str], str | None]] = {}
+
+    def chunk(self, toks: Tokens, line_no: int) -> Iterator[Block]:
+        ctx = self.ctx
+        n = toks.n_lines
+        if n == 0:
+            return
+        cnt = toks.count
+        tf = toks.tok_first
+        all_num = (cnt > 0) & (toks.numeric_count(tf[:-1], tf[1:]) == cnt)
+        timed = (cnt > 2) & (toks.numeric_count(tf[:-1], np.maximum(tf[1:] - 2, tf[:-1])) == cnt - 2)
+        timed &= ~all_num
+        names = (cnt > 2) & (toks.hash[np.minimum(tf[:-1], max(len(toks.hash) - 1, 0))] == H_R) & ~all_num
+        rest = (cnt > 0) & ~all_num & ~timed & ~names
+        for i in np.flatnonzero(rest):
+            words = toks.words(int(i))
+            if not (words[0].startswith("procs") or words[0].startswith("--procs")):
+                ctx.warn(line_no + int(i), f"not a vmstat line: {toks.line(int(i))[:80]!r}")
+        hdr_lines = np.flatnonzero(names)
+        row_lines = np.flatnonzero(all_num | timed)
+        which = np.searchsorted(hdr_lines, row_lines) - 1
+        for h in np.unique(which):
+            lines = row_lines[which == h]
+            if h >= 0:
+                self._header(toks.words(int(hdr_lines[h])))
+            if self.cols is None:
+                ctx.warn(line_no + int(lines[0]), f"{len(lines)} rows before any vmstat header; skipped")
+                continue
+            yield from self._rows(toks, line_no, lines, self.cols)
+        if len(hdr_lines) and (len(row_lines) == 0 or hdr_lines[-1] > row_lines[-1]):
+            self._header(toks.words(int(hdr_lines[-1])))
+
+    def _header(self, words: list[str]) -> None:
+        cols = [ALIASES.get(w, w) for w in words]
+        zone = None
+        if cols[-1] not in KNOWN:  # `-t`: the zone abbreviation closes the names line
+            zone = cols.pop()
+            if self.zone is None:
+                self.zone = zone
+                self.ctx.meta.setdefault("zone_abbrev", zone)
+        unknown = [c for c in cols if c not in KNOWN]
+        if unknown and self.cols != cols:
+            self.ctx.warn(None, f"unknown vmstat columns kept as printed: {' '.join(unknown)}")
+        if self.cols != cols:
+            self.ctx.note_variant(" ".join(cols))
+        self.cols = cols
+        for c in cols:
+            self.ctx.units[c] = UNITS.get(c, "")
+
+    def _rows(self, toks: Tokens, line_no: int, lines: np.ndarray, cols: list[str]) -> Iterator[Block]:
+        cnt = toks.count[lines]
+        ncol = len(cols)
+        plain = cnt == ncol
+        with_time = cnt == ncol + 2
+        bad = ~(plain | with_time)
+        for i in lines[bad][:5]:
+            self.ctx.warn(line_no + int(i), f"{toks.count[i]} fields where the header has {ncol}")
+        if bad.any():
+            lines, plain, with_time = lines[~bad], plain[~bad], with_time[~bad]
+        if len(lines) == 0:
+            return
+        number = self.rows_seen + np.arange(len(lines))
+        self.rows_seen += len(lines)
+        if with_time.all():
+            first = toks.tok_first[lines] + ncol
+            days, dok = dates(toks, first, "YYYY-MM-DD")
+            secs, tok = clock_times(toks, first + 1)
+            ok = dok & tok
+            for i in lines[~ok][:5]:
+                self.ctx.warn(line_no + int(i), "unreadable time")
+            naive = (days * 86400 + secs).astype(np.float64)
+            t = self.ctx.clock.wall(naive)
+            self.ctx.note_variant("timestamps (-t)")
+        elif plain.all():
+            ok = np.ones(len(lines), bool)
+            t = self.ctx.clock.index(number.astype(np.float64))
+            self.ctx.note_variant("no timestamps")
+        else:
+            self.ctx.warn(line_no + int(lines[0]), "rows with and without times mixed; kept the majority")
+            self.rows_seen -= len(lines)
+            keep = with_time if with_time.sum() > plain.sum() else plain
+            yield from self._rows(toks, line_no, lines[keep], cols)
+            return
+        if number[0] == 0:
+            self.ctx.meta.setdefault("launch", float(t[0]))
+            self.ctx.warn(None, "first report is the average since boot; dropped")
+            ok[0] = False
+        lines, t = lines[ok], t[ok]
+        if len(lines):
+            values = toks.val[toks.tok_first[lines][:, None] + np.arange(ncol)]
+            yield Block("", t, {c: values[:, j] for j, c in enumerate(cols)})

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# System packages benchlens needs on Debian/Ubuntu: Qt's runtime libraries (offscreen and xcb),
+# venv support and a C compiler for the optional tokenizer core. Installs what is missing when
+# run as root with apt-get; otherwise says what to install and carries on.
+set -u
+[ "$(uname -s)" = Linux ] || exit 0
+command -v dpkg-query >/dev/null 2>&1 || exit 0
+pkgs=(libglib2.0-0 libgl1 libegl1 libx11-6 libxkbcommon0 libfontconfig1 libfreetype6 libdbus-1-3
+      libxkbcommon-x11-0 libxcb-cursor0 gcc)
+py=$(command -v python3 || true)
+case "$(readlink -f "${py:-/nonexistent}")" in
+  /usr/bin/*) pkgs+=(python3-venv python3-dev) ;;  # Debian's python3: ensurepip and headers are separate
+esac
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "installing system packages: ${missing[*]}"
+  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null \
+    || { echo "apt-get install failed for: ${missing[*]}"; exit 1; }
+else
+  echo "note: missing system packages (install them as root): ${missing[*]}"
+fi
