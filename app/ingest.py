@@ -283,10 +283,10 @@ def _import_file(
     return SourceReport(f.rel, f.fmt.name, n_series, samples, ctx.warnings, "; ".join(ctx.variant), method)
 
 
-def _hashing(it: Iterator[tuple[bytes, int]], sha: Any) -> Iterator[tuple[bytes, int]]:
-    for data, line in it:
+def _hashing(it: Iterator[bytes], sha: Any) -> Iterator[bytes]:
+    for data in it:
         sha.update(data)
-        yield data, line
+        yield data
 
 
 def _last_time(txn: ImportTxn, source_id: int) -> float:

@@ -6,7 +6,7 @@ import codecs
 from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
-CHUNK = 8 << 20
+CHUNK = 4 << 20
 HEAD = 64 << 10
 MAX_LINE = 1 << 20  # a "line" longer than this is not a monitor's output
 
@@ -17,35 +17,36 @@ class LineTooLong(Exception):
 
 def chunks(
     f: BinaryIO, on_read: Callable[[int], None] | None = None, size: int = CHUNK, partial: list[bytes] | None = None
-) -> Iterator[tuple[bytes, int]]:
-    """Yield (bytes ending at a newline, 1-based number of its first line). A final line without a
-    newline is yielded too, and reported through `partial` (the caller warns that it was cut)."""
-    carry = b""
-    line_no = 1
+) -> Iterator[bytes]:
+    """Yield pieces of the file that end at a newline (a block plus the rest of its last line). A
+    final line without a newline is yielded too, and reported through `partial` (the caller warns
+    that it was cut)."""
     done = 0
+    first = True
     while True:
         block = f.read(size)
+        if not block:
+            break
+        if first and block.startswith(codecs.BOM_UTF8):
+            block = block[3:]
+        first = False
+        if not block.endswith(b"\n"):
+            rest = f.readline(MAX_LINE + 1)
+            if len(rest) > MAX_LINE:
+                raise LineTooLong(f"a line longer than {MAX_LINE >> 20} MiB near byte {done + len(block)}")
+            block += rest
         done += len(block)
         if on_read is not None:
             on_read(done)
-        if not block:
+        if not block.endswith(b"\n"):
+            cut = block.rfind(b"\n") + 1
+            if cut:
+                yield block[:cut]
+            if partial is not None:
+                partial.append(block[cut:])
+            yield block[cut:]
             break
-        if line_no == 1 and not carry and block.startswith(codecs.BOM_UTF8):
-            block = block[3:]
-        buf = carry + block if carry else block
-        cut = buf.rfind(b"\n") + 1
-        if cut == 0:
-            if len(buf) > MAX_LINE:
-                raise LineTooLong(f"line {line_no} is longer than {MAX_LINE >> 20} MiB")
-            carry = buf
-            continue
-        piece, carry = buf[:cut], buf[cut:]
-        yield piece, line_no
-        line_no += piece.count(b"\n")
-    if carry:
-        if partial is not None:
-            partial.append(carry)
-        yield carry, line_no
+        yield block
 
 
 def decode_head(raw: bytes) -> str | None:

@@ -2,7 +2,8 @@
  *
  * One pass over a chunk of complete lines. For every line it records its byte span and the range of
  * its tokens; for every token its byte span, a 64-bit FNV-1a hash (to group labels such as device
- * names without making a Python object per row), whether it is a plain decimal number and its value.
+ * names without making a Python object per row; numbers after the third token of a line get 0), whether
+ * it is a plain decimal number and its value.
  * The caller allocates the output buffers (numpy arrays) and owns all policy; this file only scans.
  * importers/_tokens.py holds the pure-Python twin used when this module is not compiled and as the
  * reference in tests: both must produce identical arrays.
@@ -22,43 +23,18 @@
 static const double POW10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                  1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
 
-static inline int is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+static unsigned char SPACE[256];
 
-/* KIND_NUMBER with *out set; KIND_TEXT; or -1 when it has more than 15 digits (exactness not guaranteed
- * by the fast path: the caller checks the syntax and leaves the value to Python). */
-static int number_kind(const unsigned char *p, const unsigned char *end, unsigned char dec, double *out) {
-    int neg = 0, digits = 0, frac = 0, seen_dec = 0;
-    uint64_t mant = 0;
-    if (*p == '-' || *p == '+') { neg = (*p == '-'); p++; }
-    for (; p < end; p++) {
-        unsigned char c = *p;
-        if (c >= '0' && c <= '9') {
-            if (digits == 15) return -1;
-            mant = mant * 10 + (uint64_t)(c - '0');
-            digits++;
-            frac += seen_dec;
-        } else if (c == dec && !seen_dec) {
-            seen_dec = 1;
-        } else {
-            return KIND_TEXT;
-        }
-    }
-    if (digits == 0) return KIND_TEXT;
-    *out = (double)mant / POW10[frac];
-    if (neg) *out = -*out;
-    return KIND_NUMBER;
+#define HASHED_LEADING 3
+
+static inline uint64_t fnv1a(const unsigned char *p, const unsigned char *end) {
+    uint64_t h = UINT64_C(1469598103934665603);
+    for (; p < end; p++) h = (h ^ *p) * UINT64_C(1099511628211);
+    return h;
 }
 
-/* The rest of a token that overflowed the fast path: still a number if it has the number syntax. */
-static int long_number_syntax(const unsigned char *p, const unsigned char *end, unsigned char dec) {
-    int digits = 0, seen_dec = 0;
-    if (*p == '-' || *p == '+') p++;
-    for (; p < end; p++) {
-        if (*p >= '0' && *p <= '9') digits++;
-        else if (*p == dec && !seen_dec) seen_dec = 1;
-        else return 0;
-    }
-    return digits > 0;
+static void init_tables(void) {
+    SPACE[' '] = SPACE['\t'] = SPACE['\r'] = SPACE['\v'] = SPACE['\f'] = 1;
 }
 
 typedef struct {
@@ -77,74 +53,103 @@ static int get_buf(PyObject *obj, Buf *buf, int writable, Py_ssize_t itemsize, c
     return 0;
 }
 
-/* tokenize(data, decimal, line_start, line_end, tok_first, tok_start, tok_end, tok_val, tok_kind, tok_hash)
- * -> (n_lines, n_tokens), or (-1, -1) when an output buffer is too small (the caller grows and retries).
- * Types: line_start/line_end/tok_first/tok_start/tok_end int64, tok_val float64, tok_kind uint8, tok_hash uint64.
- * Lines are separated by '\n'; a final line without '\n' is scanned too. */
+/* tokenize(data, decimal, line_start, line_end, line_numeric, tok_first, tok_start, tok_end, tok_val, tok_kind,
+ *          tok_hash) -> (n_lines, n_tokens), or (-1, -1) when an output buffer is too small (the caller grows
+ * it and retries). Types: int64 except tok_val float64, tok_kind uint8, tok_hash uint64. line_numeric counts
+ * the numeric tokens of each line. Lines are separated by '\n'; a final line without '\n' is scanned too.
+ * One pass: each token's hash and number syntax are computed in the same loop over its bytes. */
 static PyObject *tokenize(PyObject *self, PyObject *args) {
     PyObject *objs[10];
     int decimal;
-    if (!PyArg_ParseTuple(args, "OiOOOOOOOO", &objs[0], &decimal, &objs[1], &objs[2], &objs[3], &objs[4], &objs[5],
-                          &objs[6], &objs[7], &objs[8]))
+    if (!PyArg_ParseTuple(args, "OiOOOOOOOOO", &objs[0], &decimal, &objs[1], &objs[2], &objs[3], &objs[4], &objs[5],
+                          &objs[6], &objs[7], &objs[8], &objs[9]))
         return NULL;
-    Buf data = {0}, ls = {0}, le = {0}, tf = {0}, ts = {0}, te = {0}, tv = {0}, tk = {0}, th = {0};
-    Buf *outs[8] = {&ls, &le, &tf, &ts, &te, &tv, &tk, &th};
-    const Py_ssize_t sizes[8] = {8, 8, 8, 8, 8, 8, 1, 8};
-    const char *names[8] = {"line_start", "line_end", "tok_first", "tok_start", "tok_end", "tok_val", "tok_kind", "tok_hash"};
+    Buf data = {0}, ls = {0}, le = {0}, ln = {0}, tf = {0}, ts = {0}, te = {0}, tv = {0}, tk = {0}, th = {0};
+    Buf *outs[9] = {&ls, &le, &ln, &tf, &ts, &te, &tv, &tk, &th};
+    const Py_ssize_t sizes[9] = {8, 8, 8, 8, 8, 8, 8, 1, 8};
+    const char *names[9] = {"line_start", "line_end", "line_numeric", "tok_first", "tok_start",
+                            "tok_end",    "tok_val",  "tok_kind",     "tok_hash"};
     PyObject *result = NULL;
     if (get_buf(objs[0], &data, 0, 1, "data") < 0) goto done;
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < 9; i++)
         if (get_buf(objs[i + 1], outs[i], 1, sizes[i], names[i]) < 0) goto done;
     {
         const unsigned char *s = (const unsigned char *)data.b.buf;
         const Py_ssize_t n = data.b.len;
-        int64_t *line_start = ls.b.buf, *line_end = le.b.buf, *tok_first = tf.b.buf;
+        int64_t *line_start = ls.b.buf, *line_end = le.b.buf, *line_num = ln.b.buf, *tok_first = tf.b.buf;
         int64_t *tok_start = ts.b.buf, *tok_end = te.b.buf;
         double *tok_val = tv.b.buf;
         uint8_t *tok_kind = tk.b.buf;
         uint64_t *tok_hash = th.b.buf;
-        const Py_ssize_t line_cap = le.b.len / 8, first_cap = tf.b.len / 8;
+        const Py_ssize_t line_cap = le.b.len / 8;
         const Py_ssize_t tok_cap = ts.b.len / 8;
         const unsigned char dec = (unsigned char)decimal;
         Py_ssize_t nl = 0, nt = 0, i = 0;
         int overflow = 0;
-        if (ls.b.len / 8 < line_cap || te.b.len / 8 < tok_cap || tv.b.len / 8 < tok_cap || tk.b.len < tok_cap ||
-            th.b.len / 8 < tok_cap) {
+        if (ls.b.len / 8 < line_cap || ln.b.len / 8 < line_cap || tf.b.len / 8 < line_cap + 1 ||
+            te.b.len / 8 < tok_cap || tv.b.len / 8 < tok_cap || tk.b.len < tok_cap || th.b.len / 8 < tok_cap) {
             PyErr_SetString(PyExc_ValueError, "output buffers of inconsistent sizes");
             goto done;
         }
         Py_BEGIN_ALLOW_THREADS
         while (i < n) {
-            if (nl >= line_cap || nl + 1 >= first_cap) { overflow = 1; break; }
-            Py_ssize_t start = i;
+            if (nl >= line_cap) { overflow = 1; break; }
+            const Py_ssize_t start = i;
+            int64_t numeric = 0;
             line_start[nl] = start;
             tok_first[nl] = nt;
-            while (i < n && s[i] != '\n') {
-                while (i < n && is_space(s[i])) i++;
+            for (;;) {
+                while (i < n && SPACE[s[i]]) i++;
                 if (i >= n || s[i] == '\n') break;
-                Py_ssize_t t0 = i;
-                uint64_t h = UINT64_C(1469598103934665603);
-                while (i < n && s[i] != '\n' && !is_space(s[i])) { h = (h ^ s[i]) * UINT64_C(1099511628211); i++; }
                 if (nt >= tok_cap) { overflow = 1; break; }
+                const Py_ssize_t t0 = i;
+                uint64_t mant = 0;
+                int digits = 0, frac = 0, seen_dec = 0, is_num = 1, neg = 0;
+                unsigned char c = s[i];
+                if (c == '-' || c == '+') {
+                    neg = (c == '-');
+                    i++;
+                }
+                for (; i < n; i++) {
+                    c = s[i];
+                    if (c == '\n' || SPACE[c]) break;
+                    if ((unsigned)(c - '0') < 10u) {
+                        if (digits < 15) mant = mant * 10 + (uint64_t)(c - '0');
+                        digits++;
+                        frac += seen_dec;
+                    } else if (c == dec && !seen_dec) {
+                        seen_dec = 1;
+                    } else {
+                        is_num = 0;
+                    }
+                }
                 tok_start[nt] = t0;
                 tok_end[nt] = i;
-                tok_hash[nt] = h;
-                double v = 0.0;
-                int k = number_kind(s + t0, s + i, dec, &v);
-                if (k < 0) {
-                    k = long_number_syntax(s + t0, s + i, dec) ? KIND_SLOW_NUMBER : KIND_TEXT;
-                    v = Py_NAN;
-                } else if (k == KIND_TEXT) {
-                    v = Py_NAN;
+                is_num = is_num && digits > 0;
+                /* Hashes are compared for labels and header words only: the first tokens of a line
+                 * (device, CPU, time, AM/PM) and text tokens. Other numbers get 0 and cost nothing. */
+                tok_hash[nt] = (!is_num || nt - tok_first[nl] < HASHED_LEADING) ? fnv1a(s + t0, s + i) : 0;
+                if (!is_num) {
+                    tok_kind[nt] = KIND_TEXT;
+                    tok_val[nt] = Py_NAN;
+                } else if (digits > 15) {
+                    /* mant / 10^k is exact only up to 15 digits: Python parses the rest */
+                    tok_kind[nt] = KIND_SLOW_NUMBER;
+                    tok_val[nt] = Py_NAN;
+                    numeric++;
+                } else {
+                    double v = (double)mant / POW10[frac];
+                    tok_kind[nt] = KIND_NUMBER;
+                    tok_val[nt] = neg ? -v : v;
+                    numeric++;
                 }
-                tok_kind[nt] = (uint8_t)k;
-                tok_val[nt] = v;
                 nt++;
             }
             if (overflow) break;
             Py_ssize_t e = i;
             if (e > start && s[e - 1] == '\r') e--;
             line_end[nl] = e;
+            line_num[nl] = numeric;
             nl++;
             if (i < n) i++; /* skip '\n' */
         }
@@ -154,7 +159,7 @@ static PyObject *tokenize(PyObject *self, PyObject *args) {
     }
 done:
     if (data.held) PyBuffer_Release(&data.b);
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < 9; i++)
         if (outs[i]->held) PyBuffer_Release(&outs[i]->b);
     return result;
 }
@@ -166,4 +171,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_scan", "Compiled tokenizer core of benchlens importers.", -1,
                                     methods};
 
-PyMODINIT_FUNC PyInit__scan(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__scan(void) {
+    init_tables();
+    return PyModule_Create(&module);
+}

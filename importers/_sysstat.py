@@ -3,6 +3,7 @@ and the row machinery for token arrays."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Iterator
@@ -63,32 +64,48 @@ def line_signature(toks: Tokens, lines: np.ndarray, skip: int = 0) -> np.ndarray
 def label_rows(toks: Tokens, label_at: int = 0) -> np.ndarray:
     """Lines shaped `[prefix tokens] LABEL NUMBER...`: tokens after the label all numeric, with
     `label_at` tokens before the label. Returns a boolean mask over lines."""
-    first = toks.tok_first[:-1]
     count = toks.count
-    start = np.minimum(first + label_at + 1, toks.tok_first[1:])
-    numeric = toks.numeric_count(start, toks.tok_first[1:])
+    numeric = toks.numeric_after(label_at + 1)
     return (count >= label_at + 2) & (numeric == count - label_at - 1)
 
 
 def gather(toks: Tokens, rows: np.ndarray, start: int, ncols: int) -> np.ndarray:
-    """Values of `ncols` numeric tokens from token `start` of each row, as a (rows, ncols) array."""
-    idx = toks.tok_first[rows][:, None] + start + np.arange(ncols)
-    return toks.val[idx]
+    """Values of `ncols` numeric tokens from token `start` of each row, as a (rows, ncols) array.
+    `rows` ascending. A boolean mask over the tokens is much cheaper than an index per value."""
+    first = toks.tok_first[rows] + start
+    edges = np.zeros(len(toks.val) + 1, np.int8)
+    edges[first] += 1
+    edges[first + ncols] -= 1
+    mask = np.cumsum(edges[:-1], dtype=np.int8).view(bool)
+    return toks.val[mask].reshape(len(rows), ncols)
 
 
-def group_by_label(toks: Tokens, label_tok: np.ndarray, names: dict[int, str]) -> Iterator[tuple[str, np.ndarray]]:
-    """Split rows by the text of their label token (device, CPU), grouping by token hash so only
-    one label per group is decoded; `names` caches hash -> text across chunks."""
+def header_in_force(hdr_lines: np.ndarray, hdr_sigs: np.ndarray, rows: np.ndarray, carried: int) -> np.ndarray:
+    """Signature of the header each row stands under (`carried` for rows before the first header
+    of the chunk): rows are then grouped by the few distinct headers, not by header line."""
+    which = np.searchsorted(hdr_lines, rows) - 1
+    sigs = np.concatenate((np.array([carried], np.uint64), hdr_sigs.astype(np.uint64)))
+    return sigs[which + 1]
+
+
+def label_order(
+    toks: Tokens, label_tok: np.ndarray, names: dict[int, str]
+) -> tuple[np.ndarray, list[tuple[str, slice]]]:
+    """Order rows by the text of their label token (device, CPU) and give each label its slice of
+    that order: groups are then contiguous, so columns are sliced, not gathered per label. Labels
+    are compared by token hash, so only one per group is decoded; `names` caches hash -> text."""
     labels = toks.hash[label_tok]
     order = np.argsort(labels, kind="stable")
     ordered = labels[order]
-    bounds = np.flatnonzero(np.diff(ordered)) + 1
-    for group, at in zip(np.split(order, bounds), np.concatenate(([0], bounds)), strict=True):
-        h = int(ordered[at])
+    bounds = np.concatenate(([0], np.flatnonzero(np.diff(ordered)) + 1, [len(ordered)]))
+    groups = []
+    for a, b in itertools.pairwise(bounds):
+        h = int(ordered[a])
         label = names.get(h)
         if label is None:
-            label = names[h] = toks.text(int(label_tok[group[0]]))
-        yield label, group
+            label = names[h] = toks.text(int(label_tok[order[a]]))
+        groups.append((label, slice(int(a), int(b))))
+    return order, groups
 
 
 def first_is_text(toks: Tokens) -> np.ndarray:
@@ -98,10 +115,10 @@ def first_is_text(toks: Tokens) -> np.ndarray:
     return (toks.kind[first] == KIND_TEXT) & (toks.count > 0)
 
 
-def load_json(chunks: Iterator[tuple[bytes, int]]) -> dict[str, object]:
+def load_json(chunks: Iterator[bytes]) -> dict[str, object]:
     parts: list[bytes] = []
     size = 0
-    for data, _ in chunks:
+    for data in chunks:
         size += len(data)
         if size > MAX_JSON:
             raise FormatError(f"JSON capture larger than {MAX_JSON >> 20} MiB")

@@ -9,7 +9,10 @@ that both give identical arrays.
 
 from __future__ import annotations
 
+import queue
 import re
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,6 +30,7 @@ _FNV_OFFSET = 1469598103934665603
 _FNV_PRIME = 1099511628211
 _MASK64 = (1 << 64) - 1
 _TOKEN = re.compile(rb"[^ \t\r\v\f]+")
+HASHED_LEADING = 3  # numbers after the first three tokens of a line are not hashed (see _scan.c)
 
 
 def fnv1a(token: bytes) -> int:
@@ -45,6 +49,7 @@ class Tokens:
     data: bytes
     line_start: np.ndarray
     line_end: np.ndarray
+    line_numeric: np.ndarray  # numeric tokens on each line
     tok_first: np.ndarray
     tok_start: np.ndarray
     tok_end: np.ndarray
@@ -70,10 +75,25 @@ class Tokens:
     def words(self, i: int) -> list[str]:
         return [self.text(t) for t in range(self.tok_first[i], self.tok_first[i + 1])]
 
-    def numeric_count(self, first: np.ndarray, stop: np.ndarray) -> np.ndarray:
-        """How many numeric tokens lie in [first, stop) for each pair (vectorised)."""
-        cum = np.concatenate(([0], np.cumsum(self.kind == KIND_NUMBER, dtype=np.int64)))
-        return cum[stop] - cum[first]
+    def numeric_after(self, skip: int) -> np.ndarray:
+        """Numeric tokens of each line not counting its first `skip` tokens (vectorised)."""
+        out = self.line_numeric.copy()
+        first = self.tok_first[:-1]
+        count = self.count
+        for j in range(skip):
+            has = count > j
+            out[has] -= self.kind[first[has] + j] == KIND_NUMBER
+        return out
+
+    def numeric_before_last(self, last: int) -> np.ndarray:
+        """Numeric tokens of each line not counting its last `last` tokens."""
+        out = self.line_numeric.copy()
+        stop = self.tok_first[1:]
+        count = self.count
+        for j in range(1, last + 1):
+            has = count >= j
+            out[has] -= self.kind[stop[has] - j] == KIND_NUMBER
+        return out
 
 
 def _number_pattern(decimal: bytes) -> re.Pattern[bytes]:
@@ -86,6 +106,7 @@ def tokenize_py(data: bytes, decimal: str = ".") -> Tokens:
     number = _number_pattern(decimal.encode())
     line_start: list[int] = []
     line_end: list[int] = []
+    line_numeric: list[int] = []
     tok_first: list[int] = []
     starts: list[int] = []
     ends: list[int] = []
@@ -99,20 +120,24 @@ def tokenize_py(data: bytes, decimal: str = ".") -> Tokens:
         stop = n if nl < 0 else nl
         line_start.append(pos)
         tok_first.append(len(starts))
-        for m in _TOKEN.finditer(data, pos, stop):
+        numeric = 0
+        for j, m in enumerate(_TOKEN.finditer(data, pos, stop)):
             tok = m.group()
             starts.append(m.start())
             ends.append(m.end())
-            hashes.append(fnv1a(tok))
-            if number.fullmatch(tok):
+            is_number = number.fullmatch(tok) is not None
+            hashes.append(fnv1a(tok) if not is_number or j < HASHED_LEADING else 0)
+            if is_number:
                 digits = sum(c in b"0123456789" for c in tok)
                 kinds.append(KIND_NUMBER if digits <= 15 else KIND_SLOW_NUMBER)
+                numeric += 1
                 vals.append(float(tok.replace(decimal.encode(), b".")) if digits <= 15 else float("nan"))
             else:
                 kinds.append(KIND_TEXT)
                 vals.append(float("nan"))
         end = stop - 1 if stop > pos and data[stop - 1 : stop] == b"\r" else stop
         line_end.append(end)
+        line_numeric.append(numeric)
         pos = stop + 1
         if nl < 0:
             break
@@ -121,6 +146,7 @@ def tokenize_py(data: bytes, decimal: str = ".") -> Tokens:
         data,
         np.array(line_start, np.int64),
         np.array(line_end, np.int64),
+        np.array(line_numeric, np.int64),
         np.array(tok_first, np.int64),
         np.array(starts, np.int64),
         np.array(ends, np.int64),
@@ -130,36 +156,105 @@ def tokenize_py(data: bytes, decimal: str = ".") -> Tokens:
     )
 
 
-def tokenize_c(data: bytes, decimal: str = ".") -> Tokens:
+class Buffers:
+    """Output arrays of the compiled scanner, reused from chunk to chunk: allocating fresh ones
+    costs more in page faults than the scan itself."""
+
+    def __init__(self) -> None:
+        self.lines = 0
+        self.cap = 0
+        self.arrays: tuple[np.ndarray, ...] = ()
+
+    def ensure(self, lines: int, cap: int) -> tuple[np.ndarray, ...]:
+        if lines > self.lines or cap > self.cap:
+            self.lines, self.cap = max(lines, self.lines), max(cap, self.cap)
+            n, c = self.lines, self.cap
+            self.arrays = (
+                np.empty(n, np.int64),
+                np.empty(n, np.int64),
+                np.empty(n, np.int64),
+                np.empty(n + 1, np.int64),
+                np.empty(c, np.int64),
+                np.empty(c, np.int64),
+                np.empty(c, np.float64),
+                np.empty(c, np.uint8),
+                np.empty(c, np.uint64),
+            )
+        return self.arrays
+
+
+def tokenize_c(data: bytes, decimal: str = ".", buffers: Buffers | None = None) -> Tokens:
+    """Scan with the compiled core. With `buffers`, the returned arrays are views into them and
+    are overwritten by the next call that uses the same buffers."""
     if _scan is None:
         raise RuntimeError("the compiled scanner is not built")
-    lines = data.count(b"\n") + 1
+    buffers = buffers or Buffers()
+    lines = len(data) // 16 + 64  # monitor lines are longer than 16 bytes; retried exactly if not
     cap = len(data) // 4 + 16
     while True:
-        ls = np.empty(lines, np.int64)
-        le = np.empty(lines, np.int64)
-        tf = np.empty(lines + 1, np.int64)
-        ts = np.empty(cap, np.int64)
-        te = np.empty(cap, np.int64)
-        tv = np.empty(cap, np.float64)
-        tk = np.empty(cap, np.uint8)
-        th = np.empty(cap, np.uint64)
-        nl, nt = _scan.tokenize(data, ord(decimal), ls, le, tf, ts, te, tv, tk, th)
+        ls, le, ln, tf, ts, te, tv, tk, th = buffers.ensure(lines, cap)
+        nl, nt = _scan.tokenize(data, ord(decimal), ls, le, ln, tf, ts, te, tv, tk, th)
         if nl >= 0:
             break
+        lines = data.count(b"\n") + 1
         cap = len(data) // 2 + 16  # the worst case: one-character tokens
-    return Tokens(data, ls[:nl], le[:nl], tf[: nl + 1], ts[:nt], te[:nt], tv[:nt], tk[:nt], th[:nt])
+    return Tokens(data, ls[:nl], le[:nl], ln[:nl], tf[: nl + 1], ts[:nt], te[:nt], tv[:nt], tk[:nt], th[:nt])
 
 
-def tokenize(data: bytes, decimal: str = ".") -> Tokens:
+def tokenize(data: bytes, decimal: str = ".", buffers: Buffers | None = None) -> Tokens:
     """Scan complete lines; long numbers the fast path declined are converted here."""
-    toks = tokenize_c(data, decimal) if _scan is not None else tokenize_py(data, decimal)
+    toks = tokenize_c(data, decimal, buffers) if _scan is not None else tokenize_py(data, decimal)
     slow = np.flatnonzero(toks.kind == KIND_SLOW_NUMBER)
     for t in slow:
         raw = toks.data[toks.tok_start[t] : toks.tok_end[t]].replace(decimal.encode(), b".")
         toks.val[t] = float(raw)
         toks.kind[t] = KIND_NUMBER
     return toks
+
+
+def tokenized(chunks: Iterator[bytes], decimal: str = ".", depth: int = 1) -> Iterator[tuple[Tokens, int]]:
+    """(tokens, number of the chunk's first line) for each chunk, scanned by a worker thread one
+    chunk ahead of the caller: reading, hashing and the compiled scan release the GIL, so they run
+    beside the caller's numpy and SQLite work. At most `depth` chunks wait in the queue.
+    The token arrays are recycled once the caller asks for the next chunk: copy what you keep."""
+    q: queue.Queue[tuple[Tokens | None, BaseException | None]] = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def put(item: tuple[Tokens | None, BaseException | None]) -> bool:
+        while not stop.is_set():
+            try:
+                q.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    ring = [Buffers() for _ in range(depth + 3)]  # filling, queued, in use, and one of slack
+
+    def work() -> None:
+        try:
+            for k, data in enumerate(chunks):
+                if not put((tokenize(data, decimal, ring[k % len(ring)]), None)):
+                    return
+            put((None, None))
+        except BaseException as e:  # handed to the caller, raised there
+            put((None, e))
+
+    worker = threading.Thread(target=work, name="benchlens-tokenize", daemon=True)
+    worker.start()
+    line = 1
+    try:
+        while True:
+            toks, err = q.get()
+            if err is not None:
+                raise err
+            if toks is None:
+                return
+            yield toks, line
+            line += toks.n_lines
+    finally:
+        stop.set()
+        worker.join(timeout=5)
 
 
 HAS_COMPILED_CORE = _scan is not None

@@ -41,6 +41,13 @@ class Context:
     max_warnings: int = 200
     _dropped: int = 0
 
+    def room(self, lines: int = 1) -> bool:
+        """False once the warning list is full: callers then count lines instead of decoding them."""
+        if len(self.warnings) < self.max_warnings:
+            return True
+        self._dropped += lines
+        return False
+
     def warn(self, line: int | None, message: str) -> None:
         if len(self.warnings) >= self.max_warnings:
             self._dropped += 1
@@ -86,6 +93,6 @@ class Importer(Protocol):
         """Confidence in [0, 1] that this text is ours."""
         ...
 
-    def parse(self, chunks: Iterator[tuple[bytes, int]], ctx: Context) -> Iterator[Block]:
-        """Stream blocks from (chunk of complete lines, number of its first line)."""
+    def parse(self, chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
+        """Stream blocks from chunks of complete lines."""
         ...

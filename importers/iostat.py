@@ -26,7 +26,7 @@ import numpy as np
 
 from importers import _sysstat as ss
 from importers._times import clock_times, date_style, dates, iso_times, pick_date_style
-from importers._tokens import Tokens, fnv1a, tokenize
+from importers._tokens import Tokens, fnv1a, tokenize, tokenized
 from importers._types import Block, Context, FormatError
 
 name = "iostat"
@@ -56,6 +56,7 @@ CONVERT = {
 JSON_PERCENT = {"util", "rrqm", "wrqm", "drqm"}  # JSON drops the '%' of these device keys
 H_DEVICE = {fnv1a(b"Device"), fnv1a(b"Device:")}
 H_AVG = fnv1a(b"avg-cpu:")
+_HUMAN = re.compile(r"\s\d+(?:[.,]\d+)?[kMGTP%](?:\s|$)")
 _DEVICE_HEADER = re.compile(r"^Device:?\s+(r/s|rrqm/s|tps)\s", re.M)
 
 
@@ -92,18 +93,18 @@ def sniff(head: str) -> float:
     return 0.0
 
 
-def parse(chunks: Iterator[tuple[bytes, int]], ctx: Context) -> Iterator[Block]:
+def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     first = next(chunks, None)
     if first is None:
         return
-    head = first[0][: 64 << 10].decode("utf-8", "replace")
+    head = first[: 64 << 10].decode("utf-8", "replace")
     if head.lstrip().startswith("{"):
         yield from _parse_json(_chain(first, chunks), ctx)
         return
     yield from _Text(ss.detect_decimal(head), ctx).run(_chain(first, chunks))
 
 
-def _chain(first: tuple[bytes, int], rest: Iterator[tuple[bytes, int]]) -> Iterator[tuple[bytes, int]]:
+def _chain(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
     yield first
     yield from rest
 
@@ -117,8 +118,7 @@ class _Text:
         self.report = -1  # index of the report in progress; 0 is the since-boot report
         self.report_time = np.nan
         self.start_kind: str | None = None  # what opens a report: 'ts', 'avg' or 'dev'
-        self.header: list[tuple[str, float]] | None = None
-        self.header_sig: int | None = None
+        self.header_sig: int | None = None  # signature of the Device header in force
         self.headers: dict[int, list[tuple[str, float]]] = {}
         self.avg_cols: list[str] = []
         self.avg_pending = False  # the last line of the previous chunk was an avg-cpu header
@@ -126,12 +126,13 @@ class _Text:
         self.banner_date: str | None = None
         self.names: dict[int, str] = {}
         self.dropped_first = False
+        self.human = False
         if decimal == ",":
             ctx.note_variant("decimal comma")
 
-    def run(self, chunks: Iterator[tuple[bytes, int]]) -> Iterator[Block]:
-        for data, line_no in chunks:
-            yield from self.chunk(tokenize(data, self.decimal), line_no)
+    def run(self, chunks: Iterator[bytes]) -> Iterator[Block]:
+        for toks, line_no in tokenized(chunks, self.decimal):
+            yield from self.chunk(toks, line_no)
 
     def chunk(self, toks: Tokens, line_no: int) -> Iterator[Block]:
         ctx = self.ctx
@@ -142,7 +143,7 @@ class _Text:
         text_first = ss.first_is_text(toks)
         h0 = np.where(cnt > 0, toks.hash[np.minimum(toks.tok_first[:-1], max(len(toks.hash) - 1, 0))], 0)
         rows = ss.label_rows(toks) & text_first
-        numeric_all = (cnt > 0) & (toks.numeric_count(toks.tok_first[:-1], toks.tok_first[1:]) == cnt)
+        numeric_all = (cnt > 0) & (toks.line_numeric == cnt)
         dev_hdr = np.isin(h0, list(H_DEVICE)) & ~rows
         avg_hdr = (h0 == H_AVG) & ~rows
         starts_digit = np.zeros(n, bool)
@@ -151,10 +152,19 @@ class _Text:
         starts_digit[nz] = (np.asarray(first_byte) >= 48) & (np.asarray(first_byte) <= 57)
         ts = starts_digit & ~numeric_all & ~rows & (cnt <= 3)
         other = (cnt > 0) & ~rows & ~numeric_all & ~dev_hdr & ~avg_hdr & ~ts
-        for i in np.flatnonzero(other):
+        for j, i in enumerate(np.flatnonzero(other)):
+            if self.report >= 0 and not ctx.room(int(other.sum()) - j):
+                break
             text = toks.line(int(i))
             if self.report < 0 and self.banner_date is None and (date := ss.parse_banner(text, ctx)):
                 self.banner_date = date
+            elif _HUMAN.search(text):
+                if not self.human:
+                    self.human = True
+                    ctx.warn(
+                        line_no + int(i),
+                        "values with unit suffixes (iostat --human) are not imported: capture without --human",
+                    )
             else:
                 ctx.warn(line_no + int(i), f"not an iostat line: {text[:80]!r}")
 
@@ -240,19 +250,15 @@ class _Text:
         line_time: np.ndarray,
     ) -> Iterator[Block]:
         hdr_lines = np.flatnonzero(dev_hdr)
-        sigs = ss.line_signature(toks, hdr_lines) if len(hdr_lines) else np.zeros(0, np.uint64)
+        sigs = ss.line_signature(toks, hdr_lines)
+        for sig in np.unique(sigs):  # a new header: decode it once
+            if int(sig) not in self.headers:
+                self._header(toks, int(hdr_lines[np.argmax(sigs == sig)]), int(sig))
         row_lines = np.flatnonzero(rows)
-        if len(row_lines) == 0:
-            if len(hdr_lines):
-                self.header_sig = int(sigs[-1])
-                self.header = self._header(toks, int(hdr_lines[-1]), self.header_sig)
-            return
-        which = np.searchsorted(hdr_lines, row_lines) - 1  # header in force: -1 = the carried one
-        for h in np.unique(which):
-            if h < 0:
-                cols, sel = self.header, row_lines[which == h]
-            else:
-                cols, sel = self._header(toks, int(hdr_lines[h]), int(sigs[h])), row_lines[which == h]
+        row_sig = ss.header_in_force(hdr_lines, sigs, row_lines, self.header_sig or 0)
+        for sig in np.unique(row_sig):
+            sel = row_lines[row_sig == sig]
+            cols = self.headers.get(int(sig))
             if cols is None:
                 self.ctx.warn(line_no + int(sel[0]), f"{len(sel)} device rows before any Device header; skipped")
                 continue
@@ -260,22 +266,22 @@ class _Text:
             for i in sel[~good][:5]:
                 self.ctx.warn(line_no + int(i), f"{toks.count[i] - 1} values where the header has {len(cols)}")
             sel = sel[good]
-            keep = report[sel] > 0
             if not self.dropped_first and (report[sel] == 0).any():
                 self.dropped_first = True
                 self.ctx.warn(None, "first report is the average since boot; dropped")
-            sel = sel[keep]
+            sel = sel[report[sel] > 0]
             if len(sel):
                 yield from self._blocks(toks, sel, cols, line_time[sel])
         if len(hdr_lines):
             self.header_sig = int(sigs[-1])
-            self.header = self.headers[self.header_sig]
 
     def _blocks(self, toks: Tokens, sel: np.ndarray, cols: list[tuple[str, float]], t: np.ndarray) -> Iterator[Block]:
-        values = ss.gather(toks, sel, 1, len(cols))
-        for dev, group in ss.group_by_label(toks, toks.tok_first[sel], self.names):
-            vals = {m: values[group, j] * f if f != 1.0 else values[group, j] for j, (m, f) in enumerate(cols)}
-            yield Block(dev, t[group], vals)
+        order, groups = ss.label_order(toks, toks.tok_first[sel], self.names)
+        values = ss.gather(toks, sel, 1, len(cols))[order]
+        t = t[order]
+        for dev, rows in groups:
+            vals = {m: values[rows, j] * f if f != 1.0 else values[rows, j] for j, (m, f) in enumerate(cols)}
+            yield Block(dev, t[rows], vals)
 
     def _avg_cpu(
         self,
@@ -319,7 +325,7 @@ def _generation(names: list[str]) -> str:
     return "extended, 11.6+ columns"
 
 
-def _parse_json(chunks: Iterator[tuple[bytes, int]], ctx: Context) -> Iterator[Block]:
+def _parse_json(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     doc = ss.load_json(chunks)
     ctx.note_variant("JSON")
     for host in ss.json_hosts(doc, ctx)[:1]:

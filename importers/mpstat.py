@@ -24,7 +24,7 @@ import numpy as np
 
 from importers import _sysstat as ss
 from importers._times import AM, PM, clock_times, dates, pick_date_style
-from importers._tokens import Tokens, fnv1a, tokenize
+from importers._tokens import Tokens, fnv1a, tokenize, tokenized
 from importers._types import Block, Context, FormatError
 
 name = "mpstat"
@@ -47,18 +47,18 @@ def unit(metric: str) -> str:
     return "%" if metric.startswith("%") else "1/s"
 
 
-def parse(chunks: Iterator[tuple[bytes, int]], ctx: Context) -> Iterator[Block]:
+def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     first = next(chunks, None)
     if first is None:
         return
-    head = first[0][: 64 << 10].decode("utf-8", "replace")
+    head = first[: 64 << 10].decode("utf-8", "replace")
     if head.lstrip().startswith("{"):
         yield from _parse_json(_chain(first, chunks), ctx)
         return
     state = _Text(ss.detect_decimal(head), ctx)
     pending: list[Block] = []
-    for data, line_no in _chain(first, chunks):
-        blocks = list(state.chunk(tokenize(data, state.decimal), line_no))
+    for toks, line_no in tokenized(_chain(first, chunks), state.decimal):
+        blocks = list(state.chunk(toks, line_no))
         if state.second_time:
             yield from pending
             pending = []
@@ -71,7 +71,7 @@ def parse(chunks: Iterator[tuple[bytes, int]], ctx: Context) -> Iterator[Block]:
         yield from pending
 
 
-def _chain(first: tuple[bytes, int], rest: Iterator[tuple[bytes, int]]) -> Iterator[tuple[bytes, int]]:
+def _chain(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
     yield first
     yield from rest
 
@@ -86,8 +86,7 @@ class _Text:
         self.first_time: float | None = None
         self.second_time = False
         self.summary = False
-        self.block: str | None = None  # kind of the block in force: 'cpu', 'intr' or None
-        self.cols: list[str] = []
+        self.header_sig = 0  # signature of the header in force (0: none yet)
         self.headers: dict[int, tuple[str | None, list[str]]] = {}
         self.names: dict[int, str] = {}
         if decimal == ",":
@@ -117,10 +116,13 @@ class _Text:
             & (cnt > k + 1)
             & np.isin(toks.hash[np.minimum(tf[:-1] + k, max(len(toks.hash) - 1, 0))], [H_CPU, H_NODE])
         )
-        hdr &= toks.numeric_count(np.minimum(tf[:-1] + k + 1, tf[1:]), tf[1:]) == 0
+        hdr &= toks.numeric_after(k + 1) == 0
         rows = ok & ss.label_rows(toks, label_at=k) & ~hdr
         rest = (cnt > 0) & ~hdr & ~rows
-        for i in np.flatnonzero(rest):
+        rest_lines = np.flatnonzero(rest)
+        for j, i in enumerate(rest_lines):
+            if self.summary and not ctx.room(len(rest_lines) - j):
+                break
             words = toks.words(int(i))
             if (words[0].endswith(":") or (len(words) > 1 and words[1] == ":")) and not ok[i]:
                 self.summary = True  # 'Average:' in any language: the summary at the end
@@ -130,12 +132,14 @@ class _Text:
                 ctx.warn(line_no + int(i), f"not an mpstat line: {toks.line(int(i))[:80]!r}")
         hdr_lines = np.flatnonzero(hdr)
         sigs = ss.line_signature(toks, hdr_lines, skip=k)
-        kinds = [self._header(toks, int(i), int(s)) for i, s in zip(hdr_lines, sigs, strict=True)]
+        for sig in np.unique(sigs):  # a new header: decode it once
+            self._header(toks, int(hdr_lines[np.argmax(sigs == sig)]), int(sig))
         row_lines = np.flatnonzero(rows)
         if len(row_lines):
-            yield from self._rows(toks, line_no, row_lines, secs[row_lines], hdr_lines, kinds)
-        if kinds:
-            self.block, self.cols = kinds[-1]
+            row_sig = ss.header_in_force(hdr_lines, sigs, row_lines, self.header_sig)
+            yield from self._rows(toks, line_no, row_lines, secs[row_lines], row_sig)
+        if len(hdr_lines):
+            self.header_sig = int(sigs[-1])
 
     def _learn(self, toks: Tokens) -> None:
         for i in range(toks.n_lines):
@@ -181,8 +185,7 @@ class _Text:
         line_no: int,
         row_lines: np.ndarray,
         secs: np.ndarray,
-        hdr_lines: np.ndarray,
-        kinds: list[tuple[str | None, list[str]]],
+        row_sig: np.ndarray,
     ) -> Iterator[Block]:
         if self.day is None:
             self.ctx.warn(None, "no banner with a date; rows dated 1970-01-01")
@@ -200,25 +203,25 @@ class _Text:
         if not self.second_time and (t != self.first_time).any():
             self.second_time = True
             self.ctx.meta.setdefault("interval", float(t[t != self.first_time][0] - self.first_time))
-        which = np.searchsorted(hdr_lines, row_lines) - 1
-        for h in np.unique(which):
-            block, cols = (self.block, self.cols) if h < 0 else kinds[h]
-            sel = which == h
+        k = self.k or 1
+        for sig in np.unique(row_sig):
+            block, cols = self.headers.get(int(sig), (None, []))
+            sel = row_sig == sig
             if block is None:
                 continue
             lines = row_lines[sel]
-            good = toks.count[lines] == len(cols) + (self.k or 1) + 1
+            good = toks.count[lines] == len(cols) + k + 1
             for i in lines[~good][:5]:
-                self.ctx.warn(
-                    line_no + int(i), f"{toks.count[i] - (self.k or 1) - 1} values where the header has {len(cols)}"
-                )
+                self.ctx.warn(line_no + int(i), f"{toks.count[i] - k - 1} values where the header has {len(cols)}")
             lines, tt = lines[good], t[sel][good]
-            values = ss.gather(toks, lines, (self.k or 1) + 1, len(cols))
-            for cpu, group in ss.group_by_label(toks, toks.tok_first[lines] + (self.k or 1), self.names):
-                yield Block(cpu, tt[group], {m: values[group, j] for j, m in enumerate(cols)})
+            order, groups = ss.label_order(toks, toks.tok_first[lines] + k, self.names)
+            values = ss.gather(toks, lines, k + 1, len(cols))[order]
+            tt = tt[order]
+            for cpu, rows in groups:
+                yield Block(cpu, tt[rows], {m: values[rows, j] for j, m in enumerate(cols)})
 
 
-def _parse_json(chunks: Iterator[tuple[bytes, int]], ctx: Context) -> Iterator[Block]:
+def _parse_json(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     doc = ss.load_json(chunks)
     ctx.note_variant("JSON")
     for host in ss.json_hosts(doc, ctx)[:1]:

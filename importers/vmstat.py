@@ -23,8 +23,9 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from importers import _sysstat as ss
 from importers._times import clock_times, dates
-from importers._tokens import Tokens, fnv1a, tokenize
+from importers._tokens import Tokens, fnv1a, tokenized
 from importers._types import Block, Context
 
 name = "vmstat"
@@ -92,19 +93,19 @@ def sniff(head: str) -> float:
     return 0.9 if _NAMES.search(head) else 0.0
 
 
-def parse(chunks: Iterator[tuple[bytes, int]], ctx: Context) -> Iterator[Block]:
+def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     state = _State(ctx)
-    for data, line_no in chunks:
-        yield from state.chunk(tokenize(data), line_no)
+    for toks, line_no in tokenized(chunks):
+        yield from state.chunk(toks, line_no)
 
 
 class _State:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self.cols: list[str] | None = None
         self.zone: str | None = None
         self.rows_seen = 0  # data rows so far, the since-boot row included
-        self.headers: dict[int, tuple[list[str], str | None]] = {}
+        self.header_sig = 0  # signature of the names line in force (0: none yet)
+        self.headers: dict[int, list[str]] = {}
 
     def chunk(self, toks: Tokens, line_no: int) -> Iterator[Block]:
         ctx = self.ctx
@@ -113,30 +114,36 @@ class _State:
             return
         cnt = toks.count
         tf = toks.tok_first
-        all_num = (cnt > 0) & (toks.numeric_count(tf[:-1], tf[1:]) == cnt)
-        timed = (cnt > 2) & (toks.numeric_count(tf[:-1], np.maximum(tf[1:] - 2, tf[:-1])) == cnt - 2)
+        all_num = (cnt > 0) & (toks.line_numeric == cnt)
+        timed = (cnt > 2) & (toks.numeric_before_last(2) == cnt - 2)
         timed &= ~all_num
         names = (cnt > 2) & (toks.hash[np.minimum(tf[:-1], max(len(toks.hash) - 1, 0))] == H_R) & ~all_num
         rest = (cnt > 0) & ~all_num & ~timed & ~names
-        for i in np.flatnonzero(rest):
+        rest_lines = np.flatnonzero(rest)
+        for j, i in enumerate(rest_lines):
+            if not ctx.room(len(rest_lines) - j):
+                break
             words = toks.words(int(i))
             if not (words[0].startswith("procs") or words[0].startswith("--procs")):
                 ctx.warn(line_no + int(i), f"not a vmstat line: {toks.line(int(i))[:80]!r}")
         hdr_lines = np.flatnonzero(names)
+        sigs = ss.line_signature(toks, hdr_lines)
+        for sig in np.unique(sigs):  # a new header: decode it once
+            if int(sig) not in self.headers:
+                self.headers[int(sig)] = self._columns(toks.words(int(hdr_lines[np.argmax(sigs == sig)])))
         row_lines = np.flatnonzero(all_num | timed)
-        which = np.searchsorted(hdr_lines, row_lines) - 1
-        for h in np.unique(which):
-            lines = row_lines[which == h]
-            if h >= 0:
-                self._header(toks.words(int(hdr_lines[h])))
-            if self.cols is None:
+        row_sig = ss.header_in_force(hdr_lines, sigs, row_lines, self.header_sig)
+        for sig in np.unique(row_sig):
+            lines = row_lines[row_sig == sig]
+            cols = self.headers.get(int(sig))
+            if cols is None:
                 ctx.warn(line_no + int(lines[0]), f"{len(lines)} rows before any vmstat header; skipped")
                 continue
-            yield from self._rows(toks, line_no, lines, self.cols)
-        if len(hdr_lines) and (len(row_lines) == 0 or hdr_lines[-1] > row_lines[-1]):
-            self._header(toks.words(int(hdr_lines[-1])))
+            yield from self._rows(toks, line_no, lines, cols)
+        if len(hdr_lines):
+            self.header_sig = int(sigs[-1])
 
-    def _header(self, words: list[str]) -> None:
+    def _columns(self, words: list[str]) -> list[str]:
         cols = [ALIASES.get(w, w) for w in words]
         zone = None
         if cols[-1] not in KNOWN:  # `-t`: the zone abbreviation closes the names line
@@ -145,13 +152,12 @@ class _State:
                 self.zone = zone
                 self.ctx.meta.setdefault("zone_abbrev", zone)
         unknown = [c for c in cols if c not in KNOWN]
-        if unknown and self.cols != cols:
+        if unknown:
             self.ctx.warn(None, f"unknown vmstat columns kept as printed: {' '.join(unknown)}")
-        if self.cols != cols:
-            self.ctx.note_variant(" ".join(cols))
-        self.cols = cols
+        self.ctx.note_variant(" ".join(cols))
         for c in cols:
             self.ctx.units[c] = UNITS.get(c, "")
+        return cols
 
     def _rows(self, toks: Tokens, line_no: int, lines: np.ndarray, cols: list[str]) -> Iterator[Block]:
         cnt = toks.count[lines]

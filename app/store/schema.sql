@@ -1,8 +1,10 @@
 -- benchlens library, schema version 1.
--- Series values are stored as contiguous little-endian float64 arrays in BLOBs, in chunks of up
--- to a few hundred thousand points: reading one BLOB per 100k-point series takes ~1 ms, where a
--- narrow (series, t, value) table needs ~70 ms. Time arrays are shared: all metrics of one device
--- sampled at the same instants point to one `times` row.
+-- Series values are stored as contiguous arrays in BLOBs, in chunks of up to a few hundred
+-- thousand points: reading one BLOB per 100k-point series takes ~1 ms, where a narrow
+-- (series, t, value) table needs ~70 ms. Time arrays are float64 and shared: all metrics of one
+-- device sampled at the same instants point to one `times` row. Values are float64 (scale = -1)
+-- or, when that round-trips bit for bit, int32 counts of 10^-scale (monitors print integers or
+-- two decimals): half the bytes to write, decoded as int32 / 10^scale.
 
 CREATE TABLE runs (
     id          INTEGER PRIMARY KEY,
@@ -58,6 +60,7 @@ CREATE TABLE chunks (
     series_id INTEGER NOT NULL REFERENCES series(id) ON DELETE CASCADE,
     seq       INTEGER NOT NULL,
     times_id  INTEGER NOT NULL REFERENCES times(id) ON DELETE CASCADE,
+    scale     INTEGER NOT NULL DEFAULT -1,    -- -1: v is float64; k >= 0: v is int32 of 10^-k
     v         BLOB NOT NULL,
     PRIMARY KEY (series_id, seq)
 );

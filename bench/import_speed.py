@@ -1,0 +1,136 @@
+"""Import speed and memory: `python bench/import_speed.py [--lines N] [--gb G]`.
+
+Makes an `iostat -x -t` capture with 20 devices (sysstat 12.x columns) and an `mpstat -P ALL`
+capture with 64 CPUs of about N lines each (default 2,000,000), from value rows shaped like the
+real captures in tests/fixtures, imports each with `benchlens import` into a fresh library in a
+subprocess, and prints lines/s, the ratio to `wc -l` on the same file and the peak RSS. `--gb G`
+also makes and imports an iostat capture of G GiB to check memory stays bounded.
+Targets (PRODUCT.md): >= 1,000,000 lines/s parse + store; < 500 MB RSS for a 2 GB file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+OUT = Path(__file__).parent / "out"
+IOSTAT_HDR = (
+    "Device            r/s     rkB/s   rrqm/s  %rrqm r_await rareq-sz     w/s     wkB/s   wrqm/s  %wrqm w_await "
+    "wareq-sz     d/s     dkB/s   drqm/s  %drqm d_await dareq-sz     f/s f_await  aqu-sz  %util"
+)
+MPSTAT_HDR = "CPU    %usr   %nice    %sys %iowait    %irq   %soft  %steal  %guest  %gnice   %idle"
+
+
+def _rows(rng: random.Random, names: list[str], ncols: int, width: int, variants: int) -> list[str]:
+    """`variants` blocks of rows, one row per name, with plausible values."""
+    blocks = []
+    for _ in range(variants):
+        lines = []
+        for n in names:
+            vals = [rng.choice((0.0, rng.random() * 100, rng.random() * 50000)) for _ in range(ncols)]
+            lines.append(f"{n:<{width}}" + "".join(f" {v:8.2f}" for v in vals))
+        blocks.append("\n".join(lines) + "\n")
+    return blocks
+
+
+def make_iostat(path: Path, lines: int) -> None:
+    rng = random.Random(1)
+    devs = [f"sd{chr(97 + i)}" for i in range(16)] + ["dm-0", "dm-1", "nvme0n1", "md127"]
+    blocks = _rows(rng, devs, 22, 12, 64)
+    per_report = len(devs) + 6
+    t0 = 1795312800
+    with path.open("w") as f:
+        f.write("Linux 6.1.0-18-amd64 (bench) \t11/22/26 \t_x86_64_\t(2 CPU)\n\n")
+        for r in range(lines // per_report):
+            tm = time.gmtime(t0 + r)
+            f.write(
+                f"{tm.tm_mon:02d}/{tm.tm_mday:02d}/{tm.tm_year % 100:02d} {tm.tm_hour:02d}:{tm.tm_min:02d}:"
+                f"{tm.tm_sec:02d}\navg-cpu:  %user   %nice %system %iowait  %steal   %idle\n"
+                f"          {rng.random() * 50:5.2f}    0.00    7.48    2.55    0.01   78.55\n\n{IOSTAT_HDR}\n"
+            )
+            f.write(blocks[r % len(blocks)])
+            f.write("\n")
+
+
+def make_mpstat(path: Path, lines: int) -> None:
+    rng = random.Random(2)
+    cpus = ["all", *[str(i) for i in range(64)]]
+    per = len(cpus) + 2
+    t0 = 1795312800
+    with path.open("w") as f:
+        f.write("Linux 6.1.0-18-amd64 (bench) \t11/22/26 \t_x86_64_\t(64 CPU)\n\n")
+        for r in range(lines // per):
+            prev = time.gmtime(t0 + r)
+            tm = time.gmtime(t0 + r + 1)
+            stamp = f"{tm.tm_hour:02d}:{tm.tm_min:02d}:{tm.tm_sec:02d}"
+            f.write(f"{prev.tm_hour:02d}:{prev.tm_min:02d}:{prev.tm_sec:02d}     {MPSTAT_HDR}\n")
+            for c in cpus:
+                v = [rng.random() * 30 for _ in range(9)]
+                f.write(f"{stamp}  {c:>5}" + "".join(f" {x:7.2f}" for x in v) + f" {100 - sum(v) / 3:7.2f}\n")
+            f.write("\n")
+
+
+def wc_seconds(path: Path) -> tuple[int, float]:
+    t = time.perf_counter()
+    out = subprocess.run(["wc", "-l", str(path)], capture_output=True, text=True, check=True).stdout
+    return int(out.split()[0]), time.perf_counter() - t
+
+
+def import_once(path: Path) -> tuple[float, float]:
+    """Seconds and peak RSS (MB) of `benchlens import` of one file into a fresh library."""
+    with tempfile.TemporaryDirectory() as d:
+        code = (
+            "import resource, sys, time; from app.cli import main; t = time.perf_counter(); "
+            f"rc = main(['import', {str(path)!r}, '--db', {d + '/lib.sqlite'!r}, '--json']); "
+            "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "
+            "file=sys.stderr); sys.exit(rc)"
+        )
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        if p.returncode != 0:
+            raise SystemExit(f"import failed: {p.stderr.strip()[-500:]}")
+        secs, rss = p.stderr.strip().splitlines()[-1].split()
+        return float(secs), float(rss)
+
+
+def report(label: str, path: Path) -> None:
+    n, wc = wc_seconds(path)
+    secs, rss = import_once(path)
+    size = path.stat().st_size / 2**20
+    print(
+        f"{label:28} {n:>11,} lines {size:8.0f} MiB  import {secs:6.2f} s = {n / secs:>10,.0f} lines/s  "
+        f"wc -l {wc:5.2f} s (import/wc = {secs / wc:5.1f}x)  peak RSS {rss:6.0f} MB"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lines", type=int, default=2_000_000)
+    ap.add_argument("--gb", type=float, default=0.0, help="also import an iostat capture of this many GiB")
+    args = ap.parse_args()
+    OUT.mkdir(exist_ok=True)
+    from importers._tokens import HAS_COMPILED_CORE
+
+    print(f"tokenizer core: {'compiled' if HAS_COMPILED_CORE else 'pure Python'}; {os.cpu_count()} CPUs")
+    io_path, mp_path = OUT / "iostat-x-t-20dev.txt", OUT / "mpstat-P-ALL-64cpu.txt"
+    if not io_path.exists() or wc_seconds(io_path)[0] < args.lines * 0.9:
+        make_iostat(io_path, args.lines)
+    if not mp_path.exists() or wc_seconds(mp_path)[0] < args.lines * 0.9:
+        make_mpstat(mp_path, args.lines)
+    report("iostat -x -t, 20 devices", io_path)
+    report("mpstat -P ALL, 64 CPUs", mp_path)
+    if args.gb:
+        big = OUT / f"iostat-{args.gb:g}GiB.txt"
+        if not big.exists():
+            make_iostat(big, int(args.gb * 2**30 / (io_path.stat().st_size / wc_seconds(io_path)[0])))
+        report(f"iostat {args.gb:g} GiB", big)
+        big.unlink()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+import io
+import os
+from datetime import UTC
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from app.clock import FolderClock
+from importers._read import chunks
+from importers._types import Block, Context
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples"
+TABLE_FORMATS = ("vmstat", "iostat", "mpstat")
+
+
+def fixture_files(fmt: str) -> list[Path]:
+    return sorted(p for p in (FIXTURES / fmt).glob("*.txt"))
+
+
+def sample_files(fmt: str) -> list[Path]:
+    folder = SAMPLES / fmt
+    return sorted(folder.iterdir()) if folder.is_dir() else []
+
+
+def parse_bytes(fmt: ModuleType, raw: bytes, origin: float = 0.0) -> tuple[list[Block], Context]:
+    """Parse with a fixed UTC clock, independent of the machine's zone."""
+    ctx = Context(FolderClock(UTC, "UTC (test)", origin=origin))
+    blocks = list(fmt.parse(chunks(io.BytesIO(raw)), ctx))
+    return blocks, ctx
+
+
+@pytest.fixture
+def lib(tmp_path: Path):
+    from app.store import Library
+
+    with Library(tmp_path / "lib.sqlite") as library:
+        yield library
+
+
+@pytest.fixture(autouse=True)
+def _no_user_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test touches the user's real library."""
+    monkeypatch.setenv("BENCHLENS_DB", str(tmp_path / "default-lib.sqlite"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")

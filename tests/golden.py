@@ -1,0 +1,60 @@
+"""Golden summaries of what an importer reads from a fixture (`<fixture>.json` next to it).
+Regenerate after a deliberate change with `BENCHLENS_REGEN=1 pytest tests/test_golden.py` and
+review the diff: the values themselves are checked against the raw text in test_raw_text.py."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from tests.conftest import parse_bytes
+
+
+def summary(fmt: ModuleType, path: Path) -> dict[str, Any]:
+    blocks, ctx = parse_bytes(fmt, path.read_bytes())
+    series: dict[str, dict[str, list[float]]] = {}
+    for b in blocks:
+        for metric, v in b.values.items():
+            s = series.setdefault(f"{metric}|{b.entity}", {"t": [], "v": []})
+            s["t"].extend(float(x) for x in b.t)
+            s["v"].extend(float(x) for x in v)
+    out: dict[str, Any] = {}
+    for key in sorted(series):
+        t, v = np.array(series[key]["t"]), np.array(series[key]["v"])
+        out[key] = {
+            "n": len(t),
+            "t_first": t[0],
+            "t_last": t[-1],
+            "v_first": _num(v[0]),
+            "v_last": _num(v[-1]),
+            "v_sum": _num(round(float(np.nansum(v)), 6)),
+            "unit": ctx.units.get(key.split("|")[0], ""),
+        }
+    return {
+        "format": fmt.name,
+        "variant": ctx.variant,
+        "meta": {k: ctx.meta[k] for k in sorted(ctx.meta) if k in ("host", "kernel", "cpus", "zone_abbrev")},
+        "warnings": ctx.warnings,
+        "series": out,
+    }
+
+
+def _num(x: float) -> float | None:
+    return None if math.isnan(x) else float(x)
+
+
+def golden_path(path: Path) -> Path:
+    return path.with_name(path.name + ".json")
+
+
+def load(path: Path) -> dict[str, Any]:
+    return json.loads(golden_path(path).read_text())
+
+
+def save(path: Path, data: dict[str, Any]) -> None:
+    golden_path(path).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")

@@ -1,0 +1,57 @@
+"""Formats are detected from content only, each fixture as its own format and no other."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import importers
+from importers._read import HEAD, decode_head
+from tests.conftest import FIXTURES, SAMPLES, TABLE_FORMATS, fixture_files, sample_files
+
+
+def head_of(path: Path) -> str:
+    text = decode_head(path.read_bytes()[:HEAD])
+    assert text is not None
+    return text
+
+
+@pytest.mark.parametrize("fmt", TABLE_FORMATS)
+def test_every_fixture_is_its_own_format_only(fmt: str) -> None:
+    files = fixture_files(fmt) + [p for p in sample_files(fmt) if "BSD" not in p.name]
+    assert files, f"no fixtures for {fmt}"
+    for path in files:
+        scores = importers.scores(head_of(path))
+        claimed = {name for name, s in scores.items() if s >= importers.THRESHOLD}
+        assert claimed == {fmt}, (path.name, scores)
+
+
+def test_run_folder_files_detected_by_content_not_name(tmp_path: Path) -> None:
+    src = FIXTURES / "runs" / "c_basic"
+    for name, fmt in (("vmstat.log", "vmstat"), ("iostat.log", "iostat"), ("mpstat.log", "mpstat")):
+        renamed = tmp_path / f"{fmt[::-1]}.out"  # a misleading name
+        renamed.write_bytes((src / name).read_bytes())
+        detected = importers.detect(head_of(renamed))
+        assert detected is not None and detected.name == fmt
+
+
+@pytest.mark.skipif(not SAMPLES.is_dir(), reason="../shared/samples not present")
+def test_other_captures_are_not_claimed() -> None:
+    others = list((SAMPLES / "innodb_status").iterdir()) + list((SAMPLES / "sar").iterdir())
+    others += [p for p in (SAMPLES / "vmstat").iterdir() if "BSD" in p.name]  # BSD layout: refused
+    for path in others:
+        assert importers.detect(head_of(path)) is None, path.name
+
+
+def test_tie_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Twin:
+        name = "twin"
+
+        @staticmethod
+        def sniff(head: str) -> float:
+            return 0.9
+
+    monkeypatch.setattr(importers, "FORMATS", (*importers.FORMATS, Twin))
+    with pytest.raises(importers.AmbiguousFormat):
+        importers.detect(head_of(FIXTURES / "runs" / "c_basic" / "vmstat.log"))

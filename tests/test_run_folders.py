@@ -1,0 +1,100 @@
+"""The issue's acceptance points on real run folders captured here (tests/fixtures/runs)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from app.cli import main
+from app.store import Library
+from tests import naive
+from tests.conftest import FIXTURES
+
+RUNS = FIXTURES / "runs"
+LOCALES = ("locales_C", "locales_en_US", "locales_de_DE", "locales_fr_FR", "locales_ISO")
+
+
+def cli_json(capsys: pytest.CaptureFixture[str], *args: str) -> object:
+    capsys.readouterr()
+    assert main(list(args)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.fixture
+def utc_elsewhere(monkeypatch: pytest.MonkeyPatch):
+    """Run in a zone far from UTC: the folders carry their own zone evidence."""
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_import_lists_three_sources_and_dump_gives_the_tools_values(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], utc_elsewhere: None
+) -> None:
+    db = str(tmp_path / "lib.sqlite")
+    out = cli_json(capsys, "import", str(RUNS / "c_basic"), "--db", db, "--json")
+    run = out["runs"][0]
+    assert {(s["path"], s["format"]) for s in run["sources"]} == {
+        ("vmstat.log", "vmstat"),
+        ("iostat.log", "iostat"),
+        ("mpstat.log", "mpstat"),
+    }
+    expected = {}
+    expected.update(naive.vmstat_t(RUNS / "c_basic" / "vmstat.log"))
+    expected.update(naive.iostat_xt(RUNS / "c_basic" / "iostat.log"))
+    expected.update(naive.mpstat_p_all(RUNS / "c_basic" / "mpstat.log"))
+    listed = cli_json(capsys, "series", "c_basic", "--db", db, "--json")
+    assert {(s["source"], s["metric"], s["entity"]) for s in listed} == set(expected)
+    for (source, metric, entity), points in expected.items():
+        args = ["dump", "c_basic", "--source", source, "--metric", metric, "--entity", entity, "--db", db, "--json"]
+        got = cli_json(capsys, *args)
+        assert got["t"] == [p[0] for p in points], (source, metric, entity)
+        assert got["v"] == [p[1] for p in points], (source, metric, entity)
+
+
+def series_of(lib: Library, run: str) -> dict[tuple[str, str, str], tuple[np.ndarray, np.ndarray]]:
+    r = lib.run(run)
+    return {(s.source, s.metric, s.entity): lib.load(s.id) for s in lib.series(r["id"])}
+
+
+def test_same_capture_under_every_locale_gives_the_same_series(lib: Library, utc_elsewhere: None) -> None:
+    from app.ingest import import_path
+
+    results = {}
+    for name in LOCALES:
+        import_path(lib, RUNS / name)
+        results[name] = series_of(lib, name)
+    reference = results["locales_C"]
+    assert len(reference) > 50
+    for name, series in results.items():
+        assert set(series) == set(reference), name
+        for key, (t, v) in series.items():
+            assert np.array_equal(t, reference[key][0]), (name, key)
+            assert np.array_equal(v, reference[key][1], equal_nan=True), (name, key)
+
+
+def test_files_without_times_are_placed_from_the_timed_file(lib: Library) -> None:
+    from app.ingest import import_path
+
+    rep = import_path(lib, RUNS / "notimes", __import__("app.ingest").ingest.Options(tz="UTC"))
+    by = {s.path: s for s in rep.sources}
+    assert "file times" in by["mpstat.log"].clock
+    for untimed in ("vmstat.log", "iostat.log"):
+        assert "launch" in by[untimed].clock
+        assert any("no times in the file" in w for w in by[untimed].warnings)
+    series = series_of(lib, "notimes")
+    mp_t = series[("mpstat", "%usr", "all")][0]
+    vm_t = series[("vmstat", "us", "")][0]
+    io_t = series[("iostat", "w/s", "vda")][0]
+    # the three monitors were started together: sample k of each lands within a second of the others
+    n = min(len(mp_t), len(vm_t), len(io_t))
+    assert n >= 5
+    assert np.abs(vm_t[:n] - mp_t[:n]).max() <= 1.0
+    assert np.abs(io_t[:n] - mp_t[:n]).max() <= 1.0
+    assert np.all(np.diff(vm_t) == 1.0)

@@ -1,0 +1,67 @@
+"""The compiled tokenizer and its pure-Python twin give identical arrays."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from importers import _tokens
+from tests.conftest import TABLE_FORMATS, fixture_files, sample_files
+
+FIELDS = ("line_start", "line_end", "tok_first", "tok_start", "tok_end", "kind", "hash")
+needs_c = pytest.mark.skipif(not _tokens.HAS_COMPILED_CORE, reason="compiled core not built")
+
+
+def assert_same(a: _tokens.Tokens, b: _tokens.Tokens) -> None:
+    for f in FIELDS:
+        assert np.array_equal(getattr(a, f), getattr(b, f)), f
+    assert np.array_equal(a.val, b.val, equal_nan=True)
+
+
+EDGE = [
+    b"",
+    b"\n",
+    b"abc",
+    b"1,5 -2,25 x 1.5 ,5 5, -0,00 +7 - . ,\r\n\n  a",
+    b"1234567890123456 12345678901234.5 123456789012345 0.000000000000001",
+    b"\t sda\t 1.00\x00 2.00 \xff\xfe\n",
+    b"\v\f 3 \r\r\n",
+]
+
+
+@needs_c
+@pytest.mark.parametrize("data", EDGE)
+@pytest.mark.parametrize("decimal", [".", ","])
+def test_edge_cases_identical(data: bytes, decimal: str) -> None:
+    assert_same(_tokens.tokenize_c(data, decimal), _tokens.tokenize_py(data, decimal))
+
+
+@needs_c
+@pytest.mark.parametrize("fmt", TABLE_FORMATS)
+def test_fixtures_identical(fmt: str) -> None:
+    for path in fixture_files(fmt) + sample_files(fmt):
+        data = path.read_bytes()
+        for decimal in ".,":
+            assert_same(_tokens.tokenize_c(data, decimal), _tokens.tokenize_py(data, decimal))
+
+
+def test_numbers_match_python_float() -> None:
+    words = ["0.00", "99.50", "-1.5", "+3", "123456789012345", "1234567890123456", "0.1", "17.29", "6666.37"]
+    toks = _tokens.tokenize(" ".join(words).encode())
+    assert list(toks.val) == [float(w) for w in words]
+    assert (toks.kind == _tokens.KIND_NUMBER).all()
+
+
+def test_decimal_comma_is_never_a_thousands_separator() -> None:
+    toks = _tokens.tokenize(b"2,25 1.000 22.11.2026", ",")
+    assert toks.val[0] == 2.25
+    assert toks.kind[1] == _tokens.KIND_TEXT  # a dot is not a number in a decimal-comma file
+    assert toks.kind[2] == _tokens.KIND_TEXT
+
+
+def test_text_tokens_are_nan_and_lines_strip_cr() -> None:
+    toks = _tokens.tokenize(b"Device r/s\r\nsda 1.0\r\n")
+    assert toks.n_lines == 2
+    assert toks.line(0) == "Device r/s"
+    assert np.isnan(toks.val[0])
+    assert toks.words(1) == ["sda", "1.0"]
