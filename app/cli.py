@@ -89,18 +89,29 @@ def build_parser() -> argparse.ArgumentParser:
     fmt = dump.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true")
     fmt.add_argument("--csv", action="store_true")
+
+    shot = sub.add_parser("screenshot", parents=[db], help="render the main window offscreen to a PNG")
+    shot.add_argument("out", metavar="FILE", type=Path)
+    shot.add_argument("--demo", action="store_true", help="the bundled demo runs, compared")
+    shot.add_argument("--run", action="append", default=[], metavar="RUN", help="a run to compare (repeatable)")
+    shot.add_argument("--size", default="1400x900", metavar="WxH")
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    db_path = getattr(args, "db", None) or default_db()
+    explicit_db = getattr(args, "db", None)
+    db_path = explicit_db or default_db()
+    if getattr(args, "demo", False) and explicit_db is None:
+        db_path = default_db().with_name("demo.sqlite")  # the demo never touches the user's library
     try:
         if args.cmd is None:
             from app.ui.launch import run_app  # Qt only when the window is wanted
 
             return int(run_app(db_path, demo=args.demo))
+        if args.cmd == "screenshot":
+            return cmd_screenshot(db_path, args)
         with Library(db_path) as lib:
             return int(COMMANDS[args.cmd](lib, args))
     except (CliError, LibraryError) as e:
@@ -217,6 +228,20 @@ def cmd_dump(lib: Library, args: argparse.Namespace) -> int:
     else:
         for a, b in zip(t, v, strict=True):
             print(f"{_iso(float(a))}\t{float(b):g}")
+    return 0
+
+
+def cmd_screenshot(db_path: Path, args: argparse.Namespace) -> int:
+    from app.ui.launch import screenshot
+
+    try:
+        w, h = (int(x) for x in args.size.lower().split("x"))
+    except ValueError:
+        raise CliError(f"--size {args.size!r} is not WxH") from None
+    if args.out.suffix.lower() != ".png":
+        raise CliError("screenshot writes a .png file")
+    screenshot(args.out, db_path, demo=args.demo, runs=args.run, size=(w, h))
+    print(args.out)
     return 0
 
 

@@ -1,0 +1,100 @@
+"""Panels of a comparison and the default layout (Qt-free, shared by the window and export).
+
+Default layout when runs are added, top to bottom, only what the runs have data for:
+throughput (`tps`) and latency; CPU (vmstat us/sy/wa, else mpstat all %usr/%sys/%iowait);
+disk (w/s, %util and await of the busiest device); InnoDB (checkpoint age, history list length);
+top waits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, order=True)
+class SeriesRef:
+    source: str
+    metric: str
+    entity: str = ""
+
+    @classmethod
+    def parse(cls, spec: str) -> SeriesRef:
+        """'SOURCE:METRIC[:ENTITY]' (the entity may itself contain ':')."""
+        parts = spec.split(":", 2)
+        if len(parts) < 2 or not parts[0] or not parts[1]:
+            raise ValueError(f"series {spec!r} is not SOURCE:METRIC[:ENTITY]")
+        return cls(parts[0], parts[1], parts[2] if len(parts) == 3 else "")
+
+    def spec(self) -> str:
+        return f"{self.source}:{self.metric}" + (f":{self.entity}" if self.entity else "")
+
+    def label(self) -> str:
+        return f"{self.metric} {self.entity}".strip() if self.source in ("vmstat", "iostat", "mpstat") else self.spec()
+
+
+@dataclass
+class Panel:
+    title: str
+    refs: list[SeriesRef] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, object]:
+        return {"title": self.title, "series": [r.spec() for r in self.refs]}
+
+    @classmethod
+    def from_json(cls, d: dict[str, object]) -> Panel:
+        series = d.get("series", [])
+        refs = [SeriesRef.parse(str(s)) for s in series] if isinstance(series, list) else []
+        return cls(str(d.get("title", "")), refs)
+
+
+def parse_panel(spec: str) -> Panel:
+    """A --panel argument: 'vmstat:us+vmstat:sy' joins several series in one panel."""
+    refs = [SeriesRef.parse(s) for s in spec.split("+")]
+    return Panel(" + ".join(r.label() for r in refs), refs)
+
+
+THROUGHPUT_SOURCES = ("sysbench", "dbstress", "tpcc")
+
+
+def default_panels(available: Iterable[SeriesRef], load: Callable[[SeriesRef], float] | None = None) -> list[Panel]:
+    """The layout a performance engineer starts from. `load` rates a device's activity (e.g. its
+    mean %util) to pick the busiest one; without it the first device in name order is used."""
+    have = set(available)
+    panels: list[Panel] = []
+
+    def pick(*refs: SeriesRef) -> list[SeriesRef]:
+        return [r for r in refs if r in have]
+
+    for src in THROUGHPUT_SOURCES:
+        if SeriesRef(src, "tps") in have:
+            panels.append(Panel("Throughput (tps)", [SeriesRef(src, "tps")]))
+            lat = sorted(r for r in have if r.source == src and r.metric == "lat_ms")
+            if lat:
+                panels.append(Panel("Latency (ms)", lat[:2]))
+            break
+    cpu = pick(SeriesRef("vmstat", "us"), SeriesRef("vmstat", "sy"), SeriesRef("vmstat", "wa"))
+    if not cpu:
+        cpu = pick(*(SeriesRef("mpstat", m, "all") for m in ("%usr", "%sys", "%iowait")))
+    if cpu:
+        panels.append(Panel("CPU (%)", cpu))
+    devices = sorted({r.entity for r in have if r.source == "iostat" and r.metric in ("w/s", "%util") and r.entity})
+    if devices:
+        dev = max(devices, key=lambda d: (load(SeriesRef("iostat", "%util", d)) if load else 0.0, -devices.index(d)))
+        iops = pick(SeriesRef("iostat", "w/s", dev), SeriesRef("iostat", "r/s", dev))
+        if iops:
+            panels.append(Panel(f"Disk {dev}: IOPS", iops))
+        util = pick(SeriesRef("iostat", "%util", dev))
+        if util:
+            panels.append(Panel(f"Disk {dev}: %util", util))
+        wait = pick(SeriesRef("iostat", "w_await", dev), SeriesRef("iostat", "r_await", dev))
+        wait = wait or pick(SeriesRef("iostat", "await", dev))
+        if wait:
+            panels.append(Panel(f"Disk {dev}: await (ms)", wait))
+    innodb = pick(SeriesRef("innodb_status", "checkpoint_age"))
+    if innodb:
+        panels.append(Panel("Checkpoint age (bytes)", innodb))
+    hll = pick(SeriesRef("innodb_status", "history_list_length"))
+    if hll:
+        panels.append(Panel("History list length", hll))
+    return panels

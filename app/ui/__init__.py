@@ -1,0 +1,1 @@
+"""The Qt application (PySide6 + pyqtgraph). Views hold layout; Session holds behaviour."""

@@ -1,0 +1,183 @@
+"""The comparison area: stacked panels on one linked time axis, one colour per run, one line
+style per metric, peak-preserving downsampling, a crosshair readout of every series."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, QObject, QPointF, Qt
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeyEvent
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from app.analysis.align import ALIGN_MODES
+from app.analysis.layout import SeriesRef
+from app.ui import mime
+from app.ui.session import Session
+
+STYLES = [Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotLine]
+
+
+class ComparisonView(QWidget):
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.graphics = pg.GraphicsLayoutWidget()
+        self.graphics.setBackground("w")
+        self.graphics.setAcceptDrops(True)
+        self.graphics.viewport().setAcceptDrops(True)
+        self.graphics.viewport().installEventFilter(self)
+        self.readout = QLabel()
+        self.readout.setTextFormat(Qt.TextFormat.RichText)
+        self.readout.setWordWrap(True)
+        self.readout.setMinimumHeight(36)
+        self.legend = QLabel()
+        self.legend.setTextFormat(Qt.TextFormat.RichText)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.legend)
+        lay.addWidget(self.graphics, 1)
+        lay.addWidget(self.readout)
+        self.plots: list[pg.PlotItem] = []
+        self.lines: list[pg.InfiniteLine] = []
+        self.curves: list[tuple[int, int, SeriesRef, np.ndarray, np.ndarray, float]] = []  # panel run ref x y step
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self._proxy = pg.SignalProxy(self.graphics.scene().sigMouseMoved, rateLimit=30, slot=self._moved)
+        session.comparisonChanged.connect(self.rebuild)
+        session.runsChanged.connect(self.rebuild)
+        self.rebuild()
+
+    # ---- drawing ------------------------------------------------------------------------------
+    def rebuild(self) -> None:
+        s, c = self.session, self.session.comparison
+        self.graphics.clear()
+        self.plots, self.lines, self.curves = [], [], []
+        runs = [r for r in c.runs if r in {x["id"] for x in s.runs()}]
+        self.legend.setText(
+            "  ".join(
+                f'<span style="color:{s.color(r)}; font-size:14px">■</span> <b>{s.run(r)["name"]}</b>' for r in runs
+            )
+            or "<i>Drag runs from the library here to compare them; drag metrics onto a panel.</i>"
+        )
+        if not runs or not c.panels:
+            self.readout.setText("")
+            return
+        first: pg.PlotItem | None = None
+        absolute = c.align == "absolute"
+        for i, panel in enumerate(c.panels):
+            axis = {"bottom": pg.DateAxisItem(utcOffset=0)} if absolute else {}
+            plot = self.graphics.addPlot(row=i, col=0, axisItems=axis)
+            plot.showGrid(x=True, y=True, alpha=0.25)
+            plot.setTitle(panel.title, size="10pt")
+            units = {s.unit(r, ref) for r in runs for ref in panel.refs} - {""}
+            plot.getAxis("left").enableAutoSIPrefix(False)  # '%' or 'ms' must not become 'ms (x0.001)'
+            if len(units) == 1:
+                plot.setLabel("left", text=units.pop())
+            if len(panel.refs) > 1:
+                legend = plot.addLegend(offset=(-10, 5), labelTextSize="8pt")
+                legend.setBrush(pg.mkBrush(255, 255, 255, 200))
+            for j, ref in enumerate(panel.refs):
+                for r in runs:
+                    d = s.data(r, ref)
+                    if d is None or not len(d[0]):
+                        continue
+                    x = s.x_of(r, d[0])
+                    pen = pg.mkPen(s.color(r), width=1.6, style=STYLES[j % len(STYLES)])
+                    name = ref.label() if r == runs[0] and len(panel.refs) > 1 else None
+                    item = plot.plot(x, d[1], pen=pen, name=name)
+                    # 'peak' keeps each bin's min and max: a 1 s stall stays visible at any zoom
+                    item.setDownsampling(auto=True, method="peak")
+                    item.setClipToView(True)
+                    step = float(np.median(np.diff(x[:200]))) if len(x) > 1 else 1.0
+                    self.curves.append((i, r, ref, x, d[1], step))
+            if first is None:
+                first = plot
+            else:
+                plot.setXLink(first)
+            if i < len(c.panels) - 1:
+                plot.getAxis("bottom").setStyle(showValues=False)
+            line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#888888", width=1))
+            plot.addItem(line, ignoreBounds=True)
+            self.lines.append(line)
+            self.plots.append(plot)
+        last = self.plots[-1]
+        last.setLabel("bottom", "time (UTC)" if absolute else f"seconds, {ALIGN_MODES[c.align]}")
+        if c.x_range and first is not None:
+            first.setXRange(*c.x_range, padding=0)
+        self.readout.setText("<i>Move the mouse over the charts to read every run at the cursor.</i>")
+
+    # ---- crosshair ----------------------------------------------------------------------------
+    def _moved(self, event: tuple[QPointF]) -> None:
+        pos = event[0]
+        for plot in self.plots:
+            if plot.sceneBoundingRect().contains(pos):
+                self.show_at(float(plot.vb.mapSceneToView(pos).x()))
+                return
+
+    def show_at(self, x: float) -> None:
+        for line in self.lines:
+            line.setPos(x)
+        s = self.session
+        parts = []
+        for i, panel in enumerate(s.comparison.panels):
+            cells = []
+            for p, r, ref, xs, ys, step in self.curves:
+                if p != i:
+                    continue
+                k = int(np.searchsorted(xs, x, side="right")) - 1
+                if 0 <= k < len(xs) and x - xs[k] <= 1.5 * step:  # the sample in force at the cursor
+                    cells.append(f'<span style="color:{s.color(r)}">{ref.label()} {ys[k]:.4g}</span>')
+            if cells:
+                parts.append(f"<b>{panel.title}</b>: " + ", ".join(cells))
+        self.readout.setText(" &nbsp;|&nbsp; ".join(parts) or "")
+
+    # ---- keyboard zoom and pan ----------------------------------------------------------------
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if not self.plots:
+            return super().keyPressEvent(event)
+        vb = self.plots[0].vb
+        (x0, x1), _ = vb.viewRange()
+        w = x1 - x0
+        key = event.key()
+        if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            vb.setXRange(x0 + w / 4, x1 - w / 4, padding=0)
+        elif key == Qt.Key.Key_Minus:
+            vb.setXRange(x0 - w / 2, x1 + w / 2, padding=0)
+        elif key == Qt.Key.Key_Left:
+            vb.setXRange(x0 - w / 5, x1 - w / 5, padding=0)
+        elif key == Qt.Key.Key_Right:
+            vb.setXRange(x0 + w / 5, x1 + w / 5, padding=0)
+        elif key in (Qt.Key.Key_0, Qt.Key.Key_Home):
+            for p in self.plots:
+                p.enableAutoRange()
+        else:
+            return super().keyPressEvent(event)
+        self.session.comparison.x_range = tuple(vb.viewRange()[0])  # type: ignore[assignment]
+
+    # ---- drops: runs onto the area, metrics onto a panel ---------------------------------------
+    def panel_at(self, view_pos: QPointF) -> int | None:
+        scene = self.graphics.mapToScene(view_pos.toPoint())
+        for i, plot in enumerate(self.plots):
+            if plot.sceneBoundingRect().contains(scene):
+                return i
+        return None
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if event.type() in (QEvent.Type.DragEnter, QEvent.Type.DragMove):
+            md = event.mimeData()  # type: ignore[attr-defined]
+            if md.hasFormat(mime.RUNS) or md.hasFormat(mime.SERIES):
+                event.acceptProposedAction()  # type: ignore[attr-defined]
+                return True
+        if event.type() == QEvent.Type.Drop:
+            self.drop(event)  # type: ignore[arg-type]
+            return True
+        return super().eventFilter(obj, event)
+
+    def drop(self, event: QDropEvent | QDragEnterEvent) -> None:
+        md = event.mimeData()
+        runs = mime.read_runs(md)
+        if runs:
+            self.session.add_runs(runs)
+        refs = mime.read_series(md)
+        if refs:
+            self.session.add_series(refs, self.panel_at(event.position()))
+        event.acceptProposedAction()

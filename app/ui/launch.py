@@ -1,0 +1,81 @@
+"""Starting the app: the library window, the demo comparison, and offscreen screenshots."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from app.resources import demo_folders
+
+
+def _need_offscreen(force: bool) -> None:
+    if force or not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or sys.platform in ("darwin", "win32")
+    ):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def _app() -> object:
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    app.setApplicationName("benchlens")
+    return app
+
+
+def demo_library(db_path: Path) -> list[int]:
+    """Import the bundled demo runs (a no-op when already there) and return their ids."""
+    from app.ingest import Options, import_path
+    from app.store import Library
+
+    ids = []
+    with Library(db_path) as lib:
+        for folder in demo_folders():
+            ids.append(import_path(lib, folder, Options(name=f"demo: {folder.name}")).id)
+    return ids
+
+
+def build_window(db_path: Path, demo: bool = False, runs: list[str] | None = None) -> object:
+    from PySide6.QtCore import QSettings
+
+    from app.ui.main_window import LAST_VIEW, MainWindow
+    from app.ui.session import Session
+
+    ids = demo_library(db_path) if demo else []
+    session = Session(db_path)
+    for ref in runs or []:
+        ids.append(int(session.lib.run(ref)["id"]))
+    config = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "benchlens" / "benchlens.ini"
+    window = MainWindow(session, QSettings(str(config), QSettings.Format.IniFormat))
+    if ids:
+        session.add_runs(ids)
+    else:
+        session.open_view(LAST_VIEW)
+    return window
+
+
+def run_app(db_path: Path, demo: bool = False) -> int:
+    _need_offscreen(False)
+    app = _app()
+    window = build_window(db_path, demo)
+    window.show()  # type: ignore[attr-defined]
+    return int(app.exec())  # type: ignore[attr-defined]
+
+
+def screenshot(
+    out: Path, db_path: Path, demo: bool = False, runs: list[str] | None = None, size: tuple[int, int] = (1400, 900)
+) -> Path:
+    """Render the main window offscreen to a PNG."""
+    _need_offscreen(True)
+    app = _app()
+    window = build_window(db_path, demo, runs)
+    window.resize(*size)  # type: ignore[attr-defined]
+    window.show()  # type: ignore[attr-defined]
+    for _ in range(5):
+        app.processEvents()  # type: ignore[attr-defined]
+    image = window.grab()  # type: ignore[attr-defined]
+    if not image.save(str(out), "PNG"):
+        raise OSError(f"cannot write {out}")
+    window.close()  # type: ignore[attr-defined]
+    return out

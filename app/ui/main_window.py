@@ -1,0 +1,190 @@
+"""The main window: runs library and metric browser on the left, the comparison in the middle."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QSplitter,
+    QToolBar,
+)
+
+from app.analysis.align import ALIGN_MODES
+from app.store import LibraryError
+from app.ui.charts import ComparisonView
+from app.ui.import_dialog import ImportDialog
+from app.ui.metrics_view import MetricsView
+from app.ui.runs_view import RunsView
+from app.ui.session import Session
+
+LAST_VIEW = "(last)"
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, session: Session, settings: QSettings | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.settings = settings or QSettings("benchlens", "benchlens")
+        self.setWindowTitle(f"benchlens — {session.db_path}")
+        self.setAcceptDrops(True)
+        self.runs = RunsView(session)
+        self.metrics = MetricsView(session)
+        self.chart = ComparisonView(session)
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(self.runs)
+        left.addWidget(self.metrics)
+        main = QSplitter(Qt.Orientation.Horizontal)
+        main.addWidget(left)
+        main.addWidget(self.chart)
+        main.setStretchFactor(1, 1)
+        main.setSizes([330, 1000])
+        self.setCentralWidget(main)
+        self._toolbar()
+        self._menus()
+        self.dialogs: list[ImportDialog] = []
+        self.resize(1400, 900)
+
+    def _toolbar(self) -> None:
+        bar = QToolBar("Comparison")
+        bar.setObjectName("comparison")
+        self.addToolBar(bar)
+        bar.addWidget(QLabel(" Align: "))
+        self.align = QComboBox()
+        for key, text in ALIGN_MODES.items():
+            self.align.addItem(text, key)
+        self.align.currentIndexChanged.connect(lambda _: self.session.set_align(self.align.currentData()))
+        bar.addWidget(self.align)
+        self.side = QAction("Side by side", self, checkable=True)
+        self.side.toggled.connect(self.session.set_side_by_side)
+        bar.addAction(self.side)
+        bar.addSeparator()
+        bar.addWidget(QLabel(" Offset "))
+        self.offset_run = QComboBox()
+        self.offset = QDoubleSpinBox(suffix=" s", decimals=1, minimum=-1e6, maximum=1e6)
+        self.offset_run.currentIndexChanged.connect(self._show_offset)
+        self.offset.editingFinished.connect(self._set_offset)
+        bar.addWidget(self.offset_run)
+        bar.addWidget(self.offset)
+        self.session.comparisonChanged.connect(self._sync_toolbar)
+        self._sync_toolbar()
+
+    def _sync_toolbar(self) -> None:
+        c = self.session.comparison
+        self.align.blockSignals(True)
+        self.align.setCurrentIndex(list(ALIGN_MODES).index(c.align))
+        self.align.blockSignals(False)
+        self.side.blockSignals(True)
+        self.side.setChecked(c.side_by_side)
+        self.side.blockSignals(False)
+        current = self.offset_run.currentData()
+        self.offset_run.blockSignals(True)
+        self.offset_run.clear()
+        for r in c.runs:
+            self.offset_run.addItem(self.session.run(r)["name"], r)
+        idx = self.offset_run.findData(current)
+        self.offset_run.setCurrentIndex(max(idx, 0))
+        self.offset_run.blockSignals(False)
+        self._show_offset()
+
+    def _show_offset(self) -> None:
+        r = self.offset_run.currentData()
+        self.offset.setValue(self.session.comparison.offsets.get(r, 0.0) if r is not None else 0.0)
+
+    def _set_offset(self) -> None:
+        r = self.offset_run.currentData()
+        if r is not None and self.offset.value() != self.session.comparison.offsets.get(r, 0.0):
+            self.session.set_offset(r, self.offset.value())
+
+    def _menus(self) -> None:
+        file = self.menuBar().addMenu("&File")
+        file.addAction("Open run folder…", QKeySequence.StandardKey.Open, self.open_folder)
+        self.recent = QMenu("Recent folders", self)
+        file.addMenu(self.recent)
+        self._fill_recent()
+        file.addSeparator()
+        file.addAction("Quit", QKeySequence.StandardKey.Quit, self.close)
+        view = self.menuBar().addMenu("&View")
+        view.addAction("Save view…", self.save_view)
+        self.views = QMenu("Open view", self)
+        self.views.aboutToShow.connect(self._fill_views)
+        view.addMenu(self.views)
+        view.addAction("Default layout", self.default_layout)
+        view.addAction("Clear comparison", self.clear)
+
+    def _fill_recent(self) -> None:
+        self.recent.clear()
+        for p in self.recent_folders():
+            self.recent.addAction(p, lambda p=p: self.import_paths([Path(p)]))
+
+    def _fill_views(self) -> None:
+        self.views.clear()
+        for name in self.session.view_names():
+            if name != LAST_VIEW:
+                self.views.addAction(name, lambda n=name: self.session.open_view(n))
+
+    def recent_folders(self) -> list[str]:
+        value = self.settings.value("recent", [])
+        return [str(v) for v in value] if isinstance(value, list) else ([str(value)] if value else [])
+
+    def open_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Open run folder")
+        if folder:
+            self.import_paths([Path(folder)])
+
+    def import_paths(self, paths: list[Path]) -> ImportDialog:
+        recent = [str(p) for p in paths] + [p for p in self.recent_folders() if p not in map(str, paths)]
+        self.settings.setValue("recent", recent[:10])
+        self._fill_recent()
+        dialog = ImportDialog(self.session.db_path, paths, self)
+        dialog.imported.connect(self._imported)
+        self.dialogs.append(dialog)
+        dialog.show()
+        dialog.start()
+        return dialog
+
+    def _imported(self, reports: list[object]) -> None:
+        self.session.reload_runs()
+        self.session.add_runs([r.id for r in reports])  # type: ignore[attr-defined]
+
+    def save_view(self) -> None:
+        name, ok = QInputDialog.getText(self, "Save view", "Name:")
+        if ok and name.strip():
+            self.session.save_view(name.strip())
+
+    def default_layout(self) -> None:
+        self.session.comparison.layout_is_default = True
+        self.session.comparison.panels = self.session.default_layout()
+        self.session.comparisonChanged.emit()
+
+    def clear(self) -> None:
+        self.session.comparison.runs.clear()
+        self.session.comparisonChanged.emit()
+
+    # folders dropped from the file manager
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if event.mimeData().hasUrls() and all(u.isLocalFile() for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
+        if paths:
+            self.import_paths(paths)
+            event.acceptProposedAction()
+
+    def closeEvent(self, event: object) -> None:
+        self.session.comparison.x_range = None
+        try:
+            self.session.save_view(LAST_VIEW)  # the window reopens on it
+        except LibraryError as e:  # closing must still work
+            print(f"benchlens: last view not saved: {e}", file=sys.stderr)
+        super().closeEvent(event)  # type: ignore[arg-type]

@@ -1,0 +1,111 @@
+"""The metric browser: source ▸ metric ▸ entity with units and a filter; items drag onto a panel
+or are added to a new panel by double-click."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QMimeData, Qt, QTimer
+from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+from app.analysis.layout import SeriesRef
+from app.ui import mime
+from app.ui.session import Session
+
+REF = Qt.ItemDataRole.UserRole
+
+
+class MetricTree(QTreeWidget):
+    def mimeTypes(self) -> list[str]:
+        return [mime.SERIES]
+
+    def mimeData(self, items: list[QTreeWidgetItem]) -> QMimeData:
+        return mime.series_mime(refs_of(items))
+
+
+def refs_of(items: list[QTreeWidgetItem]) -> list[SeriesRef]:
+    """The series under the items: an entity, or every entity of a metric."""
+    refs: list[SeriesRef] = []
+    for item in items:
+        ref = item.data(0, REF)
+        if isinstance(ref, SeriesRef):
+            refs.append(ref)
+        for k in range(item.childCount()):
+            child = item.child(k).data(0, REF)
+            if isinstance(child, SeriesRef) and item.child(k).childCount() == 0:
+                refs.append(child)
+    return list(dict.fromkeys(refs))
+
+
+class MetricsView(QWidget):
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.filter = QLineEdit(placeholderText="Filter metrics…")
+        self.filter.textChanged.connect(self.apply_filter)
+        self.tree = MetricTree()
+        self.tree.setHeaderLabels(["series", "unit"])
+        self.tree.setDragEnabled(True)
+        self.tree.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.tree.itemDoubleClicked.connect(lambda item, _: self.session.add_series(refs_of([item])))
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.filter)
+        lay.addWidget(self.tree)
+        self._shown: dict[SeriesRef, str] | None = None
+        # Deferred: the tree must not be rebuilt inside the signal of one of its own items.
+        session.comparisonChanged.connect(self._later)
+        session.runsChanged.connect(self._later)
+        self.refresh()
+
+    def _later(self) -> None:
+        QTimer.singleShot(0, self, self.refresh)  # bound to self: dropped if the widget goes first
+
+    def refresh(self) -> None:
+        """The series of the runs in the comparison (all runs when none is compared yet)."""
+        s = self.session
+        if s.closed:  # a deferred refresh arriving after the library was closed
+            return
+        runs = s.comparison.runs or [r["id"] for r in s.runs()]
+        units: dict[SeriesRef, str] = {}
+        for r in runs:
+            for info in s.lib.series(r):
+                units.setdefault(SeriesRef(info.source, info.metric, info.entity), info.unit)
+        if units == self._shown:
+            return
+        self._shown = units
+        self.tree.clear()
+        sources: dict[str, QTreeWidgetItem] = {}
+        metrics: dict[tuple[str, str], QTreeWidgetItem] = {}
+        for ref in sorted(units):
+            src = sources.get(ref.source)
+            if src is None:
+                src = sources[ref.source] = QTreeWidgetItem(self.tree, [ref.source])
+                src.setFlags(src.flags() & ~Qt.ItemFlag.ItemIsDragEnabled)
+            key = (ref.source, ref.metric)
+            met = metrics.get(key)
+            if met is None:
+                met = metrics[key] = QTreeWidgetItem(src, [ref.metric, units[ref]])
+                met.setData(0, REF, SeriesRef(ref.source, ref.metric, ref.entity) if not ref.entity else None)
+            if ref.entity:
+                ent = QTreeWidgetItem(met, [ref.entity, units[ref]])
+                ent.setData(0, REF, ref)
+        self.apply_filter(self.filter.text())
+
+    def apply_filter(self, text: str) -> None:
+        text = text.lower().strip()
+        for i in range(self.tree.topLevelItemCount()):
+            src = self.tree.topLevelItem(i)
+            any_src = False
+            for j in range(src.childCount()):
+                met = src.child(j)
+                hit = not text or text in f"{src.text(0)} {met.text(0)}".lower()
+                any_ent = False
+                for k in range(met.childCount()):
+                    ent = met.child(k)
+                    show = hit or text in ent.text(0).lower()
+                    ent.setHidden(not show)
+                    any_ent |= show
+                met.setHidden(not (hit or any_ent))
+                any_src |= hit or any_ent
+            src.setHidden(not any_src)
+            src.setExpanded(bool(text))

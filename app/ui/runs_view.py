@@ -1,0 +1,154 @@
+"""The runs library: a sortable, filterable table; rows drag onto the comparison area."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QInputDialog,
+    QLineEdit,
+    QMenu,
+    QMessageBox,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.store import LibraryError
+from app.ui import mime
+from app.ui.session import Session
+
+COLUMNS = ("name", "date", "host", "duration", "sources", "notes")
+Index = QModelIndex | QPersistentModelIndex
+
+
+class RunsModel(QAbstractTableModel):
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.rows: list[dict[str, Any]] = []
+        session.runsChanged.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.beginResetModel()
+        self.rows = self.session.runs()
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        r = self.rows[index.row()]
+        col = COLUMNS[index.column()]
+        if role == Qt.ItemDataRole.UserRole:  # sort key
+            return {"date": r["start"] or 0, "duration": (r["end"] or 0) - (r["start"] or 0)}.get(
+                col, self._text(r, col)
+            )
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(r, col)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{r['folder']}\nclock: {r['tz']}\nkernel: {r['kernel'] or '-'}, CPUs: {r['cpus'] or '-'}"
+        if role == Qt.ItemDataRole.DecorationRole and col == "name":
+            from PySide6.QtGui import QColor
+
+            return QColor(self.session.color(r["id"]))
+        return None
+
+    @staticmethod
+    def _text(r: dict[str, Any], col: str) -> Any:
+        if col == "date":
+            return datetime.fromtimestamp(r["start"], UTC).strftime("%Y-%m-%d %H:%M") if r["start"] else "-"
+        if col == "duration":
+            return f"{(r['end'] - r['start']):.0f} s" if r["start"] is not None and r["end"] is not None else "-"
+        if col == "sources":
+            return r["sources"]
+        return r[col] or ""
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        return super().flags(index) | Qt.ItemFlag.ItemIsDragEnabled
+
+    def mimeTypes(self) -> list[str]:
+        return [mime.RUNS]
+
+    def mimeData(self, indexes: list[QModelIndex]) -> QMimeData:
+        ids = sorted({self.rows[i.row()]["id"] for i in indexes if i.isValid()})
+        return mime.runs_mime(ids)
+
+
+class RunsView(QWidget):
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.model = RunsModel(session)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setSortRole(Qt.ItemDataRole.UserRole)
+        self.proxy.setFilterKeyColumn(-1)
+        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.filter = QLineEdit(placeholderText="Filter runs…")
+        self.filter.textChanged.connect(self.proxy.setFilterFixedString)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setDragEnabled(True)
+        self.table.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setWordWrap(False)
+        self.table.doubleClicked.connect(lambda i: self.session.add_runs([self.run_id(i)]))
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._menu)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.filter)
+        lay.addWidget(self.table)
+
+    def run_id(self, index: QModelIndex) -> int:
+        return int(self.model.rows[self.proxy.mapToSource(index).row()]["id"])
+
+    def selected(self) -> list[int]:
+        return sorted({self.run_id(i) for i in self.table.selectionModel().selectedRows()})
+
+    def _menu(self, pos: Any) -> None:
+        ids = self.selected()
+        if not ids:
+            return
+        menu = QMenu(self)
+        menu.addAction("Compare", lambda: self.session.add_runs(ids))
+        if len(ids) == 1:
+            menu.addAction("Rename…", lambda: self.rename(ids[0]))
+        menu.addAction("Delete…", lambda: self.delete(ids))
+        menu.exec(self.table.viewport().mapToGlobal(pos))
+
+    def rename(self, run_id: int) -> None:
+        old = self.session.run(run_id)["name"]
+        name, ok = QInputDialog.getText(self, "Rename run", "Name:", text=old)
+        if ok and name.strip() and name != old:
+            try:
+                self.session.rename_run(run_id, name.strip())
+            except LibraryError as e:
+                QMessageBox.warning(self, "Rename run", str(e))
+
+    def delete(self, ids: list[int], confirm: bool = True) -> None:
+        names = ", ".join(self.session.run(i)["name"] for i in ids)
+        if confirm:
+            answer = QMessageBox.question(self, "Delete runs", f"Delete {names} and all its series from the library?")
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+        for i in ids:
+            self.session.delete_run(i)

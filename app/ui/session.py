@@ -1,0 +1,227 @@
+"""Session: owns the library and the comparison being looked at, and tells the widgets when either
+changes. Widgets get the session, never the main window."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QObject, Signal
+
+from app.analysis.align import base
+from app.analysis.layout import Panel, SeriesRef, default_panels
+from app.store import Library, LibraryError
+
+PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
+
+
+@dataclass
+class Comparison:
+    runs: list[int] = field(default_factory=list)
+    panels: list[Panel] = field(default_factory=list)
+    align: str = "run"  # see app.analysis.align.ALIGN_MODES
+    offsets: dict[int, float] = field(default_factory=dict)  # per-run shift, seconds
+    side_by_side: bool = False
+    x_range: tuple[float, float] | None = None
+    layout_is_default: bool = True
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "runs": list(self.runs),
+            "panels": [p.as_json() for p in self.panels],
+            "align": self.align,
+            "offsets": {str(k): v for k, v in self.offsets.items()},
+            "side_by_side": self.side_by_side,
+            "x_range": list(self.x_range) if self.x_range else None,
+            "layout_is_default": self.layout_is_default,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Comparison:
+        xr = d.get("x_range")
+        return cls(
+            runs=[int(r) for r in d.get("runs", [])],
+            panels=[Panel.from_json(p) for p in d.get("panels", [])],
+            align=str(d.get("align", "run")),
+            offsets={int(k): float(v) for k, v in dict(d.get("offsets", {})).items()},
+            side_by_side=bool(d.get("side_by_side", False)),
+            x_range=(float(xr[0]), float(xr[1])) if xr else None,
+            layout_is_default=bool(d.get("layout_is_default", True)),
+        )
+
+
+class Session(QObject):
+    runsChanged = Signal()
+    comparisonChanged = Signal()
+
+    def __init__(self, db_path: Path, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.db_path = Path(db_path)
+        self.lib = Library(self.db_path)
+        self.comparison = Comparison()
+        self.closed = False
+        self._cache: dict[tuple[int, SeriesRef], tuple[np.ndarray, np.ndarray] | None] = {}
+        self._runs: dict[int, dict[str, Any]] = {}
+        self.reload_runs()
+
+    # ---- runs ---------------------------------------------------------------------------------
+    def reload_runs(self) -> None:
+        self._runs = {r["id"]: r for r in self.lib.runs()}
+        self._cache.clear()
+        self.comparison.runs = [r for r in self.comparison.runs if r in self._runs]
+        self.runsChanged.emit()
+
+    def runs(self) -> list[dict[str, Any]]:
+        return list(self._runs.values())
+
+    def run(self, run_id: int) -> dict[str, Any]:
+        return self._runs[run_id]
+
+    def rename_run(self, run_id: int, name: str) -> None:
+        self.lib.rename_run(run_id, name)
+        self.reload_runs()
+        self.comparisonChanged.emit()
+
+    def delete_run(self, run_id: int) -> None:
+        self.lib.delete_run(run_id)
+        self.reload_runs()
+        self.comparisonChanged.emit()
+
+    def color(self, run_id: int) -> str:
+        """Each run keeps one colour, in every panel."""
+        ids = sorted(self._runs)
+        return PALETTE[ids.index(run_id) % len(PALETTE)] if run_id in ids else "#777777"
+
+    def available(self, run_id: int) -> list[SeriesRef]:
+        return [SeriesRef(s.source, s.metric, s.entity) for s in self.lib.series(run_id)]
+
+    def unit(self, run_id: int, ref: SeriesRef) -> str:
+        for s in self.lib.series(run_id):
+            if (s.source, s.metric, s.entity) == (ref.source, ref.metric, ref.entity):
+                return s.unit
+        return ""
+
+    def data(self, run_id: int, ref: SeriesRef) -> tuple[np.ndarray, np.ndarray] | None:
+        key = (run_id, ref)
+        if key not in self._cache:
+            found = [
+                s
+                for s in self.lib.series(run_id)
+                if (s.source, s.metric, s.entity) == (ref.source, ref.metric, ref.entity)
+            ]
+            self._cache[key] = self.lib.load(found[0].id) if found else None
+        return self._cache[key]
+
+    def x_of(self, run_id: int, t: np.ndarray) -> np.ndarray:
+        c = self.comparison
+        x = t - base(self._runs[run_id], c.align) + c.offsets.get(run_id, 0.0)
+        if c.side_by_side and c.align != "absolute":
+            x = x + self._side_shift(run_id)
+        return x
+
+    def _side_shift(self, run_id: int) -> float:
+        """Side by side: runs one after the other on the shared axis, a small gap between."""
+        shift = 0.0
+        for r in self.comparison.runs:
+            if r == run_id:
+                return shift
+            run = self._runs[r]
+            shift += self.comparison.offsets.get(r, 0.0)  # a run shifted right pushes the next one too
+            shift += float((run.get("end") or 0) - (run.get("start") or 0)) * 1.05 + 1
+        return shift
+
+    # ---- comparison ---------------------------------------------------------------------------
+    def add_runs(self, run_ids: list[int]) -> None:
+        c = self.comparison
+        new = [r for r in run_ids if r in self._runs and r not in c.runs]
+        if not new:
+            return
+        c.runs.extend(new)
+        if c.layout_is_default:
+            c.panels = self.default_layout()
+        self.comparisonChanged.emit()
+
+    def remove_run(self, run_id: int) -> None:
+        if run_id in self.comparison.runs:
+            self.comparison.runs.remove(run_id)
+            self.comparisonChanged.emit()
+
+    def default_layout(self) -> list[Panel]:
+        have: set[SeriesRef] = set()
+        for r in self.comparison.runs:
+            have.update(self.available(r))
+
+        def load(ref: SeriesRef) -> float:
+            means = []
+            for r in self.comparison.runs:
+                d = self.data(r, ref)
+                if d is not None and len(d[1]):
+                    means.append(float(np.nanmean(d[1])))
+            return max(means, default=0.0)
+
+        return default_panels(have, load)
+
+    def add_series(self, refs: list[SeriesRef], panel: int | None = None) -> None:
+        """Add series to a panel (None: a new panel at the bottom)."""
+        c = self.comparison
+        if panel is None or not (0 <= panel < len(c.panels)):
+            c.panels.append(Panel(" + ".join(r.label() for r in refs), list(refs)))
+        else:
+            c.panels[panel].refs.extend(r for r in refs if r not in c.panels[panel].refs)
+        c.layout_is_default = False
+        self.comparisonChanged.emit()
+
+    def remove_panel(self, index: int) -> None:
+        if 0 <= index < len(self.comparison.panels):
+            del self.comparison.panels[index]
+            self.comparison.layout_is_default = False
+            self.comparisonChanged.emit()
+
+    def set_align(self, mode: str) -> None:
+        self.comparison.align = mode
+        self.comparison.x_range = None
+        self.comparisonChanged.emit()
+
+    def set_offset(self, run_id: int, seconds: float) -> None:
+        self.comparison.offsets[run_id] = seconds
+        self.comparisonChanged.emit()
+
+    def set_side_by_side(self, on: bool) -> None:
+        self.comparison.side_by_side = on
+        self.comparison.x_range = None
+        self.comparisonChanged.emit()
+
+    # ---- saved views --------------------------------------------------------------------------
+    def save_view(self, name: str) -> None:
+        import time
+
+        spec = json.dumps(self.comparison.as_json())
+        try:
+            self.lib.conn.execute(
+                "INSERT INTO views (name, spec, updated) VALUES (?, ?, ?) "
+                "ON CONFLICT(name) DO UPDATE SET spec = excluded.spec, updated = excluded.updated",
+                (name, spec, time.time()),
+            )
+        except sqlite3.Error as e:
+            raise LibraryError(f"cannot save view {name!r}: {e}") from None
+
+    def view_names(self) -> list[str]:
+        return [r[0] for r in self.lib.conn.execute("SELECT name FROM views ORDER BY updated DESC")]
+
+    def open_view(self, name: str) -> bool:
+        row = self.lib.conn.execute("SELECT spec FROM views WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            return False
+        c = Comparison.from_json(json.loads(row[0]))
+        c.runs = [r for r in c.runs if r in self._runs]
+        self.comparison = c
+        self.comparisonChanged.emit()
+        return True
+
+    def close(self) -> None:
+        self.closed = True
+        self.lib.close()

@@ -1,0 +1,220 @@
+"""The window, driven the way a user drives it (pytest-qt, offscreen)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, Qt
+from PySide6.QtGui import QDropEvent
+
+from app.analysis.layout import SeriesRef
+from app.ingest import import_path
+from app.store import Library
+from app.ui import mime
+from app.ui.main_window import LAST_VIEW, MainWindow
+from app.ui.session import Session
+from tests.conftest import FIXTURES
+
+RUNS = FIXTURES / "runs"
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "ui.sqlite"
+    with Library(path) as lib:
+        import_path(lib, RUNS / "c_basic")
+        import_path(lib, RUNS / "locales_C")
+    return path
+
+
+@pytest.fixture
+def window(qtbot, db: Path, tmp_path: Path) -> MainWindow:
+    session = Session(db)
+    w = MainWindow(session, QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(w)
+    w.show()
+    yield w
+    w.close()
+    session.close()
+
+
+def drop_on(widget, data: QMimeData, pos: QPoint) -> None:
+    """Deliver a drop the way Qt does: to the target's viewport, at a position."""
+    event = QDropEvent(
+        QPointF(pos), Qt.DropAction.CopyAction, data, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
+    widget.eventFilter(widget.graphics.viewport(), event)
+
+
+def test_runs_dragged_from_the_table_join_the_comparison(window: MainWindow) -> None:
+    table = window.runs.table
+    table.selectAll()
+    data = table.model().mimeData(table.selectionModel().selectedIndexes())
+    assert data.hasFormat(mime.RUNS)
+    drop_on(window.chart, data, QPoint(300, 300))
+    s = window.session
+    assert sorted(s.comparison.runs) == sorted(r["id"] for r in s.runs())
+    titles = [p.title for p in s.comparison.panels]
+    assert titles[0] == "CPU (%)" and any("vda" in t for t in titles)
+    assert len(window.chart.plots) == len(titles)
+    assert len({window.chart.plots[0].getViewBox(), window.chart.plots[1].getViewBox().linkedView(0)}) == 1
+
+
+def test_metric_dragged_onto_a_panel_is_added_to_it(window: MainWindow, qtbot) -> None:
+    s = window.session
+    s.add_runs([r["id"] for r in s.runs()])
+    window.chart.resize(1000, 800)
+    qtbot.wait(10)
+    tree = window.metrics.tree
+    item = tree.findItems("mpstat", Qt.MatchFlag.MatchExactly)[0]
+    usr = [item.child(k) for k in range(item.childCount()) if item.child(k).text(0) == "%usr"][0]
+    data = tree.mimeData([usr])
+    refs = mime.read_series(data)
+    assert SeriesRef("mpstat", "%usr", "all") in refs
+    target = window.chart.plots[1]
+    center = window.chart.graphics.mapFromScene(target.sceneBoundingRect().center())
+    before = list(s.comparison.panels[1].refs)
+    drop_on(window.chart, data, center)
+    assert s.comparison.panels[1].refs[: len(before)] == before
+    assert SeriesRef("mpstat", "%usr", "all") in s.comparison.panels[1].refs
+    assert not s.comparison.layout_is_default
+
+
+def test_double_click_adds_a_new_panel(window: MainWindow) -> None:
+    s = window.session
+    s.add_runs([s.runs()[0]["id"]])
+    n = len(s.comparison.panels)
+    vm = window.metrics.tree.findItems("vmstat", Qt.MatchFlag.MatchExactly)[0]
+    cs = [vm.child(k) for k in range(vm.childCount()) if vm.child(k).text(0) == "cs"][0]
+    window.metrics.tree.itemDoubleClicked.emit(cs, 0)
+    assert len(s.comparison.panels) == n + 1
+    assert s.comparison.panels[-1].refs == [SeriesRef("vmstat", "cs", "")]
+
+
+def test_alignment_and_offsets_move_the_curves(window: MainWindow) -> None:
+    s = window.session
+    ids = [r["id"] for r in s.runs()]
+    s.add_runs(ids)
+    first = window.chart.curves[0]
+    assert first[3][0] >= 0 and first[3][0] < 5  # relative to run start: seconds
+    s.set_offset(first[1], 30.0)
+    moved = [c for c in window.chart.curves if c[1] == first[1] and c[2] == first[2]][0]
+    assert moved[3][0] == pytest.approx(first[3][0] + 30.0)
+    window.align.setCurrentIndex(2)  # absolute clock
+    assert s.comparison.align == "absolute"
+    assert window.chart.curves[0][3][0] > 1.7e9
+    window.side.setChecked(True)
+    window.align.setCurrentIndex(0)
+    a, b = s.comparison.runs
+    xa = [c[3] for c in window.chart.curves if c[1] == a][0]
+    xb = [c[3] for c in window.chart.curves if c[1] == b][0]
+    assert xb.min() > xa.max()  # side by side: the second run starts after the first ends
+
+
+def test_crosshair_reads_every_run(window: MainWindow) -> None:
+    s = window.session
+    s.add_runs([r["id"] for r in s.runs()])
+    window.chart.show_at(3.0)
+    text = window.chart.readout.text()
+    for r in s.runs():
+        assert s.color(r["id"]) in text
+
+
+def test_saved_view_round_trip_and_last_view_restored(window: MainWindow, db: Path, tmp_path: Path, qtbot) -> None:
+    s = window.session
+    s.add_runs([s.runs()[0]["id"]])
+    s.add_series([SeriesRef("vmstat", "cs")])
+    s.set_offset(s.comparison.runs[0], 12.5)
+    s.set_align("absolute")
+    s.save_view("my view")
+    saved = s.comparison.as_json()
+    window.clear()
+    assert s.open_view("my view")
+    assert s.comparison.as_json() == saved
+    window.close()  # saves the last view
+    s2 = Session(db)
+    w2 = MainWindow(s2, QSettings(str(tmp_path / "s2.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(w2)
+    assert s2.open_view(LAST_VIEW)
+    assert s2.comparison.runs == saved["runs"] and s2.comparison.offsets == {saved["runs"][0]: 12.5}
+    w2.close()
+    s2.close()
+
+
+def test_rename_and_delete_with_confirmation(window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QInputDialog, QMessageBox
+
+    s = window.session
+    rid = s.runs()[0]["id"]
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("renamed run", True))
+    window.runs.rename(rid)
+    assert s.run(rid)["name"] == "renamed run"
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.No)
+    window.runs.delete([rid])
+    assert rid in {r["id"] for r in s.runs()}
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    window.runs.delete([rid])
+    assert rid not in {r["id"] for r in s.runs()}
+
+
+def test_filter_hides_other_runs(window: MainWindow) -> None:
+    window.runs.filter.setText("locales")
+    assert window.runs.proxy.rowCount() == 1
+
+
+def test_import_dialog_imports_and_reports(window: MainWindow, qtbot) -> None:
+    dialog = window.import_paths([RUNS / "notimes"])
+    with qtbot.waitSignal(dialog.imported, timeout=20000):
+        pass
+    assert "notimes" in {r["name"] for r in window.session.runs()}
+    assert "vmstat.log" in dialog.report.toPlainText()
+    assert window.session.comparison.runs
+
+
+def test_import_cancel_leaves_library_unchanged(window: MainWindow, qtbot, tmp_path: Path) -> None:
+    big = tmp_path / "big"
+    big.mkdir()
+    src = (RUNS / "c_basic" / "iostat.log").read_text()
+    (big / "iostat.log").write_text(src * 400)
+    before = [r["id"] for r in window.session.runs()]
+    dialog = window.import_paths([big])
+    dialog.worker.cancel.set()  # as if Cancel was pressed before the first chunk was read
+    with qtbot.waitSignal(dialog.failed, timeout=20000) as blocker:
+        pass
+    assert "cancelled" in blocker.args[0]
+    window.session.reload_runs()
+    assert [r["id"] for r in window.session.runs()] == before
+
+
+def test_folder_dropped_from_file_manager_is_imported(window: MainWindow, qtbot) -> None:
+    data = QMimeData()
+    from PySide6.QtCore import QUrl
+
+    data.setUrls([QUrl.fromLocalFile(str(RUNS / "notimes"))])
+    event = QDropEvent(
+        QPointF(10, 10), Qt.DropAction.CopyAction, data, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
+    window.dropEvent(event)
+    dialog = window.dialogs[-1]
+    with qtbot.waitSignal(dialog.imported, timeout=20000):
+        pass
+    assert str(RUNS / "notimes") in window.recent_folders()
+
+
+def test_app_starts_and_takes_a_screenshot(tmp_path: Path, db: Path) -> None:
+    out = tmp_path / "shot.png"
+    env = {"QT_QPA_PLATFORM": "offscreen", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    p = subprocess.run(
+        [sys.executable, "-m", "app.cli", "screenshot", str(out), "--db", str(db), "--run", "c_basic"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        cwd=Path(__file__).parents[1],
+    )
+    assert p.returncode == 0, p.stderr
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "Traceback" not in p.stderr
