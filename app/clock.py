@@ -67,6 +67,8 @@ def parse_tz(text: str) -> tzinfo:
     if t[:1] in "+-" and t[1:].replace(":", "").isdigit() and len(t[1:].replace(":", "")) == 4:
         digits = t[1:].replace(":", "")
         minutes = int(digits[:2]) * 60 + int(digits[2:])
+        if int(digits[:2]) > 23 or int(digits[2:]) > 59:
+            raise ClockError(f"time zone offset {text!r} is out of range (-23:59 .. +23:59)")
         return timezone(timedelta(minutes=minutes if t[0] == "+" else -minutes))
     try:
         return ZoneInfo(t)

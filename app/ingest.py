@@ -8,7 +8,7 @@ import hashlib
 import io
 import os
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -19,7 +19,7 @@ import numpy as np
 from app.clock import FolderClock, resolve
 from app.store.library import ImportTxn, Library, SeriesSink
 from importers import AmbiguousFormat, detect
-from importers._read import HEAD, LineTooLong, chunks, decode_head
+from importers._read import HEAD, Reading, chunks, decode_head, looks_binary
 from importers._types import Context, FormatError, ImportCancelled, RawClock
 
 PROBE = 256 << 10
@@ -134,7 +134,7 @@ def _probe(path: Path, fmt: ModuleType, interval: float) -> dict[str, Any]:
     try:
         for _ in fmt.parse(chunks(io.BytesIO(raw[:cut])), ctx):
             pass
-    except (FormatError, LineTooLong):
+    except FormatError:
         pass
     meta = dict(ctx.meta)
     meta["timed"] = "no timestamps" not in ctx.variant
@@ -143,7 +143,10 @@ def _probe(path: Path, fmt: ModuleType, interval: float) -> dict[str, Any]:
 
 def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> RunReport:
     opts = opts or Options()
-    root = Path(path).resolve()
+    try:
+        root = Path(path).resolve()
+    except (RuntimeError, OSError) as e:  # a symlink loop
+        raise ImportError_(f"{path}: cannot resolve the path ({e})") from None
     files, skipped = _candidates(root)
     base = root if root.is_dir() else root.parent
     found: list[_File] = []
@@ -152,7 +155,8 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
         try:
             st = p.stat()
             with _open_regular(p) as f:
-                head = decode_head(f.read(HEAD))
+                raw = f.read(HEAD)
+            head = decode_head(raw)
         except OSError as e:
             skipped.append({"path": rel, "reason": f"cannot read ({e.strerror or e})"})
             continue
@@ -160,7 +164,7 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
             skipped.append({"path": rel, "reason": "empty file"})
             continue
         if head is None:
-            skipped.append({"path": rel, "reason": "binary or not UTF-8/Latin-1 text"})
+            skipped.append({"path": rel, "reason": looks_binary(raw) or "not text"})
             continue
         try:
             fmt = detect(head)
@@ -243,23 +247,21 @@ def _import_file(
 ) -> SourceReport:
     source_id = txn.add_source(run_id, f.rel, f.size, f.mtime_ns, f.fmt.name)
     ctx = Context(clock)
-    sha = hashlib.sha256()
-    partial: list[bytes] = []
 
     def on_read(n: int) -> None:
         if opts.progress is not None:
             opts.progress(done + n, total)
 
+    reading = Reading(on_read, hashlib.sha256())
     sink = SeriesSink(txn, source_id, ctx.units)
     with _open_regular(f.path) as fh:
         try:
-            sink.add(f.fmt.parse(_hashing(chunks(fh, on_read, partial=partial), sha), ctx))
-        except (FormatError, LineTooLong) as e:
+            sink.add(f.fmt.parse(chunks(fh, reading), ctx))
+        except FormatError as e:
             ctx.warn(None, f"stopped reading: {e}")
-        except UnicodeDecodeError:
-            ctx.warn(None, "stopped reading: not text")
-    if partial:
-        ctx.warn(None, f"file ends mid-line ({len(partial[0])} bytes after the last newline); that line was cut")
+        reading.drain(fh)
+    for note in reading.notes:
+        ctx.warn(None, note)
     n_series, samples = sink.close()
     if f.timed:
         method = f"file times, read as {clock.description.split(';')[0]}"
@@ -279,14 +281,8 @@ def _import_file(
         ctx.warn(None, "no times in the folder; placed so the last report is at the file's modification time")
     ctx.finish_warnings()
     meta = {k: v for k, v in ctx.meta.items() if k in ("host", "kernel", "cpus", "zone_abbrev", "utc_offset")}
-    txn.finish_source(source_id, sha.hexdigest(), "; ".join(ctx.variant), method, ctx.warnings, meta)
+    txn.finish_source(source_id, reading.sha.hexdigest(), "; ".join(ctx.variant), method, ctx.warnings, meta)
     return SourceReport(f.rel, f.fmt.name, n_series, samples, ctx.warnings, "; ".join(ctx.variant), method)
-
-
-def _hashing(it: Iterator[bytes], sha: Any) -> Iterator[bytes]:
-    for data in it:
-        sha.update(data)
-        yield data
 
 
 def _last_time(txn: ImportTxn, source_id: int) -> float:

@@ -1,59 +1,108 @@
-"""Streaming input: chunks of complete lines, a bounded head for sniffing, text checks."""
+"""Streaming input: chunks of complete lines, a bounded head for sniffing, text checks.
+
+The reader hashes every byte it reads (the source's sha256 covers the whole file, whatever the
+importer makes of it) and never hands on what cannot be trusted: a last line without a newline
+(the file was cut; "32.80" cut to "3" must not become a value) and lines longer than MAX_LINE
+are left out, with a note for the user.
+"""
 
 from __future__ import annotations
 
 import codecs
 from collections.abc import Callable, Iterator
-from typing import BinaryIO
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
 
 CHUNK = 4 << 20
 HEAD = 64 << 10
 MAX_LINE = 1 << 20  # a "line" longer than this is not a monitor's output
 
 
-class LineTooLong(Exception):
-    pass
+@dataclass
+class Reading:
+    """What the reader reports besides the lines: bytes read, the running hash, notes."""
+
+    on_read: Callable[[int], None] | None = None
+    sha: Any = None  # a hashlib object, updated with every byte read
+    notes: list[str] = field(default_factory=list)
+    done: int = 0
+
+    def _got(self, data: bytes) -> bytes:
+        self.done += len(data)
+        if self.sha is not None:
+            self.sha.update(data)
+        if self.on_read is not None:
+            self.on_read(self.done)
+        return data
+
+    def read(self, f: BinaryIO, size: int) -> bytes:
+        return self._got(f.read(size))
+
+    def readline(self, f: BinaryIO, limit: int) -> bytes:
+        return self._got(f.readline(limit))
+
+    def skip_line(self, f: BinaryIO) -> None:
+        while True:
+            part = self.readline(f, MAX_LINE)
+            if not part or part.endswith(b"\n"):
+                return
+
+    def drain(self, f: BinaryIO) -> None:
+        """Read the rest (for the hash) when an importer stopped early."""
+        while self.read(f, CHUNK):
+            pass
 
 
-def chunks(
-    f: BinaryIO, on_read: Callable[[int], None] | None = None, size: int = CHUNK, partial: list[bytes] | None = None
-) -> Iterator[bytes]:
-    """Yield pieces of the file that end at a newline (a block plus the rest of its last line). A
-    final line without a newline is yielded too, and reported through `partial` (the caller warns
-    that it was cut)."""
-    done = 0
+def chunks(f: BinaryIO, reading: Reading | None = None, size: int = CHUNK) -> Iterator[bytes]:
+    """Yield pieces of the file that end at a newline: a block plus the rest of its last line."""
+    r = reading or Reading()
     first = True
     while True:
-        block = f.read(size)
+        block = r.read(f, size)
         if not block:
-            break
+            return
         if first and block.startswith(codecs.BOM_UTF8):
             block = block[3:]
         first = False
         if not block.endswith(b"\n"):
-            rest = f.readline(MAX_LINE + 1)
-            if len(rest) > MAX_LINE:
-                raise LineTooLong(f"a line longer than {MAX_LINE >> 20} MiB near byte {done + len(block)}")
+            rest = r.readline(f, MAX_LINE + 1)
+            if len(rest) > MAX_LINE and not rest.endswith(b"\n"):
+                cut = block.rfind(b"\n") + 1
+                r.notes.append(f"a line longer than {MAX_LINE >> 20} MiB near byte {r.done - len(rest)} was skipped")
+                r.skip_line(f)
+                if cut:
+                    yield block[:cut]
+                continue
             block += rest
-        done += len(block)
-        if on_read is not None:
-            on_read(done)
-        if not block.endswith(b"\n"):
+        if not block.endswith(b"\n"):  # end of file inside a line
             cut = block.rfind(b"\n") + 1
+            tail = block[cut:]
             if cut:
                 yield block[:cut]
-            if partial is not None:
-                partial.append(block[cut:])
-            yield block[cut:]
-            break
+            if tail.strip():
+                shown = tail[:60].decode("utf-8", "replace")
+                r.notes.append(f"the last line has no newline (the file was cut?) and was not read: {shown!r}")
+            return
         yield block
+
+
+def looks_binary(raw: bytes) -> str | None:
+    """Why these first bytes are not a monitor's text output, or None when they look like text.
+    A stray NUL or two (a crash, a zero-filled block) does not make a capture binary."""
+    utf16 = raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+    if utf16 or (len(raw) > 3 and raw[1::2].count(0) > len(raw) // 4):
+        return "UTF-16 text (convert it to UTF-8, e.g. iconv -f UTF-16 -t UTF-8)"
+    control = sum(raw.count(bytes([c])) for c in (*range(0, 9), *range(14, 27), *range(28, 32)))
+    if control > max(8, len(raw) // 100):
+        return "binary file"
+    return None
 
 
 def decode_head(raw: bytes) -> str | None:
     """The head as text, or None when it is not text we read (binary, UTF-16 ...)."""
     if not raw:
         return ""
-    if b"\x00" in raw:
+    if looks_binary(raw):
         return None
     if raw.startswith(codecs.BOM_UTF8):
         raw = raw[3:]
@@ -61,5 +110,5 @@ def decode_head(raw: bytes) -> str | None:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
         if e.start >= len(raw) - 4:  # a multi-byte character cut by the head limit
-            return raw[: e.start].decode("utf-8")
+            return raw[: e.start].decode("utf-8", "replace")
         return raw.decode("latin-1")  # old captures in ISO-8859 locales: labels only, numbers are ASCII

@@ -15,6 +15,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
 
 #define KIND_TEXT 0
 #define KIND_NUMBER 1
@@ -164,8 +165,50 @@ done:
     return result;
 }
 
+/* gather_rows(tok_first, rows, start, ncols, val, out): out[i, :] = val[tok_first[rows[i]] + start : + ncols].
+ * Each row's values are contiguous in the token arrays, so this is one memcpy per row. The caller has
+ * checked that every row has at least start + ncols tokens. */
+static PyObject *gather_rows(PyObject *self, PyObject *args) {
+    PyObject *o_first, *o_rows, *o_val, *o_out;
+    Py_ssize_t start, ncols;
+    if (!PyArg_ParseTuple(args, "OOnnOO", &o_first, &o_rows, &start, &ncols, &o_val, &o_out)) return NULL;
+    Buf first = {0}, rows = {0}, val = {0}, out = {0};
+    PyObject *result = NULL;
+    if (get_buf(o_first, &first, 0, 8, "tok_first") < 0 || get_buf(o_rows, &rows, 0, 8, "rows") < 0 ||
+        get_buf(o_val, &val, 0, 8, "val") < 0 || get_buf(o_out, &out, 1, 8, "out") < 0)
+        goto done;
+    {
+        const int64_t *f = first.b.buf, *r = rows.b.buf;
+        const double *v = val.b.buf;
+        double *o = out.b.buf;
+        const Py_ssize_t nrows = rows.b.len / 8, nfirst = first.b.len / 8, nval = val.b.len / 8;
+        if (ncols < 0 || start < 0 || out.b.len / 8 < nrows * ncols) {
+            PyErr_SetString(PyExc_ValueError, "gather_rows: bad sizes");
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < nrows; i++) {
+            if (r[i] < 0 || r[i] >= nfirst || f[r[i]] + start + ncols > nval) {
+                PyErr_SetString(PyExc_IndexError, "gather_rows: row outside the token arrays");
+                goto done;
+            }
+        }
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < nrows; i++) memcpy(o + i * ncols, v + f[r[i]] + start, (size_t)ncols * sizeof(double));
+        Py_END_ALLOW_THREADS
+        Py_INCREF(Py_None);
+        result = Py_None;
+    }
+done:
+    if (first.held) PyBuffer_Release(&first.b);
+    if (rows.held) PyBuffer_Release(&rows.b);
+    if (val.held) PyBuffer_Release(&val.b);
+    if (out.held) PyBuffer_Release(&out.b);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"tokenize", tokenize, METH_VARARGS, "Scan complete lines into token arrays (see importers/_tokens.py)."},
+    {"gather_rows", gather_rows, METH_VARARGS, "Copy each row's run of values (see importers/_tokens.py)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_scan", "Compiled tokenizer core of benchlens importers.", -1,

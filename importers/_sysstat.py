@@ -70,14 +70,8 @@ def label_rows(toks: Tokens, label_at: int = 0) -> np.ndarray:
 
 
 def gather(toks: Tokens, rows: np.ndarray, start: int, ncols: int) -> np.ndarray:
-    """Values of `ncols` numeric tokens from token `start` of each row, as a (rows, ncols) array.
-    `rows` ascending. A boolean mask over the tokens is much cheaper than an index per value."""
-    first = toks.tok_first[rows] + start
-    edges = np.zeros(len(toks.val) + 1, np.int8)
-    edges[first] += 1
-    edges[first + ncols] -= 1
-    mask = np.cumsum(edges[:-1], dtype=np.int8).view(bool)
-    return toks.val[mask].reshape(len(rows), ncols)
+    """Values of `ncols` numeric tokens from token `start` of each row, as a (rows, ncols) array."""
+    return toks.gather(rows, start, ncols)
 
 
 def header_in_force(hdr_lines: np.ndarray, hdr_sigs: np.ndarray, rows: np.ndarray, carried: int) -> np.ndarray:
@@ -127,6 +121,8 @@ def load_json(chunks: Iterator[bytes]) -> dict[str, object]:
         doc = json.loads(b"".join(parts).decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise FormatError(f"not valid JSON ({e})") from None
+    except RecursionError:
+        raise FormatError("JSON nested too deeply") from None
     return doc if isinstance(doc, dict) else {}
 
 

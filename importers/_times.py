@@ -58,11 +58,19 @@ def days_from_civil(y: np.ndarray, m: np.ndarray, d: np.ndarray) -> np.ndarray:
     return era * 146097 + doe - 719468
 
 
+def _valid(toks: Tokens, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Indices clipped into the token arrays, and which of them were there at all."""
+    idx = np.asarray(idx, np.int64)
+    n = len(toks.tok_start)
+    ok = (idx >= 0) & (idx < n)
+    return (np.clip(idx, 0, max(n - 1, 0)) if n else np.zeros_like(idx)), ok & (n > 0)
+
+
 def fields(toks: Tokens, idx: np.ndarray, pattern: str) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """Digits of tokens shaped exactly like `pattern` (letters are digits, the rest literal)."""
-    idx = np.asarray(idx, np.int64)
+    idx, ok = _valid(toks, idx)
     width = len(pattern)
-    ok = (toks.tok_end[idx] - toks.tok_start[idx]) == width
+    ok &= (toks.tok_end[idx] - toks.tok_start[idx]) == width
     buf = np.frombuffer(toks.data, np.uint8)
     if buf.size == 0 or idx.size == 0:
         return {c: np.zeros(idx.size, np.int64) for c in set(pattern) if c.isalpha()}, ok & False
@@ -96,7 +104,9 @@ def clock_times(toks: Tokens, idx: np.ndarray, ampm_idx: np.ndarray | None = Non
     f, ok = fields(toks, idx, "hh:mm:ss")
     hour = f["h"]
     if ampm_idx is not None:
-        h = toks.hash[ampm_idx]
+        ampm_idx, present = _valid(toks, ampm_idx)
+        ok &= present
+        h = toks.hash[ampm_idx] if len(toks.hash) else np.zeros(len(ampm_idx), np.uint64)
         is_pm = (h == PM) | (h == fnv1a(b"pm"))
         ok &= np.isin(h, list(_AM_PM)) & (hour >= 1) & (hour <= 12)
         hour = hour % 12 + np.where(is_pm, 12, 0)
@@ -110,10 +120,12 @@ _ISO_BODY = "yyyy-oo-ddThh:mm:ss"
 def iso_times(toks: Tokens, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """ISO 8601 'YYYY-MM-DDTHH:MM:SS[Z|+HHMM|+HH:MM]' tokens -> (naive seconds, UTC offset seconds
     or NaN when the token has no zone, ok)."""
-    idx = np.asarray(idx, np.int64)
+    idx, present = _valid(toks, idx)
     buf = np.frombuffer(toks.data, np.uint8)
     n = idx.size
-    length = toks.tok_end[idx] - toks.tok_start[idx]
+    length = (
+        np.where(present, toks.tok_end[idx] - toks.tok_start[idx], 0) if len(toks.tok_end) else np.zeros(n, np.int64)
+    )
     body_ok = np.zeros(n, bool)
     naive = np.zeros(n, np.float64)
     offset = np.full(n, np.nan)
@@ -123,7 +135,7 @@ def iso_times(toks: Tokens, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
     pos = np.minimum(toks.tok_start[idx][:, None] + np.arange(width), buf.size - 1)
     ch = buf[pos].astype(np.int64)
     vals: dict[str, np.ndarray] = {}
-    body_ok = length >= width
+    body_ok = present & (length >= width)
     for j, c in enumerate(_ISO_BODY):
         if c in "yodhms":
             digit = ch[:, j] - 48

@@ -75,6 +75,16 @@ class Tokens:
     def words(self, i: int) -> list[str]:
         return [self.text(t) for t in range(self.tok_first[i], self.tok_first[i + 1])]
 
+    def gather(self, rows: np.ndarray, start: int, ncols: int) -> np.ndarray:
+        """(rows, ncols) values: the `ncols` tokens from token `start` of each row (each row must
+        have them). A row's values are contiguous, so the compiled core copies them row by row."""
+        rows = np.ascontiguousarray(rows, np.int64)
+        if _scan is None or not self.tok_first.flags.c_contiguous:
+            return self.val[self.tok_first[rows][:, None] + start + np.arange(ncols)]
+        out = np.empty((len(rows), ncols), np.float64)
+        _scan.gather_rows(self.tok_first, rows, start, ncols, self.val, out)
+        return out
+
     def numeric_after(self, skip: int) -> np.ndarray:
         """Numeric tokens of each line not counting its first `skip` tokens (vectorised)."""
         out = self.line_numeric.copy()

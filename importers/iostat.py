@@ -56,6 +56,8 @@ CONVERT = {
 JSON_PERCENT = {"util", "rrqm", "wrqm", "drqm"}  # JSON drops the '%' of these device keys
 H_DEVICE = {fnv1a(b"Device"), fnv1a(b"Device:")}
 H_AVG = fnv1a(b"avg-cpu:")
+_ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
+_CLOCK = re.compile(r"^\d\d:\d\d:\d\d$")
 _HUMAN = re.compile(r"\s\d+(?:[.,]\d+)?[kMGTP%](?:\s|$)")
 _DEVICE_HEADER = re.compile(r"^Device:?\s+(r/s|rrqm/s|tps)\s", re.M)
 
@@ -137,7 +139,7 @@ class _Text:
     def chunk(self, toks: Tokens, line_no: int) -> Iterator[Block]:
         ctx = self.ctx
         n = toks.n_lines
-        if n == 0:
+        if n == 0 or len(toks.val) == 0:  # blank lines only
             return
         cnt = toks.count
         text_first = ss.first_is_text(toks)
@@ -204,13 +206,7 @@ class _Text:
         firsts = toks.tok_first[lines]
         cnt = toks.count[lines]
         if self.date_style is None:
-            words = toks.words(int(lines[0]))
-            if len(words) == 1:
-                self.date_style = "ISO"
-            else:
-                self.date_style = pick_date_style([toks.text(int(t)) for t in firsts], self.decimal == ",")
-                self.date_style = self.date_style or date_style(words[0])
-            self.ctx.note_variant(f"-t {self.date_style or 'unknown'} times" + (" AM/PM" if len(words) == 3 else ""))
+            self.date_style = self._learn_style(toks, lines)
         if self.date_style == "ISO":
             naive, offset, ok = iso_times(toks, firsts)
             ok &= cnt == 1
@@ -225,9 +221,25 @@ class _Text:
             return np.zeros(len(lines)), np.zeros(len(lines), bool), False
         days, dok = dates(toks, firsts, self.date_style)
         ampm = firsts + 2 if (cnt == 3).any() else None
-        secs, tok = clock_times(toks, firsts + 1, np.minimum(ampm, len(toks.hash) - 1) if ampm is not None else None)
+        secs, tok = clock_times(toks, firsts + 1, ampm)
         ok = dok & tok & (cnt == (3 if ampm is not None else 2))
         return (days * 86400 + secs).astype(np.float64), ok, False
+
+    def _learn_style(self, toks: Tokens, lines: np.ndarray) -> str | None:
+        """The style of -t lines, from the first one that reads as a time (at most a few tried)."""
+        dated = []
+        for i in lines[:50]:
+            words = toks.words(int(i))
+            if len(words) == 1 and _ISO.match(words[0]):
+                self.ctx.note_variant("-t ISO times")
+                return "ISO"
+            if len(words) in (2, 3) and date_style(words[0]) and _CLOCK.match(words[1]):
+                dated.append(words)
+        if not dated:
+            return None
+        style = pick_date_style([w[0] for w in dated], self.decimal == ",")
+        self.ctx.note_variant(f"-t {style} times" + (" AM/PM" if len(dated[0]) == 3 else ""))
+        return style
 
     def _header(self, toks: Tokens, line: int, sig: int) -> list[tuple[str, float]]:
         cols = self.headers.get(sig)

@@ -33,6 +33,7 @@ RENAME = {"%user": "%usr"}
 H_CPU = fnv1a(b"CPU")
 H_NODE = fnv1a(b"NODE")
 _HEADER = re.compile(r"^\d\d:\d\d:\d\d(?: [AP]M)?\s+CPU\s+(?:%usr|%user)\s.*%idle", re.M)
+_NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
 _IS_SYSSTAT_CPU = re.compile(r"%sys\b|%usr\b")  # sar -u prints %system and %user
 
 
@@ -71,6 +72,17 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         yield from pending
 
 
+def _is_summary(words: list[str]) -> bool:
+    """'Average:', 'Durchschn.:', 'Moyenne :' ... followed by a block header or a CPU row."""
+    if len(words) > 1 and words[1] == ":":
+        words = [words[0] + ":", *words[2:]]
+    if len(words) < 3 or not words[0].endswith(":") or words[0][0].isdigit():
+        return False
+    if words[1] in ("CPU", "NODE"):
+        return True
+    return all(_NUMBER.fullmatch(w) for w in words[2:])
+
+
 def _chain(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
     yield first
     yield from rest
@@ -95,7 +107,7 @@ class _Text:
     def chunk(self, toks: Tokens, line_no: int) -> Iterator[Block]:
         ctx = self.ctx
         n = toks.n_lines
-        if n == 0:
+        if n == 0 or len(toks.val) == 0:  # blank lines only
             return
         cnt = toks.count
         tf = toks.tok_first
@@ -124,7 +136,7 @@ class _Text:
             if self.summary and not ctx.room(len(rest_lines) - j):
                 break
             words = toks.words(int(i))
-            if (words[0].endswith(":") or (len(words) > 1 and words[1] == ":")) and not ok[i]:
+            if not ok[i] and _is_summary(words):
                 self.summary = True  # 'Average:' in any language: the summary at the end
             elif (i == 0 and line_no == 1) or (self.day is None and ss.BANNER.match(toks.line(int(i)))):
                 self._banner(toks.line(int(i)))
@@ -231,6 +243,9 @@ def _parse_json(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
             raise FormatError("JSON without statistics or date")
         style = pick_date_style([date]) or "MM/DD/YY"
         days, ok = dates(tokenize(date.encode()), np.array([0]), style)
+        if not stats:
+            ctx.warn(None, "JSON without statistics")
+            return
         stamps = [e.get("timestamp", "") if isinstance(e, dict) else "" for e in stats]
         toks = tokenize("\n".join(str(s) for s in stamps).encode())
         two = bool(len(stamps)) and bool((toks.count == 2).all())
@@ -242,14 +257,16 @@ def _parse_json(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         times = ctx.clock.wall(naive.astype(np.float64))
         per: dict[str, tuple[list[float], dict[str, list[float]]]] = {}
         for entry, t in zip(stats, times, strict=True):
-            for load in entry.get("cpu-load", []) if isinstance(entry, dict) else []:
+            loads = entry.get("cpu-load") if isinstance(entry, dict) else None
+            for load in loads if isinstance(loads, list) else []:
                 if isinstance(load, dict) and isinstance(load.get("cpu"), str):
                     ts, vals = per.setdefault(load["cpu"], ([], {}))
                     ts.append(float(t))
                     for key, v in load.items():
                         if key != "cpu":
                             vals.setdefault(RENAME.get("%" + key, "%" + key), []).append(ss.number(v))
-            for intr in entry.get("sum-interrupts", []) if isinstance(entry, dict) else []:
+            intrs = entry.get("sum-interrupts") if isinstance(entry, dict) else None
+            for intr in intrs if isinstance(intrs, list) else []:
                 if isinstance(intr, dict) and isinstance(intr.get("cpu"), str) and "intr" in intr:
                     ts, vals = per.setdefault("intr " + intr["cpu"], ([], {}))
                     ts.append(float(t))

@@ -110,7 +110,7 @@ class _State:
     def chunk(self, toks: Tokens, line_no: int) -> Iterator[Block]:
         ctx = self.ctx
         n = toks.n_lines
-        if n == 0:
+        if n == 0 or len(toks.val) == 0:  # blank lines only
             return
         cnt = toks.count
         tf = toks.tok_first
@@ -199,5 +199,5 @@ class _State:
             ok[0] = False
         lines, t = lines[ok], t[ok]
         if len(lines):
-            values = toks.val[toks.tok_first[lines][:, None] + np.arange(ncol)]
+            values = toks.gather(lines, 0, ncol)
             yield Block("", t, {c: values[:, j] for j, c in enumerate(cols)})

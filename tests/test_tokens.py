@@ -65,3 +65,14 @@ def test_text_tokens_are_nan_and_lines_strip_cr() -> None:
     assert toks.line(0) == "Device r/s"
     assert np.isnan(toks.val[0])
     assert toks.words(1) == ["sda", "1.0"]
+
+
+@needs_c
+def test_gather_rows_matches_fancy_indexing() -> None:
+    data = b"sda 1.0 2.0 3.0\nhdr x y\nsdb 4.5 5.5 6.5\nsdc 7 8 9\n"
+    toks = _tokens.tokenize(data)
+    rows = np.array([2, 0, 3])
+    expected = toks.val[toks.tok_first[rows][:, None] + 1 + np.arange(3)]
+    assert np.array_equal(toks.gather(rows, 1, 3), expected)
+    with pytest.raises(IndexError):
+        toks.gather(np.array([3]), 2, 3)  # past the last token: refused, never read out of bounds
