@@ -86,14 +86,33 @@ def chunks(f: BinaryIO, reading: Reading | None = None, size: int = CHUNK) -> It
         yield block
 
 
+def _mostly_zero(b: bytes) -> bool:
+    return len(b) > 16 and b.count(0) > len(b) * 0.9
+
+
+def _mostly_nonzero(b: bytes) -> bool:
+    return len(b) > 16 and b.count(0) < len(b) * 0.1
+
+
 def looks_binary(raw: bytes) -> str | None:
     """Why these first bytes are not a monitor's text output, or None when they look like text.
-    A stray NUL or two (a crash, a zero-filled block) does not make a capture binary."""
-    utf16 = raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
-    if utf16 or (len(raw) > 3 and raw[1::2].count(0) > len(raw) // 4):
+    NUL bytes alone do not make a capture binary: a crash or a power loss leaves zero-filled
+    blocks in text files, and those lines are reported one by one by the importer."""
+    if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)) or (
+        _mostly_nonzero(raw[0::4]) and _mostly_zero(raw[1::4]) and _mostly_zero(raw[2::4]) and _mostly_zero(raw[3::4])
+    ):
+        return "UTF-32 text (convert it to UTF-8, e.g. iconv -f UTF-32 -t UTF-8)"
+    even, odd = raw[0::2], raw[1::2]
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or (
+        (_mostly_nonzero(even) and odd.count(0) > len(odd) * 0.4)
+        or (_mostly_nonzero(odd) and even.count(0) > len(even) * 0.4)
+    ):
         return "UTF-16 text (convert it to UTF-8, e.g. iconv -f UTF-16 -t UTF-8)"
-    control = sum(raw.count(bytes([c])) for c in (*range(0, 9), *range(14, 27), *range(28, 32)))
-    if control > max(8, len(raw) // 100):
+    text = raw.replace(b"\x00", b"")
+    if not text.strip():
+        return "no text (only NUL bytes)" if raw else None
+    control = sum(text.count(bytes([c])) for c in (*range(1, 9), *range(14, 27), *range(28, 32)))
+    if control > max(8, len(text) // 100):
         return "binary file"
     return None
 

@@ -81,7 +81,7 @@ class ComparisonView(QWidget):
                     if d is None or not len(d[0]):
                         continue
                     x = s.x_of(r, d[0])
-                    pen = pg.mkPen(s.color(r), width=1.6, style=STYLES[j % len(STYLES)])
+                    pen = pg.mkPen(s.color(r), width=1, style=STYLES[j % len(STYLES)])
                     name = ref.label() if r == runs[0] and len(panel.refs) > 1 else None
                     item = plot.plot(x, d[1], pen=pen, name=name)
                     # 'peak' keeps each bin's min and max: a 1 s stall stays visible at any zoom
