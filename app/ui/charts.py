@@ -7,7 +7,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QObject, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeyEvent
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
 from app.analysis.align import ALIGN_MODES
 from app.analysis.layout import SeriesRef
@@ -70,6 +70,9 @@ class ComparisonView(QWidget):
             plot.setTitle(panel.title, size="10pt")
             units = {s.unit(r, ref) for r in runs for ref in panel.refs} - {""}
             plot.getAxis("left").enableAutoSIPrefix(False)  # '%' or 'ms' must not become 'ms (x0.001)'
+            # Panning in time leaves value axes and titles unchanged: Qt re-blits them from a pixmap.
+            plot.getAxis("left").setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+            plot.titleLabel.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
             if len(units) == 1:
                 plot.setLabel("left", text=units.pop())
             if len(panel.refs) > 1:
@@ -94,7 +97,7 @@ class ComparisonView(QWidget):
             else:
                 plot.setXLink(first)
             if i < len(c.panels) - 1:
-                plot.getAxis("bottom").setStyle(showValues=False)
+                plot.hideAxis("bottom")  # one time axis, under the last panel (and half the axes to draw)
             line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#888888", width=1))
             plot.addItem(line, ignoreBounds=True)
             self.lines.append(line)
