@@ -92,6 +92,7 @@ class FolderClock:
     description: str
     origin: float | None = None  # epoch of report 0 of files without times
     interval: float = 1.0
+    bench_start: float | None = None  # epoch where relative benchmark times start
 
     def wall(self, naive: np.ndarray) -> np.ndarray:
         naive = np.asarray(naive, np.float64)
@@ -106,6 +107,9 @@ class FolderClock:
 
     def index(self, k: np.ndarray) -> np.ndarray:
         return (self.origin or 0.0) + np.asarray(k, np.float64) * self.interval
+
+    def relative(self, seconds: np.ndarray) -> np.ndarray:
+        return (self.bench_start or 0.0) + np.asarray(seconds, np.float64)
 
 
 def resolve(evidence: list[tuple[str, str, float | str]], tz_option: str | None, warnings: list[str]) -> FolderClock:

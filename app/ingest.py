@@ -10,12 +10,14 @@ import os
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
 from typing import Any, BinaryIO
 
 import numpy as np
 
+from app.analysis.onset import load_onset
 from app.clock import FolderClock, resolve
 from app.store.library import ImportTxn, Library, SeriesSink
 from importers import AmbiguousFormat, detect
@@ -137,7 +139,7 @@ def _probe(path: Path, fmt: ModuleType, interval: float) -> dict[str, Any]:
     except FormatError:
         pass
     meta = dict(ctx.meta)
-    meta["timed"] = "no timestamps" not in ctx.variant
+    meta["timed"] = "no timestamps" not in ctx.variant and not meta.get("relative")
     return meta
 
 
@@ -193,17 +195,32 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
         run_id = txn.upsert_run(str(root), name, existing)
         reports: list[SourceReport] = []
         done = 0
-        for item in found:
-            rep = _import_file(txn, run_id, item, clock, opts, done, total)
+        bench: tuple[float, float] | None = None
+        # Logs timed relative to their own start go last: they are placed from the others.
+        for item in sorted(found, key=lambda f: bool(f.meta.get("relative"))):
+            method = None
+            if item.meta.get("relative"):
+                clock.bench_start, method = _bench_anchor(lib, run_id)
+            rep = _import_file(txn, run_id, item, clock, opts, done, total, method)
             done += item.size
             reports.append(rep)
+            if item.meta.get("relative") and bench is None:
+                span = txn.conn.execute(
+                    "SELECT min(se.start), max(se.end) FROM series se JOIN sources so ON so.id = se.source_id "
+                    "WHERE so.run_id = ? AND so.path = ?",
+                    (run_id, item.rel),
+                ).fetchone()
+                bench = (span[0], span[1]) if span[0] is not None else None
         if existing is not None and _same_hashes(existing["_old"], txn, run_id) and name == existing["name"]:
             txn.rollback()
             return _unchanged(lib, existing, skipped)
         host = next((f.meta.get("host") for f in found if f.meta.get("host")), None)
         kernel = next((f.meta.get("kernel") for f in found if f.meta.get("kernel")), None)
         cpus = next((f.meta.get("cpus") for f in found if f.meta.get("cpus")), None)
-        txn.finish_run(run_id, {"host": host, "kernel": kernel, "cpus": cpus, "tz": clock.description})
+        txn.finish_run(
+            run_id,
+            {"host": host, "kernel": kernel, "cpus": cpus, "tz": clock.description, "bench": bench},
+        )
         txn.commit()
     except BaseException:
         txn.rollback()
@@ -242,8 +259,35 @@ def _arr(x: float) -> np.ndarray:
     return np.array([x])
 
 
+def _bench_anchor(lib: Library, run_id: int) -> tuple[float | None, str | None]:
+    """Epoch of a relative log's t = 0: the load onset in the folder's CPU series, if any."""
+    series = {(s.source, s.metric, s.entity): s for s in lib.series(run_id)}
+    busy = None
+    if ("vmstat", "us", "") in series and ("vmstat", "sy", "") in series:
+        t, us = lib.load(series[("vmstat", "us", "")].id)
+        _, sy = lib.load(series[("vmstat", "sy", "")].id)
+        busy, what = (t, us + sy), "vmstat us+sy"
+    elif ("mpstat", "%idle", "all") in series:
+        t, idle = lib.load(series[("mpstat", "%idle", "all")].id)
+        busy, what = (t, 100.0 - idle), "mpstat 100-%idle"
+    if busy is None:
+        return None, None
+    onset = load_onset(*busy)
+    if onset is None:
+        return None, None
+    when = datetime.fromtimestamp(onset, UTC).strftime("%H:%M:%S")
+    return onset, f"relative times placed at the load onset seen in {what} ({when} UTC, ±1 sample)"
+
+
 def _import_file(
-    txn: ImportTxn, run_id: int, f: _File, clock: FolderClock, opts: Options, done: int, total: int
+    txn: ImportTxn,
+    run_id: int,
+    f: _File,
+    clock: FolderClock,
+    opts: Options,
+    done: int,
+    total: int,
+    relative_method: str | None = None,
 ) -> SourceReport:
     source_id = txn.add_source(run_id, f.rel, f.size, f.mtime_ns, f.fmt.name)
     ctx = Context(clock)
@@ -263,7 +307,15 @@ def _import_file(
     for note in reading.notes:
         ctx.warn(None, note)
     n_series, samples = sink.close()
-    if f.timed:
+    if f.meta.get("relative"):
+        if relative_method is not None:
+            method = relative_method
+        else:
+            last = _last_time(txn, source_id)
+            txn.shift_source(source_id, f.mtime_ns / 1e9 - last)
+            method = "relative times placed so the last report is at the file's modification time"
+            ctx.warn(None, "no load onset in the folder's CPU series; placed by the file's modification time")
+    elif f.timed:
         method = f"file times, read as {clock.description.split(';')[0]}"
     elif clock.origin is not None:
         method = f"no times in the file: report k placed at launch + k x {clock.interval:g} s ({clock.description})"
@@ -280,7 +332,8 @@ def _import_file(
         )
         ctx.warn(None, "no times in the folder; placed so the last report is at the file's modification time")
     ctx.finish_warnings()
-    meta = {k: v for k, v in ctx.meta.items() if k in ("host", "kernel", "cpus", "zone_abbrev", "utc_offset")}
+    keep = ("host", "kernel", "cpus", "zone_abbrev", "utc_offset", "tool_version", "steps")
+    meta = {k: v for k, v in ctx.meta.items() if k in keep}
     txn.finish_source(source_id, reading.sha.hexdigest(), "; ".join(ctx.variant), method, ctx.warnings, meta)
     return SourceReport(f.rel, f.fmt.name, n_series, samples, ctx.warnings, "; ".join(ctx.variant), method)
 

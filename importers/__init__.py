@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from importers import iostat, mpstat, vmstat
+from importers import iostat, mpstat, sysbench, vmstat
 
-FORMATS: tuple[ModuleType, ...] = (vmstat, iostat, mpstat)
+FORMATS: tuple[ModuleType, ...] = (vmstat, iostat, mpstat, sysbench)
 THRESHOLD = 0.5
 
 

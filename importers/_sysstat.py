@@ -15,7 +15,7 @@ from importers._types import Context, FormatError
 
 # "Linux 6.1.0-18-amd64 (host) \t11/22/26 \t_x86_64_\t(2 CPU)" -- fields separated by tabs.
 BANNER = re.compile(
-    r"^(?P<sys>\S+) (?P<kernel>\S+) \((?P<host>[^)]*)\)\s+(?P<date>\S+)\s+(?:_(?P<arch>[^_\s]+)_)?\s*"
+    r"^(?P<sys>\S+) (?P<kernel>\S+) \((?P<host>[^)]*)\)\s+(?P<date>\S+)\s+(?:_(?P<arch>\S+)_)?\s*"
     r"(?:\((?P<cpus>\d+) CPU\))?"
 )
 _COMMA_NUMBER = re.compile(r"-?\d+,\d+")

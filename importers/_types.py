@@ -75,6 +75,10 @@ class Clock(Protocol):
         """Report number of a file without times (0 = the report printed at launch) -> epoch."""
         ...
 
+    def relative(self, seconds: np.ndarray) -> np.ndarray:
+        """Seconds since the benchmark started (sysbench and friends) -> epoch."""
+        ...
+
 
 class RawClock:
     """Leaves times as printed: used to probe a file's head before the folder clock is known."""
@@ -84,6 +88,9 @@ class RawClock:
 
     def index(self, k: np.ndarray) -> np.ndarray:
         return np.asarray(k, np.float64)
+
+    def relative(self, seconds: np.ndarray) -> np.ndarray:
+        return np.asarray(seconds, np.float64)
 
 
 class Importer(Protocol):

@@ -68,10 +68,25 @@ class Library:
     # ---- runs -------------------------------------------------------------------------------------
     def runs(self) -> list[dict[str, Any]]:
         rows = self.conn.execute(
-            "SELECT r.id, r.name, r.start, r.end, r.host, r.kernel, r.cpus, r.folder, r.tz, r.notes, "
+            "SELECT r.id, r.name, r.start, r.end, r.host, r.kernel, r.cpus, r.folder, r.tz, r.notes, r.bench_start, "
+            "r.bench_end, "
             "(SELECT count(*) FROM sources s WHERE s.run_id = r.id) FROM runs r ORDER BY r.start, r.id"
         ).fetchall()
-        keys = ["id", "name", "start", "end", "host", "kernel", "cpus", "folder", "tz", "notes", "sources"]
+        keys = [
+            "id",
+            "name",
+            "start",
+            "end",
+            "host",
+            "kernel",
+            "cpus",
+            "folder",
+            "tz",
+            "notes",
+            "bench_start",
+            "bench_end",
+            "sources",
+        ]
         return [dict(zip(keys, r, strict=True)) for r in rows]
 
     def run(self, ref: str | int) -> dict[str, Any]:
@@ -224,9 +239,21 @@ class ImportTxn:
             "WHERE so.run_id = ?",
             (run_id,),
         ).fetchone()
+        bench = fields.get("bench") or (None, None)
         self.conn.execute(
-            "UPDATE runs SET host = ?, kernel = ?, cpus = ?, tz = ?, start = ?, end = ? WHERE id = ?",
-            (fields.get("host"), fields.get("kernel"), fields.get("cpus"), fields.get("tz"), span[0], span[1], run_id),
+            "UPDATE runs SET host = ?, kernel = ?, cpus = ?, tz = ?, start = ?, end = ?, bench_start = ?, "
+            "bench_end = ? WHERE id = ?",
+            (
+                fields.get("host"),
+                fields.get("kernel"),
+                fields.get("cpus"),
+                fields.get("tz"),
+                span[0],
+                span[1],
+                bench[0],
+                bench[1],
+                run_id,
+            ),
         )
 
     def shift_source(self, source_id: int, delta: float) -> None:

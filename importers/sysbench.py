@@ -1,0 +1,116 @@
+"""sysbench interval reports (`--report-interval=N`): sysbench 1.0+ and 0.5.
+
+Variants covered (fixtures in tests/fixtures/sysbench and the demo runs in resources/demo):
+- 1.0+: `[ 12s ] thds: 4 tps: 585.93 qps: 11759.59 (r/w/o: 8237.01/2350.72/1171.86)
+  lat (ms,95%): 10.27 err/s: 0.00 reconn/s: 0.00`;
+- 0.5: `[  10s] threads: 8, tps: 1234.56, reads: 16.00, writes: 4.00, response time: 12.34ms (95%),
+  errors: 0.00, reconnects:  0.00`;
+- `sysbench cpu|memory|threads`: `[ 1s ] thds: 4 eps: 2107.11 lat (ms,95%): 0.52` (eps stored as `tps`);
+- several runs in one log (a step load: 1, 2, 4 ... threads): times restart at the first report;
+  each run is placed right after the previous one, never overlapping.
+
+Metrics: `tps` (the benchmark's throughput, whatever the tool), `qps`, `r/s`, `w/s`, `o/s`,
+`err/s`, `reconn/s` (1/s), `thds` (threads), `lat_ms` (ms) with the percentile as entity (`95`,
+or `avg`/`max` when sysbench was asked for those). Entity "" for the others.
+Times are seconds since the benchmark started: the folder's clock places them (see app/ingest.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import numpy as np
+
+from importers._types import Block, Context
+
+name = "sysbench"
+
+_V1 = re.compile(
+    r"^\[\s*(?P<t>\d+(?:\.\d+)?)s\s*\]\s+thds:\s*(?P<thds>\d+)\s+tps:\s*(?P<tps>[\d.]+)\s+qps:\s*(?P<qps>[\d.]+)"
+    r"\s+\(r/w/o:\s*(?P<r>[\d.]+)/(?P<w>[\d.]+)/(?P<o>[\d.]+)\)\s+lat\s+\(ms,(?P<pct>[^)]+?)%?\):\s*(?P<lat>[\d.]+)"
+    r"\s+err/s:?\s*(?P<err>[\d.]+)\s+reconn/s:?\s*(?P<reconn>[\d.]+)"
+)
+_V05 = re.compile(
+    r"^\[\s*(?P<t>\d+(?:\.\d+)?)s\s*\]\s+threads:\s*(?P<thds>\d+),\s+tps:\s*(?P<tps>[\d.]+),\s+reads:\s*(?P<r>[\d.]+),"
+    r"\s+writes:\s*(?P<w>[\d.]+),\s+response time:\s*(?P<lat>[\d.]+)ms\s+\((?P<pct>[^)]+?)%?\),"
+    r"\s+errors:\s*(?P<err>[\d.]+),\s+reconnects:\s*(?P<reconn>[\d.]+)"
+)
+_EPS = re.compile(  # sysbench cpu / memory / threads tests: events per second
+    r"^\[\s*(?P<t>\d+(?:\.\d+)?)s\s*\]\s+thds:\s*(?P<thds>\d+)\s+eps:\s*(?P<tps>[\d.]+)"
+    r"\s+lat\s+\(ms,(?P<pct>[^)]+?)%?\):\s*(?P<lat>[\d.]+)"
+)
+_REPORT = re.compile(r"^\[\s*\d+(?:\.\d+)?s\s*\]\s+(?:thds|threads):", re.M)
+_VERSION = re.compile(r"^sysbench (\d+\.\d+(?:\.\d+)?)", re.M)
+UNITS = {
+    "tps": "1/s",
+    "qps": "1/s",
+    "r/s": "1/s",
+    "w/s": "1/s",
+    "o/s": "1/s",
+    "err/s": "1/s",
+    "reconn/s": "1/s",
+    "thds": "threads",
+    "lat_ms": "ms",
+}
+COLUMNS = {
+    "tps": "tps",
+    "qps": "qps",
+    "r": "r/s",
+    "w": "w/s",
+    "o": "o/s",
+    "err": "err/s",
+    "reconn": "reconn/s",
+    "thds": "thds",
+}
+
+
+def sniff(head: str) -> float:
+    return 0.95 if _REPORT.search(head) else 0.0
+
+
+def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
+    rows: dict[str, list[float]] = {k: [] for k in (*COLUMNS.values(), "t", "lat")}
+    percentile = None
+    segment_start, last_t, line_no, steps = 0.0, -1.0, 0, []
+    for data in chunks:
+        for raw in data.decode("utf-8", "replace").splitlines():
+            line_no += 1
+            if not raw.startswith("["):
+                if line_no < 5 and (m := _VERSION.match(raw)):
+                    ctx.meta.setdefault("tool_version", f"sysbench {m.group(1)}")
+                continue
+            m = _V1.match(raw) or _V05.match(raw) or _EPS.match(raw)
+            if m is None:
+                if _REPORT.match(raw):
+                    ctx.warn(line_no, f"unreadable report line: {raw[:80]!r}")
+                continue
+            t = float(m["t"])
+            if t <= last_t - segment_start:  # a new run in the same log (step load): place it after
+                steps.append((segment_start, last_t))
+                segment_start = last_t  # its t = 0 is the end of the previous run's last report
+            rows["t"].append(segment_start + t)
+            last_t = segment_start + t
+            for group, metric in COLUMNS.items():
+                value = m.groupdict().get(group)
+                rows[metric].append(float(value) if value is not None else np.nan)
+            rows["lat"].append(float(m["lat"]))
+            pct = m["pct"].strip()
+            if percentile is None:
+                percentile = pct
+                ctx.note_variant(
+                    {_V1: "sysbench 1.0+", _V05: "sysbench 0.5", _EPS: "sysbench 1.0+ events/s (eps)"}[m.re]
+                )
+    if not rows["t"]:
+        return
+    steps.append((segment_start, last_t))
+    if len(steps) > 1:
+        ctx.note_variant(f"{len(steps)} runs in one log (step load)")
+    ctx.meta["relative"] = True
+    ctx.meta["steps"] = steps
+    ctx.meta["last_relative"] = last_t
+    ctx.units.update(UNITS)
+    times = ctx.clock.relative(np.array(rows["t"]))
+    values = {m: np.array(v) for m, v in rows.items() if m not in ("t", "lat") and not np.isnan(v).all()}
+    yield Block("", times, values)
+    yield Block(percentile or "95", times, {"lat_ms": np.array(rows["lat"])})

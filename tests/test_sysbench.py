@@ -1,0 +1,90 @@
+"""sysbench logs: both report generations, eps tests, step loads placed back to back, and the
+placement of relative times on the folder clock."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import numpy as np
+
+import importers
+from app.ingest import Options, import_path
+from app.store import Library
+from tests.conftest import FIXTURES, parse_bytes
+
+SB = FIXTURES / "sysbench"
+
+
+def series(path: Path) -> dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]:
+    blocks, _ = parse_bytes(importers.by_name("sysbench"), path.read_bytes())
+    out = {}
+    for b in blocks:
+        for m, v in b.values.items():
+            out[(m, b.entity)] = (b.t, v)
+    return out
+
+
+def test_sysbench_1_0_lines_give_the_printed_values() -> None:
+    s = series(SB / "sysbench_1.0.20_C_oltp-read-write.txt")
+    t, tps = s[("tps", "")]
+    assert len(t) == 90 and t[0] == 1.0 and t[-1] == 90.0
+    assert tps[0] == 985.79 and s[("qps", "")][1][0] == 19789.62
+    assert s[("r/s", "")][1][0] == 13856.92 and s[("w/s", "")][1][0] == 3957.13 and s[("o/s", "")][1][0] == 1975.57
+    assert s[("lat_ms", "95")][1][0] == 8.13 and s[("thds", "")][1][0] == 4
+
+
+def test_sysbench_0_5_lines() -> None:
+    s = series(SB / "sysbench_0.5_C_oltp-handwritten.txt")
+    assert list(s[("tps", "")][1]) == [1234.56, 1198.10, 612.30, 1240.00]
+    assert list(s[("tps", "")][0]) == [10.0, 20.0, 30.0, 40.0]
+    assert s[("lat_ms", "95")][1][2] == 45.88 and s[("err/s", "")][1][2] == 0.10
+    assert ("o/s", "") not in s  # 0.5 prints no 'other' column
+
+
+def test_step_load_runs_are_placed_one_after_the_other() -> None:
+    s = series(SB / "sysbench_1.0.20_C_cpu-step-load.txt")
+    t, tps = s[("tps", "")]
+    assert np.all(np.diff(t) > 0), "runs must never overlap"
+    assert list(s[("thds", "")][1]) == [1, 1, 2, 2, 1]
+    assert list(tps) == [2107.11, 2184.53, 4070.72, 4144.71, 4173.10]
+    assert t[2] == t[1] + 1  # the second run's [1s] report follows the first run's last
+
+
+def test_relative_log_is_placed_at_the_load_onset(tmp_path: Path) -> None:
+    """A run folder whose sysbench.log has no absolute time: its t=0 is where CPU busy rises."""
+    folder = tmp_path / "run"
+    shutil.copytree(FIXTURES / "runs" / "c_basic", folder)
+    # a benchmark log as long as the capture's busy phase
+    lines = [
+        f"[ {k}s ] thds: 4 tps: {100 + k}.00 qps: 1.00 (r/w/o: 1.00/0.00/0.00) lat (ms,95%): 1.00 err/s: 0.00 "
+        "reconn/s: 0.00"
+        for k in range(1, 6)
+    ]
+    (folder / "sysbench.log").write_text("\n".join(lines) + "\n")
+    with Library(tmp_path / "lib.sqlite") as lib:
+        rep = import_path(lib, folder, Options(tz="UTC"))
+        src = next(s for s in rep.sources if s.format == "sysbench")
+        assert "load onset" in src.clock
+        run = lib.run(rep.id)
+        info = next(s for s in lib.series(rep.id) if s.metric == "tps")
+        t, _ = lib.load(info.id)
+        vm = next(s for s in lib.series(rep.id) if s.source == "vmstat" and s.metric == "us")
+        vt, us = lib.load(vm.id)
+        first_busy = vt[np.argmax(us > us[0] + 5)]
+        assert first_busy - 1 <= t[0] - 1 <= first_busy  # t=0 falls in the first busy sample's interval
+        assert run["bench_start"] == t[0] and run["bench_end"] == t[-1]
+
+
+def test_relative_log_without_monitors_uses_its_modification_time(tmp_path: Path) -> None:
+    folder = tmp_path / "only-log"
+    folder.mkdir()
+    log = folder / "sysbench.log"
+    shutil.copy(SB / "sysbench_1.0.20_C_oltp-read-write.txt", log)
+    os.utime(log, (1_800_000_000, 1_800_000_000))
+    with Library(tmp_path / "lib.sqlite") as lib:
+        rep = import_path(lib, folder)
+        assert "modification time" in rep.sources[0].clock
+        info = next(s for s in lib.series(rep.id) if s.metric == "tps")
+        assert info.end == 1_800_000_000 and info.start == 1_800_000_000 - 89
