@@ -218,3 +218,52 @@ def test_app_starts_and_takes_a_screenshot(tmp_path: Path, db: Path) -> None:
     assert p.returncode == 0, p.stderr
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "Traceback" not in p.stderr
+
+
+class FakeDrag:
+    """The parts of pyqtgraph's MouseDragEvent a view box reads."""
+
+    def __init__(self, vb, x_from: float, x_to: float, finish: bool) -> None:
+        self._pos = vb.mapFromView(QPointF(x_to, 0))
+        self._last = vb.mapFromView(QPointF(x_from, 0))
+        self._finish = finish
+        self.accepted = False
+
+    def button(self):
+        return Qt.MouseButton.LeftButton
+
+    def modifiers(self):
+        return Qt.KeyboardModifier.ControlModifier
+
+    def pos(self):
+        return self._pos
+
+    def lastPos(self):
+        return self._last
+
+    def isFinish(self):
+        return self._finish
+
+    def accept(self):
+        self.accepted = True
+
+
+def test_ctrl_drag_slides_the_chosen_run_in_time(window: MainWindow) -> None:
+    s = window.session
+    ids = [r["id"] for r in s.runs()]
+    s.add_runs(ids)
+    window.offset_run.setCurrentIndex(1)
+    moved = window.offset_run.currentData()
+    still = next(r for r in ids if r != moved)
+    before = {c[1]: c[3][0] for c in window.chart.curves}
+    vb = window.chart.plots[0].vb
+    for k, finish in ((0, False), (1, True)):
+        ev = FakeDrag(vb, 2.0 + 5 * k, 7.0 + 5 * k, finish)
+        vb.mouseDragEvent(ev)
+        assert ev.accepted
+    assert s.comparison.offsets[moved] == pytest.approx(10.0, abs=0.05)
+    assert still not in s.comparison.offsets
+    after = {c[1]: c[3][0] for c in window.chart.curves}
+    assert after[moved] == pytest.approx(before[moved] + 10.0, abs=0.05)
+    assert after[still] == before[still]
+    assert window.offset.value() == pytest.approx(10.0, abs=0.05)

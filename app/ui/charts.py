@@ -14,6 +14,23 @@ from app.analysis.layout import SeriesRef
 from app.ui import mime
 from app.ui.session import Session
 
+
+class OffsetViewBox(pg.ViewBox):
+    """Ctrl+drag shifts one run in time (the one chosen for offsets) instead of panning."""
+
+    def __init__(self, on_shift: object, **kw: object) -> None:
+        super().__init__(**kw)
+        self.on_shift = on_shift
+
+    def mouseDragEvent(self, ev: object, axis: object = None) -> None:
+        if ev.button() == Qt.MouseButton.LeftButton and ev.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            ev.accept()
+            dx = self.mapToView(ev.pos()).x() - self.mapToView(ev.lastPos()).x()
+            self.on_shift(float(dx), ev.isFinish())
+            return
+        super().mouseDragEvent(ev, axis)
+
+
 STYLES = [Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotLine]
 
 
@@ -37,6 +54,8 @@ class ComparisonView(QWidget):
         lay.addWidget(self.legend)
         lay.addWidget(self.graphics, 1)
         lay.addWidget(self.readout)
+        self.shift_target: int | None = None  # the run Ctrl+drag moves (the toolbar's Offset choice)
+        self._dragged = 0.0
         self.plots: list[pg.PlotItem] = []
         self.lines: list[pg.InfiniteLine] = []
         self.curves: list[tuple[int, int, SeriesRef, np.ndarray, np.ndarray, float]] = []  # panel run ref x y step
@@ -65,7 +84,7 @@ class ComparisonView(QWidget):
         absolute = c.align == "absolute"
         for i, panel in enumerate(c.panels):
             axis = {"bottom": pg.DateAxisItem(utcOffset=0)} if absolute else {}
-            plot = self.graphics.addPlot(row=i, col=0, axisItems=axis)
+            plot = self.graphics.addPlot(row=i, col=0, axisItems=axis, viewBox=OffsetViewBox(self.shift_run))
             plot.showGrid(x=True, y=True, alpha=0.25)
             plot.setTitle(panel.title, size="10pt")
             units = {s.unit(r, ref) for r in runs for ref in panel.refs} - {""}
@@ -87,6 +106,7 @@ class ComparisonView(QWidget):
                     pen = pg.mkPen(s.color(r), width=1, style=STYLES[j % len(STYLES)])
                     name = ref.label() if r == runs[0] and len(panel.refs) > 1 else None
                     item = plot.plot(x, d[1], pen=pen, name=name)
+                    item.setProperty("run", r)
                     # 'peak' keeps each bin's min and max: a 1 s stall stays visible at any zoom
                     item.setDownsampling(auto=True, method="peak")
                     item.setClipToView(True)
@@ -107,6 +127,22 @@ class ComparisonView(QWidget):
         if c.x_range and first is not None:
             first.setXRange(*c.x_range, padding=0)
         self.readout.setText("<i>Move the mouse over the charts to read every run at the cursor.</i>")
+
+    # ---- dragging a run in time ---------------------------------------------------------------
+    def shift_run(self, dx: float, finished: bool) -> None:
+        """Move the chosen run's curves live; the offset is committed when the drag ends."""
+        r = self.shift_target if self.shift_target in self.session.comparison.runs else None
+        if r is None:
+            return
+        self._dragged += dx
+        for plot in self.plots:
+            for item in plot.listDataItems():
+                if item.property("run") == r:
+                    item.setPos(self._dragged, 0)
+        if finished:
+            total, self._dragged = self._dragged, 0.0
+            c = self.session.comparison
+            self.session.set_offset(r, c.offsets.get(r, 0.0) + total)
 
     # ---- crosshair ----------------------------------------------------------------------------
     def _moved(self, event: tuple[QPointF]) -> None:

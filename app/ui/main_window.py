@@ -68,7 +68,9 @@ class MainWindow(QMainWindow):
         self.side.toggled.connect(self.session.set_side_by_side)
         bar.addAction(self.side)
         bar.addSeparator()
-        bar.addWidget(QLabel(" Offset "))
+        offset_label = QLabel(" Offset ")
+        offset_label.setToolTip("Type an offset, or Ctrl+drag in a chart to slide this run in time")
+        bar.addWidget(offset_label)
         self.offset_run = QComboBox()
         self.offset = QDoubleSpinBox(suffix=" s", decimals=1, minimum=-1e6, maximum=1e6)
         self.offset_run.currentIndexChanged.connect(self._show_offset)
@@ -98,6 +100,7 @@ class MainWindow(QMainWindow):
 
     def _show_offset(self) -> None:
         r = self.offset_run.currentData()
+        self.chart.shift_target = r
         self.offset.setValue(self.session.comparison.offsets.get(r, 0.0) if r is not None else 0.0)
 
     def _set_offset(self) -> None:
