@@ -3,6 +3,8 @@ style per metric, peak-preserving downsampling, a crosshair readout of every ser
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QObject, QPointF, Qt
@@ -18,7 +20,7 @@ from app.ui.session import Session
 class OffsetViewBox(pg.ViewBox):
     """Ctrl+drag shifts one run in time (the one chosen for offsets) instead of panning."""
 
-    def __init__(self, on_shift: object, **kw: object) -> None:
+    def __init__(self, on_shift: Callable[[float, bool], None], **kw: object) -> None:
         super().__init__(**kw)
         self.on_shift = on_shift
 
