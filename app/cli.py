@@ -90,6 +90,13 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--json", action="store_true")
     fmt.add_argument("--csv", action="store_true")
 
+    drops = sub.add_parser("drops", parents=[db], help="throughput drops of a run, explained")
+    drops.add_argument("run", metavar="RUN")
+    drops.add_argument("--metric", metavar="SOURCE:METRIC[:ENTITY]", help="the series to scan (default: tps)")
+    drops.add_argument("--sensitivity", choices=("low", "normal", "high"), default="normal")
+    drops.add_argument("--top", type=int, default=5, help="series named in each explanation (default 5)")
+    drops.add_argument("--json", action="store_true")
+
     shot = sub.add_parser("screenshot", parents=[db], help="render the main window offscreen to a PNG")
     shot.add_argument("out", metavar="FILE", type=Path)
     shot.add_argument("--demo", action="store_true", help="the bundled demo runs, compared")
@@ -231,6 +238,34 @@ def cmd_dump(lib: Library, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_drops(lib: Library, args: argparse.Namespace) -> int:
+    from app.analysis.layout import SeriesRef
+    from app.analysis.run_drops import run_drops
+
+    run = lib.run(args.run)
+    ref = None
+    if args.metric:
+        try:
+            ref = SeriesRef.parse(args.metric if ":" in args.metric else f"sysbench:{args.metric}")
+        except ValueError as e:
+            raise CliError(str(e)) from None
+    found = run_drops(lib, run["id"], ref, args.sensitivity, max(1, args.top))
+    if args.json:
+        print(json.dumps([d.as_json() for d in found], indent=1))
+        return 0
+    if not found:
+        print(f"no drops in {run['name']!r}")
+    for d in found:
+        print(
+            f"{_iso(d.drop.start)} .. {_iso(d.drop.end)}  {d.drop.label()}  (baseline {d.drop.baseline:.6g}, "
+            f"min {d.drop.min:.6g})"
+        )
+        for c in d.explain:
+            arrow = "up" if c.change > 0 else "down"
+            print(f"    {c.ref.spec():32} {arrow:4} {c.before:.6g} -> {c.during:.6g}  (effect {c.change:+.1f})")
+    return 0
+
+
 def cmd_screenshot(db_path: Path, args: argparse.Namespace) -> int:
     from app.ui.launch import screenshot
 
@@ -245,7 +280,7 @@ def cmd_screenshot(db_path: Path, args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"import": cmd_import, "runs": cmd_runs, "series": cmd_series, "dump": cmd_dump}
+COMMANDS = {"import": cmd_import, "runs": cmd_runs, "series": cmd_series, "dump": cmd_dump, "drops": cmd_drops}
 
 
 if __name__ == "__main__":

@@ -1,0 +1,63 @@
+"""Why did throughput drop? Rank the run's other series by how much they moved during the drop
+against the window just before it (robust effect size: shift of the median over the MAD)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from app.analysis.drops import Drop
+from app.analysis.layout import SeriesRef
+
+MAD_TO_SIGMA = 1.4826
+
+
+@dataclass(frozen=True)
+class Change:
+    ref: SeriesRef
+    change: float  # effect size: (median during - median before) / robust sigma before; signed
+    before: float
+    during: float
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "source": self.ref.source,
+            "metric": self.ref.metric,
+            "entity": self.ref.entity,
+            "change": round(self.change, 2),
+            "before": self.before,
+            "during": self.during,
+        }
+
+
+def effect(t: np.ndarray, v: np.ndarray, drop: Drop) -> Change | None:
+    span = max(30.0, 2.0 * drop.duration)
+    before = v[(t >= drop.start - span) & (t < drop.start) & np.isfinite(v)]
+    during = v[(t >= drop.start) & (t <= drop.end) & np.isfinite(v)]
+    if len(before) < 3 or len(during) < 1:
+        return None
+    b, d = float(np.median(before)), float(np.median(during))
+    mad = float(np.median(np.abs(before - b))) * MAD_TO_SIGMA
+    # floor on the spread: a flat series (0 writes/s) must not turn a tiny change into a huge score
+    scale = max(mad, 0.05 * abs(b), 1e-9 + 0.01 * max(abs(b), abs(d)), 1e-6)
+    return Change(SeriesRef("", ""), (d - b) / scale, b, d)
+
+
+def explain(
+    drop: Drop,
+    refs: Iterable[SeriesRef],
+    load: Callable[[SeriesRef], tuple[np.ndarray, np.ndarray] | None],
+    top: int = 5,
+) -> list[Change]:
+    out = []
+    for ref in refs:
+        data = load(ref)
+        if data is None:
+            continue
+        c = effect(data[0], data[1], drop)
+        if c is not None and np.isfinite(c.change) and c.change != 0:
+            out.append(Change(ref, c.change, c.before, c.during))
+    out.sort(key=lambda c: -abs(c.change))
+    return out[:top]

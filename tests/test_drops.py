@@ -1,0 +1,97 @@
+"""Drop detection and explanation (numpy only)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from app.analysis.drops import baseline, detect, steps_from_threads
+from app.analysis.explain import explain
+from app.analysis.layout import SeriesRef
+from tests.conftest import FIXTURES
+
+REAL = FIXTURES / "sysbench" / "sysbench_1.0.20_C_oltp-read-write.txt"
+
+
+def real_tps() -> tuple[np.ndarray, np.ndarray]:
+    v = np.array([float(x) for x in re.findall(r"tps: ([\d.]+)", REAL.read_text())])
+    return np.arange(1, len(v) + 1, dtype=float), v
+
+
+def steady(n: int = 600, level: float = 1000.0, noise: float = 30.0, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return np.arange(1, n + 1, dtype=float), level + rng.normal(0, noise, n)
+
+
+def test_a_real_undisturbed_run_has_no_drop() -> None:
+    assert detect(*real_tps()) == []
+
+
+def test_a_dip_in_the_real_run_is_found_with_its_boundaries() -> None:
+    t, v = real_tps()
+    v = v.copy()
+    v[40:52] *= 0.45  # the samples at t = 41 .. 52 s
+    (d,) = detect(t, v)
+    assert (d.start, d.end) == (40.0, 52.0)  # the first sample covers (40, 41]
+    assert d.depth == pytest.approx(0.55, abs=0.08)
+    assert d.label().endswith("· 12 s")
+    assert d.min == v[40:52].min()
+
+
+def test_neighbouring_dips_merge_and_short_ones_are_ignored() -> None:
+    t, v = steady()
+    v[100:105] = 300
+    v[106:110] = 300  # one sample back up: the same stall
+    v[300:302] = 200  # 2 s: shorter than the default 3 s
+    drops = detect(t, v)
+    assert [(d.start, d.end) for d in drops] == [(100.0, 110.0)]
+    assert detect(t, v, "high")[-1].start == 300.0
+
+
+def test_warm_up_level_steps_and_spikes_are_not_drops() -> None:
+    t, v = steady(3000)
+    v[:300] = np.linspace(100, 1000, 300) + v[:300] - 1000  # slow warm-up
+    v[1500:] += 800  # configuration step up
+    v[2500:2520] += 3000  # upward excursion
+    assert detect(t, v) == []
+
+
+def test_step_load_levels_are_segmented_first() -> None:
+    t = np.arange(1, 601, dtype=float)
+    threads = np.repeat([1, 2, 4, 8, 16, 32], 100).astype(float)
+    v = threads * 100 + np.random.default_rng(1).normal(0, 5, 600)
+    v[450:460] *= 0.3  # a real drop inside the 16-thread step
+    segments = steps_from_threads(t, threads)
+    assert len(segments) == 6
+    drops = detect(t, v, segments=segments)
+    assert [(d.start, d.end) for d in drops] == [(450.0, 460.0)]
+
+
+def test_baseline_is_local_and_robust() -> None:
+    t, v = steady(1000, noise=0)
+    v[500:530] = 0
+    b = baseline(t, v)
+    assert np.allclose(b, 1000.0)
+
+
+def test_explanation_ranks_what_moved_during_the_drop() -> None:
+    t, v = steady(300)
+    v[150:165] = 200
+    (d,) = detect(t, v)
+    rng = np.random.default_rng(5)
+    disk = 100 + rng.normal(0, 5, 300)
+    disk[150:165] = 900  # writes jump during the drop
+    cpu = 60 + rng.normal(0, 3, 300)
+    cpu[150:165] = 40  # CPU falls
+    noise = 50 + rng.normal(0, 10, 300)
+    data = {
+        SeriesRef("iostat", "w/s", "vda"): (t, disk),
+        SeriesRef("vmstat", "us"): (t, cpu),
+        SeriesRef("vmstat", "cs"): (t, noise),
+    }
+    ranked = explain(d, data, data.get, top=5)
+    assert [c.ref for c in ranked[:2]] == [SeriesRef("iostat", "w/s", "vda"), SeriesRef("vmstat", "us")]
+    assert ranked[0].change > 0 and ranked[1].change < 0
+    assert ranked[0].before == pytest.approx(100, abs=5) and ranked[0].during == pytest.approx(900)
