@@ -267,3 +267,39 @@ def test_ctrl_drag_slides_the_chosen_run_in_time(window: MainWindow) -> None:
     assert after[moved] == pytest.approx(before[moved] + 10.0, abs=0.05)
     assert after[still] == before[still]
     assert window.offset.value() == pytest.approx(10.0, abs=0.05)
+
+
+def test_detected_drops_are_shaded_on_every_panel_and_labelled(qtbot, tmp_path: Path) -> None:
+    import shutil
+
+    import pyqtgraph as pg
+
+    folder = tmp_path / "stalled"
+    shutil.copytree(RUNS / "c_basic", folder)
+    tps = [1000.0 + (k % 3) * 10 for k in range(1, 15)]
+    for k in range(5, 10):
+        tps[k] = 300.0
+    lines = [
+        f"[ {k + 1}s ] thds: 4 tps: {v:.2f} qps: 1.00 (r/w/o: 1.00/0.00/0.00) lat (ms,95%): 1.00 err/s: 0.00 "
+        "reconn/s: 0.00"
+        for k, v in enumerate(tps)
+    ]
+    (folder / "sysbench.log").write_text("\n".join(lines) + "\n")
+    db = tmp_path / "d.sqlite"
+    with Library(db) as lib:
+        run_id = import_path(lib, folder).id
+    session = Session(db)
+    w = MainWindow(session, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(w)
+    session.add_runs([run_id])
+    (rd,) = session.drops(run_id)
+    assert rd.drop.label() == "−70% · 5 s"
+    for plot in w.chart.plots:
+        bands = [i for i in plot.items if isinstance(i, pg.LinearRegionItem)]
+        assert len(bands) == 1
+        lo, hi = bands[0].getRegion()
+        assert hi - lo == pytest.approx(5.0)
+    assert [label.textItem.toPlainText() for label in w.chart.drop_labels] == ["−70% · 5 s"]
+    assert session.comparison.panels[0].title == "Throughput (tps)"
+    w.close()
+    session.close()

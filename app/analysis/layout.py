@@ -71,7 +71,8 @@ def default_panels(available: Iterable[SeriesRef], load: Callable[[SeriesRef], f
             panels.append(Panel("Throughput (tps)", [SeriesRef(src, "tps")]))
             lat = sorted(r for r in have if r.source == src and r.metric == "lat_ms")
             if lat:
-                panels.append(Panel("Latency (ms)", lat[:2]))
+                which = ", ".join(f"p{r.entity}" if r.entity.replace(".", "").isdigit() else r.entity for r in lat[:2])
+                panels.append(Panel(f"Latency {which} (ms)", lat[:2]))
             break
     cpu = pick(SeriesRef("vmstat", "us"), SeriesRef("vmstat", "sy"), SeriesRef("vmstat", "wa"))
     if not cpu:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QObject, QPointF, Qt
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeyEvent
+from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent, QKeyEvent
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
 from app.analysis.align import ALIGN_MODES
@@ -59,6 +59,7 @@ class ComparisonView(QWidget):
         self.shift_target: int | None = None  # the run Ctrl+drag moves (the toolbar's Offset choice)
         self._dragged = 0.0
         self.plots: list[pg.PlotItem] = []
+        self.drop_labels: list[pg.TextItem] = []
         self.lines: list[pg.InfiniteLine] = []
         self.curves: list[tuple[int, int, SeriesRef, np.ndarray, np.ndarray, float]] = []  # panel run ref x y step
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -71,7 +72,7 @@ class ComparisonView(QWidget):
     def rebuild(self) -> None:
         s, c = self.session, self.session.comparison
         self.graphics.clear()
-        self.plots, self.lines, self.curves = [], [], []
+        self.plots, self.lines, self.curves, self.drop_labels = [], [], [], []
         runs = [r for r in c.runs if r in {x["id"] for x in s.runs()}]
         self.legend.setText(
             "  ".join(
@@ -96,9 +97,12 @@ class ComparisonView(QWidget):
             plot.titleLabel.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
             if len(units) == 1:
                 plot.setLabel("left", text=units.pop())
-            if len(panel.refs) > 1:
+            if len(panel.refs) > 1:  # line styles name the metrics; colours name the runs (top bar)
                 legend = plot.addLegend(offset=(-10, 5), labelTextSize="8pt")
                 legend.setBrush(pg.mkBrush(255, 255, 255, 200))
+                for j, ref in enumerate(panel.refs):
+                    sample = pg.PlotDataItem(pen=pg.mkPen("#444444", width=1, style=STYLES[j % len(STYLES)]))
+                    legend.addItem(sample, ref.label())
             for j, ref in enumerate(panel.refs):
                 for r in runs:
                     d = s.data(r, ref)
@@ -106,8 +110,7 @@ class ComparisonView(QWidget):
                         continue
                     x = s.x_of(r, d[0])
                     pen = pg.mkPen(s.color(r), width=1, style=STYLES[j % len(STYLES)])
-                    name = ref.label() if r == runs[0] and len(panel.refs) > 1 else None
-                    item = plot.plot(x, d[1], pen=pen, name=name)
+                    item = plot.plot(x, d[1], pen=pen)
                     item.setProperty("run", r)
                     # 'peak' keeps each bin's min and max: a 1 s stall stays visible at any zoom
                     item.setDownsampling(auto=True, method="peak")
@@ -124,11 +127,35 @@ class ComparisonView(QWidget):
             plot.addItem(line, ignoreBounds=True)
             self.lines.append(line)
             self.plots.append(plot)
+        self._draw_drops(runs)
         last = self.plots[-1]
         last.setLabel("bottom", "time (UTC)" if absolute else f"seconds, {ALIGN_MODES[c.align]}")
         if c.x_range and first is not None:
             first.setXRange(*c.x_range, padding=0)
         self.readout.setText("<i>Move the mouse over the charts to read every run at the cursor.</i>")
+
+    def _draw_drops(self, runs: list[int]) -> None:
+        """Each detected drop: a shaded band on every panel, labelled on the top one."""
+        s = self.session
+        tops = [float(np.nanmax(c[4])) for c in self.curves if c[0] == 0 and len(c[4])]
+        top = max(tops) if tops else 1.0
+        for r in runs:
+            color = QColor(s.color(r))
+            for rd in s.drops(r):
+                x0, x1 = (float(x) for x in s.x_of(r, np.array([rd.drop.start, rd.drop.end])))
+                for k, plot in enumerate(self.plots):
+                    fill = QColor(color)
+                    fill.setAlpha(40)
+                    band = pg.LinearRegionItem((x0, x1), movable=False, brush=fill, pen=pg.mkPen(None))
+                    band.setZValue(-10)
+                    band.setProperty("run", r)
+                    plot.addItem(band, ignoreBounds=True)
+                    if k == 0:
+                        label = pg.TextItem(rd.drop.label(), color=color, anchor=(0, 0))
+                        label.setProperty("run", r)
+                        plot.addItem(label, ignoreBounds=True)
+                        label.setPos(x0, top)
+                        self.drop_labels.append(label)
 
     # ---- dragging a run in time ---------------------------------------------------------------
     def shift_run(self, dx: float, finished: bool) -> None:

@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, Signal
 
 from app.analysis.align import base
 from app.analysis.layout import Panel, SeriesRef, default_panels
+from app.analysis.run_drops import RunDrop, run_drops, throughput
 from app.store import Library, LibraryError
 
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
@@ -66,12 +67,14 @@ class Session(QObject):
         self.closed = False
         self._cache: dict[tuple[int, SeriesRef], tuple[np.ndarray, np.ndarray] | None] = {}
         self._runs: dict[int, dict[str, Any]] = {}
+        self._drops: dict[int, list[RunDrop]] = {}
         self.reload_runs()
 
     # ---- runs ---------------------------------------------------------------------------------
     def reload_runs(self) -> None:
         self._runs = {r["id"]: r for r in self.lib.runs()}
         self._cache.clear()
+        self._drops.clear()
         self.comparison.runs = [r for r in self.comparison.runs if r in self._runs]
         self.runsChanged.emit()
 
@@ -115,6 +118,15 @@ class Session(QObject):
             ]
             self._cache[key] = self.lib.load(found[0].id) if found else None
         return self._cache[key]
+
+    def drops(self, run_id: int) -> list[RunDrop]:
+        """Detected drops of a run's throughput (none when it has no benchmark log)."""
+        if run_id not in self._drops:
+            try:
+                self._drops[run_id] = run_drops(self.lib, run_id) if throughput(self.lib, run_id) else []
+            except LibraryError:
+                self._drops[run_id] = []
+        return self._drops[run_id]
 
     def x_of(self, run_id: int, t: np.ndarray) -> np.ndarray:
         c = self.comparison
