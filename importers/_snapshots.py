@@ -55,15 +55,16 @@ def marker_time(line: str, ctx: Context) -> float | None:
         month = _MONTHS.get(m.group(1))
         if month is None:
             return None
-        naive = datetime(int(m.group(5)), month, int(m.group(2)), *map(int, m.group(3).split(":")), tzinfo=UTC)
+        hh, mm, ss = (int(x) for x in m.group(3).split(":"))
+        wall = datetime(int(m.group(5)), month, int(m.group(2)), hh, mm, ss, tzinfo=UTC).timestamp()
         zone = m.group(4)
         if zone and zone[0] in "+-":
             offset = (1 if zone[0] == "+" else -1) * (int(zone[1:3]) * 3600 + int(zone[3:5]) * 60)
             ctx.meta.setdefault("utc_offset", float(offset))
-            return naive.timestamp() - offset
+            return wall - offset
         if zone:
             ctx.meta.setdefault("zone_abbrev", zone)
-        return float(ctx.clock.wall(np.array([naive.timestamp()]))[0])
+        return float(ctx.clock.wall(np.array([wall]))[0])
     return None
 
 
