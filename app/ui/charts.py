@@ -12,6 +12,7 @@ from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent, QKeyEvent
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
 from app.analysis.align import ALIGN_MODES
+from app.analysis.decimate import MinMaxPyramid
 from app.analysis.layout import SeriesRef
 from app.ui import mime
 from app.ui.session import Session
@@ -60,6 +61,7 @@ class ComparisonView(QWidget):
         self._dragged = 0.0
         self.plots: list[pg.PlotItem] = []
         self.drop_labels: list[pg.TextItem] = []
+        self.decimated: list[tuple[pg.PlotDataItem, MinMaxPyramid]] = []
         self.lines: list[pg.InfiniteLine] = []
         self.curves: list[tuple[int, int, SeriesRef, np.ndarray, np.ndarray, float]] = []  # panel run ref x y step
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -72,7 +74,7 @@ class ComparisonView(QWidget):
     def rebuild(self) -> None:
         s, c = self.session, self.session.comparison
         self.graphics.clear()
-        self.plots, self.lines, self.curves, self.drop_labels = [], [], [], []
+        self.plots, self.lines, self.curves, self.drop_labels, self.decimated = [], [], [], [], []
         runs = [r for r in c.runs if r in {x["id"] for x in s.runs()}]
         self.legend.setText(
             "  ".join(
@@ -110,11 +112,12 @@ class ComparisonView(QWidget):
                         continue
                     x = s.x_of(r, d[0])
                     pen = pg.mkPen(s.color(r), width=1, style=STYLES[j % len(STYLES)])
-                    item = plot.plot(x, d[1], pen=pen)
+                    # min/max pyramid: ~2 points per pixel column at any zoom, a 1 s stall kept
+                    pyramid = MinMaxPyramid(x, d[1])
+                    xs, ys = pyramid.view(float(x[0]), float(x[-1]), 2000)
+                    item = plot.plot(xs, ys, pen=pen, connect="finite")
                     item.setProperty("run", r)
-                    # 'peak' keeps each bin's min and max: a 1 s stall stays visible at any zoom
-                    item.setDownsampling(auto=True, method="peak")
-                    item.setClipToView(True)
+                    self.decimated.append((item, pyramid))
                     step = float(np.median(np.diff(x[:200]))) if len(x) > 1 else 1.0
                     self.curves.append((i, r, ref, x, d[1], step))
             if first is None:
@@ -130,9 +133,19 @@ class ComparisonView(QWidget):
         self._draw_drops(runs)
         last = self.plots[-1]
         last.setLabel("bottom", "time (UTC)" if absolute else f"seconds, {ALIGN_MODES[c.align]}")
+        if first is not None:
+            first.vb.sigXRangeChanged.connect(self._redecimate)
         if c.x_range and first is not None:
             first.setXRange(*c.x_range, padding=0)
         self.readout.setText("<i>Move the mouse over the charts to read every run at the cursor.</i>")
+
+    def _redecimate(self, vb: pg.ViewBox, x_range: tuple[float, float]) -> None:
+        """New x range: each curve gets its points for that view from its pyramid."""
+        pixels = max(int(vb.width()), 200)
+        for item, pyramid in self.decimated:
+            shift = item.pos().x()  # a run being dragged is drawn shifted
+            xs, ys = pyramid.view(x_range[0] - shift, x_range[1] - shift, pixels)
+            item.setData(xs, ys, connect="finite")
 
     def _draw_drops(self, runs: list[int]) -> None:
         """Each detected drop: a shaded band on every panel, labelled on the top one."""
