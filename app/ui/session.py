@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import QObject, Signal
 
-from app.analysis.align import base
+from app.analysis.align import x_of
 from app.analysis.layout import Panel, SeriesRef, default_panels
 from app.analysis.run_drops import RunDrop, run_drops, throughput
 from app.store import Library, LibraryError
@@ -130,21 +130,8 @@ class Session(QObject):
 
     def x_of(self, run_id: int, t: np.ndarray) -> np.ndarray:
         c = self.comparison
-        x = t - base(self._runs[run_id], c.align) + c.offsets.get(run_id, 0.0)
-        if c.side_by_side and c.align != "absolute":
-            x = x + self._side_shift(run_id)
-        return x
-
-    def _side_shift(self, run_id: int) -> float:
-        """Side by side: runs one after the other on the shared axis, a small gap between."""
-        shift = 0.0
-        for r in self.comparison.runs:
-            if r == run_id:
-                return shift
-            run = self._runs[r]
-            shift += self.comparison.offsets.get(r, 0.0)  # a run shifted right pushes the next one too
-            shift += float((run.get("end") or 0) - (run.get("start") or 0)) * 1.05 + 1
-        return shift
+        runs = [self._runs[r] for r in c.runs if r in self._runs]
+        return x_of(runs, run_id, t, c.align, c.offsets, c.side_by_side)
 
     # ---- comparison ---------------------------------------------------------------------------
     def add_runs(self, run_ids: list[int]) -> None:
