@@ -97,6 +97,25 @@ def build_parser() -> argparse.ArgumentParser:
     drops.add_argument("--top", type=int, default=5, help="series named in each explanation (default 5)")
     drops.add_argument("--json", action="store_true")
 
+    exp = sub.add_parser("export", parents=[db], help="export the comparison as PNG, SVG, PDF or CSV (headless)")
+    exp.add_argument("--run", action="append", default=[], metavar="RUN", help="a run (repeatable)")
+    exp.add_argument(
+        "--panel",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="SOURCE:METRIC[:ENTITY], '+' joins series in one panel (repeatable; default layout)",
+    )
+    exp.add_argument("--view", metavar="NAME", help="a saved view (runs, panels, offsets, alignment)")
+    exp.add_argument("--out", required=True, type=Path, metavar="FILE.(png|svg|pdf|csv)")
+    exp.add_argument("--size", default="blog", metavar="WxH|blog|slide|square", help="default blog = 1200x675")
+    exp.add_argument("--scale", type=float, default=1.0, help="PNG pixel ratio (2 for retina)")
+    exp.add_argument("--title")
+    exp.add_argument("--align", choices=("run", "bench", "absolute"))
+    exp.add_argument("--from", dest="x_from", type=float, metavar="X", help="start of the time window (axis units)")
+    exp.add_argument("--to", dest="x_to", type=float, metavar="X", help="end of the time window")
+    exp.add_argument("--theme", choices=("publication", "screen"), default="publication")
+
     shot = sub.add_parser("screenshot", parents=[db], help="render the main window offscreen to a PNG")
     shot.add_argument("out", metavar="FILE", type=Path)
     shot.add_argument("--demo", action="store_true", help="the bundled demo runs, compared")
@@ -266,6 +285,95 @@ def cmd_drops(lib: Library, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export(lib: Library, args: argparse.Namespace) -> int:
+    from app.analysis.layout import Panel, default_panels, parse_panel
+    from app.figure import build, write_csv
+
+    suffix = args.out.suffix.lower()
+    if suffix not in (".png", ".svg", ".pdf", ".csv"):
+        raise CliError("--out must end in .png, .svg, .pdf or .csv")
+    spec: dict[str, Any] = {}
+    if args.view:
+        row = lib.conn.execute("SELECT spec FROM views WHERE name = ?", (args.view,)).fetchone()
+        if row is None:
+            raise CliError(f"no saved view {args.view!r}")
+        spec = json.loads(row[0])
+    run_ids = [int(lib.run(r)["id"]) for r in args.run] or [int(r) for r in spec.get("runs", [])]
+    if not run_ids:
+        raise CliError("give at least one --run (or a --view)")
+    try:
+        panels = [parse_panel(s) for s in args.panel]
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    if not panels and spec.get("panels"):
+        panels = [Panel.from_json(p) for p in spec["panels"]]
+    if not panels:
+        have = {r for rid in run_ids for r in _refs(lib, rid)}
+        panels = default_panels(have, lambda ref: _mean(lib, run_ids, ref))
+    if not panels:
+        raise CliError("the runs have no series to plot")
+    x_range = None
+    if args.x_from is not None or args.x_to is not None:
+        if args.x_from is None or args.x_to is None or args.x_to <= args.x_from:
+            raise CliError("--from and --to go together, with --from < --to")
+        x_range = (args.x_from, args.x_to)
+    fig = build(
+        lib,
+        run_ids,
+        panels,
+        args.align or spec.get("align", "run"),
+        {int(k): float(v) for k, v in dict(spec.get("offsets", {})).items()},
+        bool(spec.get("side_by_side", False)),
+        args.title,
+        x_range,
+    )
+    if suffix == ".csv":
+        write_csv(fig, args.out)
+    else:
+        size = _size(args.size)
+        if not (0 < args.scale <= 8):
+            raise CliError("--scale must be between 0 and 8")
+        from app.ui.launch import gui_app
+
+        gui_app(offscreen=True)
+        from app.render import PUBLICATION, SCREEN, export
+
+        export(fig, args.out, size, args.scale, PUBLICATION if args.theme == "publication" else SCREEN)
+    print(args.out)
+    return 0
+
+
+def _refs(lib: Library, run_id: int) -> list[Any]:
+    from app.analysis.layout import SeriesRef
+
+    return [SeriesRef(s.source, s.metric, s.entity) for s in lib.series(run_id)]
+
+
+def _mean(lib: Library, run_ids: list[int], ref: Any) -> float:
+    import numpy as np
+
+    out = 0.0
+    for rid in run_ids:
+        for s in lib.series(rid):
+            if (s.source, s.metric, s.entity) == (ref.source, ref.metric, ref.entity):
+                out = max(out, float(np.nanmean(lib.load(s.id)[1])) if s.n else 0.0)
+    return out
+
+
+def _size(text: str) -> tuple[int, int]:
+    from app.render import SIZES
+
+    if text in SIZES:
+        return SIZES[text]
+    try:
+        w, h = (int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise CliError(f"--size {text!r} is not WxH or one of {', '.join(SIZES)}") from None
+    if not (100 <= w <= 10000 and 100 <= h <= 10000):
+        raise CliError("--size must be between 100x100 and 10000x10000")
+    return w, h
+
+
 def cmd_screenshot(db_path: Path, args: argparse.Namespace) -> int:
     from app.ui.launch import screenshot
 
@@ -280,7 +388,14 @@ def cmd_screenshot(db_path: Path, args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"import": cmd_import, "runs": cmd_runs, "series": cmd_series, "dump": cmd_dump, "drops": cmd_drops}
+COMMANDS = {
+    "import": cmd_import,
+    "runs": cmd_runs,
+    "series": cmd_series,
+    "dump": cmd_dump,
+    "drops": cmd_drops,
+    "export": cmd_export,
+}
 
 
 if __name__ == "__main__":

@@ -33,6 +33,24 @@ def parse_bytes(fmt: ModuleType, raw: bytes, origin: float = 0.0) -> tuple[list[
     return blocks, ctx
 
 
+def stalled_folder(tmp_path: Path) -> Path:
+    """The real c_basic capture plus a sysbench log whose throughput falls 70% for 5 s."""
+    import shutil
+
+    folder = tmp_path / "stalled"
+    shutil.copytree(FIXTURES / "runs" / "c_basic", folder)
+    tps = [1000.0 + (k % 3) * 10 for k in range(1, 15)]
+    for k in range(5, 10):
+        tps[k] = 300.0
+    lines = [
+        f"[ {k + 1}s ] thds: 4 tps: {v:.2f} qps: 1.00 (r/w/o: 1.00/0.00/0.00) lat (ms,95%): 1.00 err/s: 0.00 "
+        "reconn/s: 0.00"
+        for k, v in enumerate(tps)
+    ]
+    (folder / "sysbench.log").write_text("\n".join(lines) + "\n")
+    return folder
+
+
 @pytest.fixture
 def lib(tmp_path: Path):
     from app.store import Library

@@ -32,5 +32,5 @@ def test_nan_gaps_do_not_hide_values() -> None:
     x = np.arange(1000, dtype=float)
     y = np.ones(1000)
     y[::2] = np.nan
-    xs, ys = MinMaxPyramid(x, y).view(0, 1000, 20)
+    _, ys = MinMaxPyramid(x, y).view(0, 1000, 20)
     assert np.nanmin(ys) == 1.0 and not np.isnan(ys).all()

@@ -16,7 +16,7 @@ from app.store import Library
 from app.ui import mime
 from app.ui.main_window import LAST_VIEW, MainWindow
 from app.ui.session import Session
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, stalled_folder
 
 RUNS = FIXTURES / "runs"
 
@@ -270,21 +270,9 @@ def test_ctrl_drag_slides_the_chosen_run_in_time(window: MainWindow) -> None:
 
 
 def test_detected_drops_are_shaded_on_every_panel_and_labelled(qtbot, tmp_path: Path) -> None:
-    import shutil
-
     import pyqtgraph as pg
 
-    folder = tmp_path / "stalled"
-    shutil.copytree(RUNS / "c_basic", folder)
-    tps = [1000.0 + (k % 3) * 10 for k in range(1, 15)]
-    for k in range(5, 10):
-        tps[k] = 300.0
-    lines = [
-        f"[ {k + 1}s ] thds: 4 tps: {v:.2f} qps: 1.00 (r/w/o: 1.00/0.00/0.00) lat (ms,95%): 1.00 err/s: 0.00 "
-        "reconn/s: 0.00"
-        for k, v in enumerate(tps)
-    ]
-    (folder / "sysbench.log").write_text("\n".join(lines) + "\n")
+    folder = stalled_folder(tmp_path)
     db = tmp_path / "d.sqlite"
     with Library(db) as lib:
         run_id = import_path(lib, folder).id

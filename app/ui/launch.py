@@ -24,6 +24,12 @@ def _app() -> object:
     return app
 
 
+def gui_app(offscreen: bool = False) -> object:
+    """The application object fonts and painters need (offscreen when there is no display)."""
+    _need_offscreen(offscreen)
+    return _app()
+
+
 def demo_library(db_path: Path) -> list[int]:
     """Import the bundled demo runs (a no-op when already there) and return their ids."""
     from app.ingest import Options, import_path

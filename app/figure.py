@@ -1,0 +1,123 @@
+"""The data of a figure, gathered from the library without Qt: the runs' series aligned on the
+shared time axis, their units and the detected drops. app/render.py draws it; the CSV writes it."""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from app.analysis.align import ALIGN_MODES, x_of
+from app.analysis.drops import Drop
+from app.analysis.layout import Panel, SeriesRef
+from app.analysis.run_drops import run_drops, throughput
+from app.store import Library, LibraryError
+
+
+@dataclass
+class Line:
+    run: int
+    ref: SeriesRef
+    x: np.ndarray
+    y: np.ndarray
+
+
+@dataclass
+class Figure:
+    title: str
+    runs: list[dict[str, Any]]
+    panels: list[Panel]
+    align: str
+    lines: list[list[Line]]  # per panel
+    units: list[str]  # per panel ('' when mixed)
+    drops: list[tuple[int, Drop, float, float]] = field(default_factory=list)  # run, drop, x0, x1
+    x_range: tuple[float, float] | None = None
+
+    @property
+    def x_label(self) -> str:
+        return "time (UTC)" if self.align == "absolute" else f"seconds, {ALIGN_MODES[self.align]}"
+
+    def extent(self) -> tuple[float, float]:
+        if self.x_range:
+            return self.x_range
+        xs = [(float(np.nanmin(ln.x)), float(np.nanmax(ln.x))) for p in self.lines for ln in p if len(ln.x)]
+        if not xs:
+            return (0.0, 1.0)
+        return (min(a for a, _ in xs), max(b for _, b in xs))
+
+
+def build(
+    lib: Library,
+    run_ids: list[int],
+    panels: list[Panel],
+    align: str = "run",
+    offsets: dict[int, float] | None = None,
+    side_by_side: bool = False,
+    title: str | None = None,
+    x_range: tuple[float, float] | None = None,
+) -> Figure:
+    offsets = offsets or {}
+    runs = [lib.run(r) for r in run_ids]
+    if align not in ALIGN_MODES:
+        raise LibraryError(f"--align must be one of {', '.join(ALIGN_MODES)}")
+    infos = {r["id"]: {SeriesRef(s.source, s.metric, s.entity): s for s in lib.series(r["id"])} for r in runs}
+    lines: list[list[Line]] = []
+    units: list[str] = []
+    for panel in panels:
+        row, panel_units = [], set()
+        for ref in panel.refs:
+            for run in runs:
+                info = infos[run["id"]].get(ref)
+                if info is None:
+                    continue
+                t, v = lib.load(info.id)
+                row.append(Line(run["id"], ref, x_of(runs, run["id"], t, align, offsets, side_by_side), v))
+                panel_units.add(info.unit)
+        lines.append(row)
+        units.append(panel_units.pop() if len(panel_units) == 1 else "")
+    if not any(lines):
+        raise LibraryError("none of the requested series exists in these runs")
+    drops = []
+    for run in runs:
+        if throughput(lib, run["id"]) is not None:
+            for rd in run_drops(lib, run["id"]):
+                x0, x1 = x_of(runs, run["id"], np.array([rd.drop.start, rd.drop.end]), align, offsets, side_by_side)
+                drops.append((run["id"], rd.drop, float(x0), float(x1)))
+    name = title if title is not None else " vs ".join(r["name"] for r in runs)
+    return Figure(name, runs, panels, align, lines, units, drops, x_range)
+
+
+def csv_rows(fig: Figure) -> Iterator[list[str]]:
+    """Exactly the plotted data: the x column in the figure's alignment, one column per run x
+    series (units in the header), blank where a run has no sample at that x."""
+    columns: list[tuple[str, np.ndarray, np.ndarray]] = []
+    names = {r["id"]: r["name"] for r in fig.runs}
+    for p in range(len(fig.panels)):
+        for ln in fig.lines[p]:
+            unit = fig.units[p]
+            header = f"{names[ln.run]} {ln.ref.spec()}" + (f" ({unit})" if unit else "")
+            if header not in (c[0] for c in columns):  # a series shown in two panels: one column
+                columns.append((header, ln.x, ln.y))
+    xs = np.unique(np.concatenate([c[1] for c in columns])) if columns else np.zeros(0)
+    x_name = "time_utc" if fig.align == "absolute" else "seconds"
+    yield [x_name, *(c[0] for c in columns)]
+    lookup = []
+    for _, x, y in columns:
+        idx = np.searchsorted(xs, x)
+        full = np.full(len(xs), np.nan)
+        full[idx] = y
+        lookup.append(full)
+    for i, x in enumerate(xs):
+        cells = [repr(float(x))]
+        cells += ["" if math.isnan(col[i]) else repr(float(col[i])) for col in lookup]
+        yield cells
+
+
+def write_csv(fig: Figure, out: Path) -> None:
+    with out.open("w", newline="") as f:
+        csv.writer(f).writerows(csv_rows(fig))

@@ -1,0 +1,280 @@
+"""The figure renderer: one QPainter drawing for PNG (QImage), SVG (QSvgGenerator: titles,
+labels and legend are <text>) and PDF (QPdfWriter, vector). pyqtgraph's SVG exporter is not
+used (it fails on PySide6 >= 6.11). Curves are decimated with the same min/max pyramid as the
+window, so a 1 s stall shows in a 1200 px figure of a 24 h run."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSize, QSizeF, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QImage,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QPdfWriter,
+    QPen,
+    QPolygonF,
+)
+from PySide6.QtSvg import QSvgGenerator
+
+from app.analysis.decimate import MinMaxPyramid
+from app.figure import Figure
+
+SIZES = {"blog": (1200, 675), "slide": (1920, 1080), "square": (1080, 1080)}
+STYLES = [Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotLine]
+
+
+@dataclass(frozen=True)
+class Theme:
+    background: str
+    text: str
+    grid: str
+    frame: str
+    colors: tuple[str, ...]
+    run_styles: bool  # runs also differ by line style (greyscale printing)
+
+
+PUBLICATION = Theme(
+    "#ffffff",
+    "#202020",
+    "#e6e6e6",
+    "#808080",
+    ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"),
+    True,
+)
+SCREEN = Theme(
+    "#ffffff",
+    "#333333",
+    "#eeeeee",
+    "#aaaaaa",
+    ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2"),
+    False,
+)
+
+
+def nice_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
+    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
+        return [lo] if math.isfinite(lo) else []
+    raw = (hi - lo) / max(n, 1)
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
+    first = math.ceil(lo / step) * step
+    return [first + k * step for k in range(int((hi - first) / step + 1e-9) + 1)]
+
+
+def fmt(v: float) -> str:
+    a = abs(v)
+    if a >= 1e6:
+        return f"{v / 1e6:g}M"
+    if a >= 1e4:
+        return f"{v / 1e3:g}k"
+    return f"{v:g}"
+
+
+def time_label(x: float, absolute: bool, span: float) -> str:
+    if not absolute:
+        return f"{x:g}"
+    return datetime.fromtimestamp(x, UTC).strftime("%H:%M:%S" if span < 86_400 else "%m-%d %H:%M")
+
+
+def draw(fig: Figure, p: QPainter, w: float, h: float, theme: Theme = PUBLICATION) -> None:
+    """Draw the whole figure into the rectangle (0, 0, w, h) of the painter."""
+    p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    p.fillRect(QRectF(0, 0, w, h), QColor(theme.background))
+    base = max(9.0, min(w, h) / 60)
+    title_font, font, small = QFont("DejaVu Sans"), QFont("DejaVu Sans"), QFont("DejaVu Sans")
+    title_font.setPixelSize(round(base * 1.5))
+    title_font.setBold(True)
+    font.setPixelSize(round(base * 1.05))
+    small.setPixelSize(round(base * 0.9))
+    fm, fs = QFontMetricsF(font), QFontMetricsF(small)
+    color = {r["id"]: QColor(theme.colors[i % len(theme.colors)]) for i, r in enumerate(fig.runs)}
+    run_style = {
+        r["id"]: STYLES[i % len(STYLES)] if theme.run_styles else Qt.PenStyle.SolidLine for i, r in enumerate(fig.runs)
+    }
+    text = QColor(theme.text)
+    # title and legend
+    p.setPen(text)
+    p.setFont(title_font)
+    top = base * 0.8
+    p.drawText(QRectF(0, top, w, base * 2), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, fig.title)
+    top += base * 2.3
+    p.setFont(font)
+    x = base * 4
+    for r in fig.runs:
+        pen = QPen(color[r["id"]], max(2.0, base / 5), run_style[r["id"]])
+        p.setPen(pen)
+        p.drawLine(QPointF(x, top + fm.height() / 2), QPointF(x + base * 2.5, top + fm.height() / 2))
+        p.setPen(text)
+        p.drawText(QPointF(x + base * 3, top + fm.ascent()), r["name"])
+        x += base * 4.5 + fm.horizontalAdvance(r["name"])
+    top += fm.height() * 1.6
+    # panels
+    left, right, bottom = base * 6.5, w - base * 1.5, h - base * 4.2
+    n = len(fig.panels)
+    gap = base * 2.2
+    ph = (bottom - top - gap * (n - 1)) / max(n, 1)
+    x0, x1 = fig.extent()
+    if x1 <= x0:
+        x1 = x0 + 1
+    absolute = fig.align == "absolute"
+    xticks = nice_ticks(x0, x1, max(3, int((right - left) / (base * 9))))
+
+    def sx(v: np.ndarray | float) -> np.ndarray | float:
+        return left + (np.asarray(v) - x0) / (x1 - x0) * (right - left)
+
+    for i, panel in enumerate(fig.panels):
+        y_top = top + i * (ph + gap)
+        area = QRectF(left, y_top + fs.height() * 1.3, right - left, ph - fs.height() * 1.3)
+        lines = fig.lines[i]
+        ys = [ln.y[(ln.x >= x0) & (ln.x <= x1)] for ln in lines]
+        finite = np.concatenate([y[np.isfinite(y)] for y in ys]) if ys else np.zeros(0)
+        lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+        lo = min(lo, 0.0) if lo >= 0 and lo < 0.35 * hi else lo  # counts and rates start at 0
+        if hi <= lo:
+            hi = lo + 1
+        pad = (hi - lo) * 0.06
+        lo, hi = (lo - pad if lo != 0 else lo), hi + pad
+
+        def sy(v: np.ndarray | float, area: QRectF = area, lo: float = lo, hi: float = hi) -> np.ndarray | float:
+            return area.bottom() - (np.asarray(v) - lo) / (hi - lo) * area.height()
+
+        # drop bands behind everything, labelled on the top panel
+        for run_id, drop, d0, d1 in fig.drops:
+            if d1 < x0 or d0 > x1:
+                continue
+            band = QColor(color[run_id])
+            band.setAlpha(45)
+            a, b = float(sx(max(d0, x0))), float(sx(min(d1, x1)))
+            p.fillRect(QRectF(a, area.top(), max(b - a, 1.0), area.height()), band)
+            if i == 0:
+                p.setFont(small)
+                p.setPen(color[run_id])
+                p.drawText(QPointF(a + 2, area.top() + fs.ascent() + 1), drop.label())
+        # grid, frame, y ticks
+        p.setFont(small)
+        for v in nice_ticks(lo, hi, max(2, int(area.height() / (base * 3)))):
+            yy = float(sy(v))
+            p.setPen(QPen(QColor(theme.grid), 1))
+            p.drawLine(QPointF(area.left(), yy), QPointF(area.right(), yy))
+            p.setPen(text)
+            p.drawText(
+                QRectF(0, yy - fs.height() / 2, left - base * 0.6, fs.height()),
+                Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                fmt(v),
+            )
+        for v in xticks:
+            xx = float(sx(v))
+            p.setPen(QPen(QColor(theme.grid), 1))
+            p.drawLine(QPointF(xx, area.top()), QPointF(xx, area.bottom()))
+        p.setPen(QPen(QColor(theme.frame), 1))
+        p.drawRect(area)
+        # panel title with its unit, and the metrics' line styles when there are several
+        p.setPen(text)
+        p.setFont(font)
+        unit = fig.units[i]
+        heading = panel.title if not unit or unit in panel.title else f"{panel.title} [{unit}]"
+        p.drawText(QPointF(area.left(), area.top() - fs.height() * 0.35), heading)
+        if len(panel.refs) > 1:
+            p.setFont(small)
+            lx = area.right()
+            for j, ref in reversed(list(enumerate(panel.refs))):
+                label = ref.label()
+                lx -= fs.horizontalAdvance(label) + base * 3.2
+                p.setPen(QPen(text, 1.5, STYLES[j % len(STYLES)]))
+                yy = area.top() - fs.height() * 0.6
+                p.drawLine(QPointF(lx, yy), QPointF(lx + base * 2.2, yy))
+                p.setPen(text)
+                p.drawText(QPointF(lx + base * 2.6, yy + fs.ascent() / 2.5), label)
+        # curves, clipped to the panel, decimated to the pixels they occupy
+        p.save()
+        p.setClipRect(area)
+        for ln in lines:
+            j = panel.refs.index(ln.ref) if ln.ref in panel.refs else 0
+            style = run_style[ln.run] if len(panel.refs) == 1 or not theme.run_styles else STYLES[j % len(STYLES)]
+            width = max(1.2, base / 7) * (1.0 if j == 0 or theme.run_styles is False else 0.8)
+            p.setPen(QPen(color[ln.run], width, style))
+            xs, yv = MinMaxPyramid(ln.x, ln.y).view(x0, x1, int(area.width()))
+            _polyline(p, np.asarray(sx(xs)), np.asarray(sy(yv)))
+        p.restore()
+    # time axis under the last panel
+    p.setFont(small)
+    p.setPen(text)
+    for v in xticks:
+        xx = float(sx(v))
+        p.drawText(
+            QRectF(xx - base * 5, bottom + base * 0.4, base * 10, fs.height()),
+            Qt.AlignmentFlag.AlignHCenter,
+            time_label(v, absolute, x1 - x0),
+        )
+    p.setFont(font)
+    p.drawText(
+        QRectF(left, bottom + base * 0.5 + fs.height(), right - left, fm.height() * 1.5),
+        Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignVCenter,
+        fig.x_label,
+    )
+
+
+def _polyline(p: QPainter, xs: np.ndarray, ys: np.ndarray) -> None:
+    """Draw the finite stretches (a NaN is a gap, as in the window)."""
+    ok = np.isfinite(xs) & np.isfinite(ys)
+    edges = np.diff(np.concatenate(([0], ok.astype(np.int8), [0])))
+    for a, b in zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1), strict=True):
+        pts = QPolygonF([QPointF(float(x), float(y)) for x, y in zip(xs[a:b], ys[a:b], strict=True)])
+        p.drawPolyline(pts)
+
+
+def export(
+    fig: Figure, out: Path, size: tuple[int, int] = SIZES["blog"], scale: float = 1.0, theme: Theme = PUBLICATION
+) -> Path:
+    """Write the figure as .png (size x scale pixels, e.g. scale 2 for retina), .svg or .pdf."""
+    w, h = size
+    suffix = out.suffix.lower()
+    painter = QPainter()
+    if suffix == ".png":
+        image = QImage(round(w * scale), round(h * scale), QImage.Format.Format_ARGB32)
+        image.setDevicePixelRatio(scale)
+        image.fill(QColor(theme.background))
+        painter.begin(image)
+        draw(fig, painter, w, h, theme)
+        painter.end()
+        if not image.save(str(out)):  # format from the .png suffix
+            raise OSError(f"cannot write {out}")
+    elif suffix == ".svg":
+        gen = QSvgGenerator()
+        gen.setFileName(str(out))
+        gen.setSize(QSize(w, h))
+        gen.setViewBox(QRectF(0, 0, w, h))
+        gen.setTitle(fig.title)
+        gen.setDescription("benchlens figure")
+        painter.begin(gen)
+        draw(fig, painter, w, h, theme)
+        painter.end()
+    elif suffix == ".pdf":
+        pdf = QPdfWriter(str(out))
+        pdf.setResolution(96)
+        pdf.setPageLayout(
+            QPageLayout(
+                QPageSize(QSizeF(w * 72 / 96, h * 72 / 96), QPageSize.Unit.Point),
+                QPageLayout.Orientation.Portrait,
+                QMarginsF(0, 0, 0, 0),
+            )
+        )
+        pdf.setTitle(fig.title)
+        painter.begin(pdf)
+        draw(fig, painter, w, h, theme)
+        painter.end()
+    else:
+        raise ValueError(f"unknown figure format {out.suffix!r} (png, svg, pdf)")
+    if not out.exists() or out.stat().st_size == 0:
+        raise OSError(f"cannot write {out}")
+    return out

@@ -1,0 +1,100 @@
+"""Export: the figure as PNG/SVG/PDF through one QPainter renderer, the plotted data as CSV,
+and `benchlens export` headless."""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from app.analysis.layout import Panel, SeriesRef, parse_panel
+from app.cli import main
+from app.figure import build, write_csv
+from app.ingest import import_path
+from app.store import Library
+from tests.conftest import FIXTURES, stalled_folder
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "lib.sqlite"
+    with Library(path) as lib:
+        import_path(lib, stalled_folder(tmp_path))
+        import_path(lib, FIXTURES / "runs" / "c_basic")
+    return path
+
+
+def test_png_svg_pdf_of_a_two_run_comparison(db: Path, tmp_path: Path, qapp) -> None:
+    from PySide6.QtGui import QImage
+
+    from app.render import export
+
+    with Library(db) as lib:
+        fig = build(lib, [1, 2], [parse_panel("sysbench:tps"), parse_panel("iostat:w/s:vda+iostat:%util:vda")])
+    png = export(fig, tmp_path / "f.png", (1200, 675), scale=2.0)
+    image = QImage(str(png))
+    assert (image.width(), image.height()) == (2400, 1350)
+    svg = export(fig, tmp_path / "f.svg").read_text()
+    texts = svg.count("<text")
+    assert texts > 15
+    for expected in ("stalled", "c_basic", "−70% · 5 s", "seconds, relative to run start", "[1/s]"):
+        assert expected in svg, expected
+    pdf = export(fig, tmp_path / "f.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF")
+
+
+def test_csv_replots_to_the_same_curves(db: Path, tmp_path: Path) -> None:
+    with Library(db) as lib:
+        fig = build(lib, [1, 2], [Panel("cpu", [SeriesRef("vmstat", "us"), SeriesRef("vmstat", "sy")])])
+    out = tmp_path / "f.csv"
+    write_csv(fig, out)
+    rows = list(csv.reader(out.open()))
+    header, body = rows[0], rows[1:]
+    assert header[0] == "seconds" and header[1:] == [
+        "stalled vmstat:us (%)",
+        "c_basic vmstat:us (%)",
+        "stalled vmstat:sy (%)",
+        "c_basic vmstat:sy (%)",
+    ]
+    x = np.array([float(r[0]) for r in body])
+    for k, line in enumerate(ln for ln in fig.lines[0]):
+        cells = [(x[i], float(r[k + 1])) for i, r in enumerate(body) if r[k + 1] != ""]
+        assert np.array_equal(np.array([c[0] for c in cells]), line.x)
+        assert np.array_equal(np.array([c[1] for c in cells]), line.y)
+
+
+def test_cli_export_default_layout_and_errors(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "cli.csv"
+    assert main(["export", "--run", "stalled", "--out", str(out), "--db", str(db)]) == 0
+    assert out.read_text().startswith("seconds,stalled sysbench:tps (1/s)")
+    for bad, message in (
+        (["--run", "stalled", "--out", str(tmp_path / "x.gif")], "--out must end"),
+        (["--run", "stalled", "--out", str(tmp_path / "x.png"), "--size", "huge"], "--size"),
+        (["--out", str(tmp_path / "x.png")], "at least one --run"),
+        (["--run", "nope", "--out", str(tmp_path / "x.png")], "no run"),
+        (["--run", "stalled", "--panel", "vmstat", "--out", str(tmp_path / "x.png")], "SOURCE:METRIC"),
+        (["--run", "stalled", "--from", "5", "--out", str(tmp_path / "x.png")], "--from and --to"),
+    ):
+        capsys.readouterr()
+        assert main(["export", *bad, "--db", str(db)]) == 1
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("benchlens:") and message in err and "\n" not in err
+
+
+def test_export_runs_headless_without_a_display(db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "headless.png"
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}  # no DISPLAY, no QT_QPA_PLATFORM
+    p = subprocess.run(
+        [sys.executable, "-m", "app.cli", "export", "--run", "stalled", "--out", str(out), "--db", str(db)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        cwd=Path(__file__).parents[1],
+    )
+    assert p.returncode == 0, p.stderr
+    assert out.read_bytes()[:4] == b"\x89PNG"
