@@ -116,6 +116,13 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--to", dest="x_to", type=float, metavar="X", help="end of the time window")
     exp.add_argument("--theme", choices=("publication", "screen"), default="publication")
 
+    rec = sub.add_parser("record", help="capture a run folder around a benchmark command (after --)")
+    rec.add_argument("folder", type=Path, metavar="FOLDER")
+    rec.add_argument("--interval", type=int, default=1, help="monitor interval, seconds (default 1)")
+    rec.add_argument("--mysql", metavar="'CLIENT OPTIONS'", help='e.g. "-uroot -S /run/mysqld/mysqld.sock"')
+    rec.add_argument("--snapshot-every", type=float, default=10.0, help="seconds between MySQL snapshots")
+    rec.add_argument("bench", nargs=argparse.REMAINDER, metavar="-- COMMAND")
+
     shot = sub.add_parser("screenshot", parents=[db], help="render the main window offscreen to a PNG")
     shot.add_argument("out", metavar="FILE", type=Path)
     shot.add_argument("--demo", action="store_true", help="the bundled demo runs, compared")
@@ -138,6 +145,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return int(run_app(db_path, demo=args.demo))
         if args.cmd == "screenshot":
             return cmd_screenshot(db_path, args)
+        if args.cmd == "record":
+            return cmd_record(args)
         with Library(db_path) as lib:
             return int(COMMANDS[args.cmd](lib, args))
     except (CliError, LibraryError) as e:
@@ -186,7 +195,20 @@ def cmd_import(lib: Library, args: argparse.Namespace) -> int:
 def cmd_runs(lib: Library, args: argparse.Namespace) -> int:
     runs = lib.runs()
     if args.json:
-        keys = ("id", "name", "start", "end", "host", "kernel", "cpus", "sources", "tz", "folder")
+        keys = (
+            "id",
+            "name",
+            "start",
+            "end",
+            "bench_start",
+            "bench_end",
+            "host",
+            "kernel",
+            "cpus",
+            "sources",
+            "tz",
+            "folder",
+        )
         print(json.dumps([{k: _clean(r[k]) for k in keys} for r in runs], indent=1))
         return 0
     print(f"{'id':>4}  {'name':24} {'start (UTC)':19}  {'duration':>9}  {'host':16} sources")
@@ -372,6 +394,23 @@ def _size(text: str) -> tuple[int, int]:
     if not (100 <= w <= 10000 and 100 <= h <= 10000):
         raise CliError("--size must be between 100x100 and 10000x10000")
     return w, h
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    from app.record import RecordError, record
+
+    bench = args.bench[1:] if args.bench[:1] == ["--"] else args.bench
+    if args.interval < 1:
+        raise CliError("--interval must be a whole number of seconds >= 1")
+    try:
+        meta = record(args.folder, bench, args.interval, args.mysql, args.snapshot_every)
+    except RecordError as e:
+        raise CliError(str(e)) from None
+    print(
+        f"recorded {args.folder} (benchmark exit code {meta['bench_exit_code']}); "
+        f"import it with: benchlens import {args.folder}"
+    )
+    return 0
 
 
 def cmd_screenshot(db_path: Path, args: argparse.Namespace) -> int:

@@ -19,6 +19,7 @@ import numpy as np
 
 from app.analysis.onset import load_onset
 from app.clock import FolderClock, resolve
+from app.record import read_metadata
 from app.store.library import ImportTxn, Library, SeriesSink
 from importers import AmbiguousFormat, detect
 from importers._read import HEAD, Reading, chunks, decode_head, looks_binary
@@ -152,6 +153,8 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
     files, skipped = _candidates(root)
     base = root if root.is_dir() else root.parent
     found: list[_File] = []
+    recorded: dict[str, Any] | None = None
+    recorded_path = ""
     for p in files:
         rel = str(p.relative_to(base))
         try:
@@ -168,6 +171,10 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
         if head is None:
             skipped.append({"path": rel, "reason": looks_binary(raw) or "not text"})
             continue
+        if head.lstrip().startswith("{") and (meta := read_metadata(head)) is not None:
+            recorded = meta  # benchlens record's description of the run: used, not imported
+            recorded_path = rel
+            continue
         try:
             fmt = detect(head)
         except AmbiguousFormat as e:
@@ -183,7 +190,7 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
         raise ImportError_(f"{root}: nothing to import" + (f" ({reasons})" if reasons else ""))
 
     folder_warnings: list[str] = []
-    clock = _folder_clock(found, opts, folder_warnings)
+    clock = _folder_clock(found, opts, folder_warnings, recorded, recorded_path)
     name = opts.name or (root.name if root.is_dir() else root.stem)
     existing = lib.run_by_folder(str(root))
     if existing is not None and _same_files(lib, existing, found, clock) and name == existing["name"]:
@@ -199,7 +206,10 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
         # Logs timed relative to their own start go last: they are placed from the others.
         for item in sorted(found, key=lambda f: bool(f.meta.get("relative"))):
             method = None
-            if item.meta.get("relative"):
+            if item.meta.get("relative") and recorded is not None and "bench_start" in recorded:
+                clock.bench_start = float(recorded["bench_start"])
+                method = f"relative times placed at the benchmark start recorded in {recorded_path}"
+            elif item.meta.get("relative"):
                 clock.bench_start, method = _bench_anchor(lib, run_id)
             rep = _import_file(txn, run_id, item, clock, opts, done, total, method)
             done += item.size
@@ -210,7 +220,10 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
                     "WHERE so.run_id = ? AND so.path = ?",
                     (run_id, item.rel),
                 ).fetchone()
-                bench = (span[0], span[1]) if span[0] is not None else None
+                if span[0] is not None:  # t = 0 of the log is the benchmark's start
+                    bench = (clock.bench_start if clock.bench_start is not None else span[0], span[1])
+        if recorded is not None and "bench_start" in recorded and "bench_end" in recorded:
+            bench = (float(recorded["bench_start"]), float(recorded["bench_end"]))
         if existing is not None and _same_hashes(existing["_old"], txn, run_id) and name == existing["name"]:
             txn.rollback()
             return _unchanged(lib, existing, skipped)
@@ -229,8 +242,12 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
     return RunReport(run_id, final_name, reports, skipped, warnings=folder_warnings)
 
 
-def _folder_clock(found: list[_File], opts: Options, warnings: list[str]) -> FolderClock:
+def _folder_clock(
+    found: list[_File], opts: Options, warnings: list[str], recorded: dict[str, Any] | None, recorded_path: str
+) -> FolderClock:
     evidence: list[tuple[str, str, float | str]] = []
+    if recorded is not None and isinstance(recorded.get("utc_offset"), int | float):
+        evidence.append((recorded_path, "offset", float(recorded["utc_offset"])))
     for f in found:
         if "utc_offset" in f.meta:
             evidence.append((f.rel, "offset", f.meta["utc_offset"]))
