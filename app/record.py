@@ -79,6 +79,25 @@ class _SnapshotLoop(threading.Thread):
             self.stop.wait(max(0.0, self.every - (time.time() - now)))
 
 
+def _run_bench(bench: list[str], log_path: Path) -> int:
+    """Run the benchmark, its output to the log and the terminal; Ctrl-C is passed on to it."""
+    with log_path.open("w") as log:
+        try:
+            p = subprocess.Popen(bench, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        except OSError as e:
+            raise RecordError(f"cannot run {bench[0]}: {e.strerror}") from None
+        assert p.stdout is not None
+        try:
+            for line in p.stdout:
+                log.write(line)
+                log.flush()
+                sys.stdout.write(line)
+            return p.wait()
+        except KeyboardInterrupt:
+            p.send_signal(signal.SIGINT)
+            return p.wait()
+
+
 def record(
     folder: Path,
     bench: list[str],
@@ -117,39 +136,26 @@ def record(
             commands[name] = f"{shlex.join(client)} -e {shlex.quote(query)} every {every:g} s"
         for loop in loops:
             loop.start()
-    time.sleep(settle)  # the monitors' first (since-boot) reports, and an idle stretch before the load
-    bench_start = time.time()
-    code = 1
-    with (folder / "bench.log").open("w") as log:
-        try:
-            p = subprocess.Popen(bench, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        except OSError as e:
-            raise RecordError(f"cannot run {bench[0]}: {e.strerror}") from None
-        assert p.stdout is not None
-        try:
-            for line in p.stdout:
-                log.write(line)
-                log.flush()
-                sys.stdout.write(line)
-            code = p.wait()
-        except KeyboardInterrupt:
-            p.send_signal(signal.SIGINT)
-            code = p.wait()
-    commands["bench.log"] = shlex.join(bench)
-    bench_end = time.time()
-    time.sleep(settle)
-    stop.set()
-    for loop in loops:
-        loop.join(timeout=40)
-    for proc in procs.values():
-        proc.send_signal(signal.SIGINT)  # sysstat prints its averages and exits
-    for proc in procs.values():
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-    for handle in files:
-        handle.close()
+    try:
+        time.sleep(settle)  # the monitors' first (since-boot) reports, and an idle stretch before the load
+        bench_start = time.time()
+        code = _run_bench(bench, folder / "bench.log")
+        commands["bench.log"] = shlex.join(bench)
+        bench_end = time.time()
+        time.sleep(settle)
+    finally:  # whatever happened, nothing keeps running behind the user's back
+        stop.set()
+        for loop in loops:
+            loop.join(timeout=40)
+        for proc in procs.values():
+            proc.send_signal(signal.SIGINT)  # sysstat prints its averages and exits
+        for proc in procs.values():
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        for handle in files:
+            handle.close()
     offset = -time.altzone if time.localtime(start).tm_isdst > 0 else -time.timezone
     meta = {
         "format": FORMAT,
