@@ -254,7 +254,7 @@ def cmd_series(lib: Library, args: argparse.Namespace) -> int:
 def cmd_dump(lib: Library, args: argparse.Namespace) -> int:
     run = lib.run(args.run)
     info = lib.find_series(run["id"], args.source, args.metric, args.entity)
-    t, v = lib.load(info.id)
+    t, v = lib.load(info)
     if args.json:
         print(
             json.dumps(
@@ -378,7 +378,7 @@ def _mean(lib: Library, run_ids: list[int], ref: Any) -> float:
     for rid in run_ids:
         for s in lib.series(rid):
             if (s.source, s.metric, s.entity) == (ref.source, ref.metric, ref.entity):
-                out = max(out, float(np.nanmean(lib.load(s.id)[1])) if s.n else 0.0)
+                out = max(out, float(np.nanmean(lib.load(s)[1])) if s.n else 0.0)
     return out
 
 

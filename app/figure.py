@@ -75,7 +75,7 @@ def build(
                 info = infos[run["id"]].get(ref)
                 if info is None:
                     continue
-                t, v = lib.load(info.id)
+                t, v = lib.load(info)
                 row.append(Line(run["id"], ref, x_of(runs, run["id"], t, align, offsets, side_by_side), v))
                 panel_units.add(info.unit)
         lines.append(row)

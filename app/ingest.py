@@ -7,9 +7,10 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import re
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
@@ -91,6 +92,7 @@ class _File:
     fmt: ModuleType
     meta: dict[str, Any]
     timed: bool
+    named_start: float | None = None  # naive time from a pt-stalk file name
 
 
 def _open_regular(path: Path) -> BinaryIO:
@@ -184,7 +186,9 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
             skipped.append({"path": rel, "reason": "not a known format"})
             continue
         meta = _probe(p, fmt, opts.interval)
-        found.append(_File(rel, p, st.st_size, st.st_mtime_ns, fmt, meta, bool(meta.pop("timed"))))
+        found.append(
+            _File(rel, p, st.st_size, st.st_mtime_ns, fmt, meta, bool(meta.pop("timed")), _pt_stalk_time(p.name))
+        )
     if not found:
         reasons = "; ".join(f"{s['path']}: {s['reason']}" for s in skipped[:3])
         raise ImportError_(f"{root}: nothing to import" + (f" ({reasons})" if reasons else ""))
@@ -272,6 +276,21 @@ def _folder_clock(
     return clock
 
 
+# pt-stalk names every file of a collection after the moment it started: 2018_03_05_13_24_55-vmstat
+_PT_STALK = re.compile(r"^(\d{4})_(\d\d)_(\d\d)_(\d\d)_(\d\d)_(\d\d)-.+")
+
+
+def _pt_stalk_time(name: str) -> float | None:
+    m = _PT_STALK.match(name)
+    if not m:
+        return None
+    try:
+        y, mo, d, h, mi, s = (int(g) for g in m.groups())
+        return datetime(y, mo, d, h, mi, s, tzinfo=UTC).timestamp()
+    except ValueError:
+        return None
+
+
 def _arr(x: float) -> np.ndarray:
     return np.array([x])
 
@@ -281,11 +300,11 @@ def _bench_anchor(lib: Library, run_id: int) -> tuple[float | None, str | None]:
     series = {(s.source, s.metric, s.entity): s for s in lib.series(run_id)}
     busy = None
     if ("vmstat", "us", "") in series and ("vmstat", "sy", "") in series:
-        t, us = lib.load(series[("vmstat", "us", "")].id)
-        _, sy = lib.load(series[("vmstat", "sy", "")].id)
+        t, us = lib.load(series[("vmstat", "us", "")])
+        _, sy = lib.load(series[("vmstat", "sy", "")])
         busy, what = (t, us + sy), "vmstat us+sy"
     elif ("mpstat", "%idle", "all") in series:
-        t, idle = lib.load(series[("mpstat", "%idle", "all")].id)
+        t, idle = lib.load(series[("mpstat", "%idle", "all")])
         busy, what = (t, 100.0 - idle), "mpstat 100-%idle"
     if busy is None:
         return None, None
@@ -307,6 +326,9 @@ def _import_file(
     relative_method: str | None = None,
 ) -> SourceReport:
     source_id = txn.add_source(run_id, f.rel, f.size, f.mtime_ns, f.fmt.name)
+    if f.named_start is not None and not f.timed:
+        # pt-stalk starts its collectors at the time its file names carry
+        clock = replace(clock, origin=float(clock.wall(_arr(f.named_start))[0]))
     ctx = Context(clock)
 
     def on_read(n: int) -> None:
@@ -334,6 +356,8 @@ def _import_file(
             ctx.warn(None, "no load onset in the folder's CPU series; placed by the file's modification time")
     elif f.timed:
         method = f"file times, read as {clock.description.split(';')[0]}"
+    elif f.named_start is not None:
+        method = f"no times in the file: report k placed at the pt-stalk name's time + k x {clock.interval:g} s"
     elif clock.origin is not None:
         method = f"no times in the file: report k placed at launch + k x {clock.interval:g} s ({clock.description})"
         ctx.warn(
@@ -375,7 +399,7 @@ def _same_hashes(old: list[dict[str, Any]], txn: ImportTxn, run_id: int) -> bool
 def _unchanged(lib: Library, run: dict[str, Any], skipped: list[dict[str, str]]) -> RunReport:
     reports = []
     for s in lib.sources(run["id"]):
-        series = [x for x in lib.series(run["id"]) if x.source_id == s["id"]]
+        series = [x for x in lib.source_series(run["id"]) if x.source_id == s["id"]]
         reports.append(
             SourceReport(
                 s["path"], s["format"], len(series), sum(x.n for x in series), s["warnings"], s["variant"], s["clock"]

@@ -189,7 +189,7 @@ def read_metadata(text: str) -> dict[str, Any] | None:
     """The metadata of a recorded folder, recognised by its content."""
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # a folder is untrusted input
         return None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         return None

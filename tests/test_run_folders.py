@@ -98,3 +98,21 @@ def test_files_without_times_are_placed_from_the_timed_file(lib: Library) -> Non
     assert np.abs(vm_t[:n] - mp_t[:n]).max() <= 1.0
     assert np.abs(io_t[:n] - mp_t[:n]).max() <= 1.0
     assert np.all(np.diff(vm_t) == 1.0)
+
+
+def test_pt_stalk_files_start_at_their_names_and_merge_into_one_series(lib: Library, tmp_path: Path) -> None:
+    """pt-stalk writes one vmstat file per collection, without -t: each starts at its name's time."""
+    from app.ingest import Options, import_path
+
+    folder = tmp_path / "pt-stalk"
+    folder.mkdir()
+    raw = (FIXTURES / "vmstat" / "vmstat_4.0.2_C_plain.txt").read_bytes()
+    (folder / "2018_03_05_13_24_55-vmstat").write_bytes(raw)
+    (folder / "2018_03_05_13_29_55-vmstat").write_bytes(raw)
+    rep = import_path(lib, folder, Options(tz="UTC"))
+    assert all("pt-stalk name" in s.clock for s in rep.sources)
+    (us,) = [s for s in lib.series(rep.id) if s.metric == "us"]
+    t, v = lib.load(us)
+    start = 1520256295.0  # 2018-03-05 13:24:55 UTC
+    assert list(t - start) == [1.0, 2.0, 3.0, 301.0, 302.0, 303.0]
+    assert us.n == 6 and len(us.ids) == 2

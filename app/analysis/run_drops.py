@@ -43,11 +43,11 @@ def run_drops(
     infos = {SeriesRef(s.source, s.metric, s.entity): s for s in lib.series(run_id)}
     if ref not in infos:
         raise LibraryError(f"no series {ref.spec()} in the run")
-    t, v = lib.load(infos[ref].id)
+    t, v = lib.load(infos[ref])
     segments = None
     threads = SeriesRef(ref.source, "thds")
     if threads in infos:
-        tt, thds = lib.load(infos[threads].id)
+        tt, thds = lib.load(infos[threads])
         segments = steps_from_threads(tt, thds)
     drops = detect(t, v, sensitivity, segments=segments)
     others = [r for r in infos if r.source != ref.source]
@@ -55,7 +55,7 @@ def run_drops(
 
     def load(r: SeriesRef):  # type: ignore[no-untyped-def]
         if r not in cache:
-            cache[r] = lib.load(infos[r].id)
+            cache[r] = lib.load(infos[r])
         return cache[r]
 
     return [RunDrop(ref, d, explain(d, others, load, top)) for d in drops]

@@ -26,6 +26,10 @@ class LibraryError(Exception):
 
 @dataclass(frozen=True)
 class SeriesInfo:
+    """One series of a run. A run can hold several files of one format (pt-stalk's one file per
+    snapshot, rotated logs): their series with the same metric and entity are one series here,
+    `ids` lists the stored pieces and load() joins them in time order."""
+
     id: int
     source_id: int
     source: str  # format name
@@ -35,6 +39,11 @@ class SeriesInfo:
     n: int
     start: float | None
     end: float | None
+    ids: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.ids:
+            object.__setattr__(self, "ids", (self.id,))
 
 
 class Library:
@@ -142,14 +151,40 @@ class Library:
         self.conn.execute("DELETE FROM runs WHERE id = ?", (run_id,))
 
     # ---- series -----------------------------------------------------------------------------------
-    def series(self, run_id: int) -> list[SeriesInfo]:
+    def source_series(self, run_id: int) -> list[SeriesInfo]:
+        """Every stored series of the run, one per source file."""
         rows = self.conn.execute(
             "SELECT se.id, se.source_id, so.format, se.metric, se.entity, se.unit, se.n, se.start, se.end "
             "FROM series se JOIN sources so ON so.id = se.source_id WHERE so.run_id = ? "
-            "ORDER BY so.format, se.metric, se.entity",
+            "ORDER BY so.format, se.metric, se.entity, se.start",
             (run_id,),
         ).fetchall()
         return [SeriesInfo(*r) for r in rows]
+
+    def series(self, run_id: int) -> list[SeriesInfo]:
+        """The run's series, pieces of the same format, metric and entity merged."""
+        merged: dict[tuple[str, str, str], SeriesInfo] = {}
+        for s in self.source_series(run_id):
+            key = (s.source, s.metric, s.entity)
+            m = merged.get(key)
+            if m is None:
+                merged[key] = s
+                continue
+            starts = [x for x in (m.start, s.start) if x is not None]
+            ends = [x for x in (m.end, s.end) if x is not None]
+            merged[key] = SeriesInfo(
+                m.id,
+                m.source_id,
+                m.source,
+                m.metric,
+                m.entity,
+                m.unit,
+                m.n + s.n,
+                min(starts) if starts else None,
+                max(ends) if ends else None,
+                m.ids + s.ids,
+            )
+        return list(merged.values())
 
     def find_series(self, run_id: int, source: str, metric: str, entity: str | None) -> SeriesInfo:
         found = [
@@ -164,8 +199,16 @@ class Library:
             raise LibraryError(f"{source}:{metric} has several entities ({entities}); choose one with --entity")
         return found[0]
 
-    def load(self, series_id: int) -> tuple[np.ndarray, np.ndarray]:
+    def load(self, series: int | SeriesInfo) -> tuple[np.ndarray, np.ndarray]:
         """Times (epoch s) and values of a series, as contiguous float64 arrays."""
+        if isinstance(series, SeriesInfo):
+            if len(series.ids) > 1:
+                parts = [self.load(i) for i in series.ids]
+                t = np.concatenate([p[0] for p in parts])
+                order = np.argsort(t, kind="stable")
+                return t[order], np.concatenate([p[1] for p in parts])[order]
+            series = series.id
+        series_id = series
         rows = self.conn.execute(
             "SELECT t.t, c.scale, c.v FROM chunks c JOIN times t ON t.id = c.times_id WHERE c.series_id = ? "
             "ORDER BY c.seq",

@@ -116,7 +116,7 @@ class Session(QObject):
                 for s in self.lib.series(run_id)
                 if (s.source, s.metric, s.entity) == (ref.source, ref.metric, ref.entity)
             ]
-            self._cache[key] = self.lib.load(found[0].id) if found else None
+            self._cache[key] = self.lib.load(found[0]) if found else None
         return self._cache[key]
 
     def drops(self, run_id: int) -> list[RunDrop]:
