@@ -37,8 +37,15 @@ def test_run_folder_files_detected_by_content_not_name(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not SAMPLES.is_dir(), reason="../shared/samples not present")
+def test_innodb_status_samples_are_claimed_by_innodb_status_only() -> None:
+    for path in (SAMPLES / "innodb_status").iterdir():
+        claimed = {n for n, s in importers.scores(head_of(path)).items() if s >= importers.THRESHOLD}
+        assert claimed == {"innodb_status"}, path.name
+
+
+@pytest.mark.skipif(not SAMPLES.is_dir(), reason="../shared/samples not present")
 def test_other_captures_are_not_claimed() -> None:
-    others = list((SAMPLES / "innodb_status").iterdir()) + list((SAMPLES / "sar").iterdir())
+    others = list((SAMPLES / "sar").iterdir())
     others += [p for p in (SAMPLES / "vmstat").iterdir() if "BSD" in p.name]  # BSD layout: refused
     for path in others:
         assert importers.detect(head_of(path)) is None, path.name
