@@ -9,7 +9,7 @@ import io
 import os
 import re
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -93,6 +93,7 @@ class _File:
     meta: dict[str, Any]
     timed: bool
     named_start: float | None = None  # naive time from a pt-stalk file name
+    parts: list[_File] = field(default_factory=list)  # pt-stalk snapshot files read as one stream
 
 
 def _open_regular(path: Path) -> BinaryIO:
@@ -193,6 +194,7 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
         reasons = "; ".join(f"{s['path']}: {s['reason']}" for s in skipped[:3])
         raise ImportError_(f"{root}: nothing to import" + (f" ({reasons})" if reasons else ""))
 
+    found = _group_pt_stalk(found)
     folder_warnings: list[str] = []
     clock = _folder_clock(found, opts, folder_warnings, recorded, recorded_path)
     name = opts.name or (root.name if root.is_dir() else root.stem)
@@ -291,6 +293,53 @@ def _pt_stalk_time(name: str) -> float | None:
         return None
 
 
+# Formats made of snapshots: pt-stalk's one-snapshot files of these are read as one stream.
+SNAPSHOT_FORMATS = ("innodb_status", "innodb_mutex", "global_status", "perfschema")
+
+
+def _group_pt_stalk(found: list[_File]) -> list[_File]:
+    """pt-stalk snapshot files of one format become one source (rates need consecutive snapshots)."""
+    groups: dict[str, list[_File]] = {}
+    out: list[_File] = []
+    for f in found:
+        if f.named_start is not None and f.fmt.name in SNAPSHOT_FORMATS:
+            groups.setdefault(f.fmt.name, []).append(f)
+        else:
+            out.append(f)
+    for files in groups.values():
+        if len(files) == 1:
+            out.extend(files)
+            continue
+        files.sort(key=lambda f: (f.named_start, f.rel))
+        first = files[0]
+        rel = f"{first.rel} (+{len(files) - 1} pt-stalk files)"
+        out.append(
+            _File(
+                rel,
+                first.path,
+                sum(f.size for f in files),
+                max(f.mtime_ns for f in files),
+                first.fmt,
+                first.meta,
+                first.timed,
+                first.named_start,
+                files,
+            )
+        )
+    return sorted(out, key=lambda f: f.rel)
+
+
+def _chained(parts: list[_File], reading: Reading, clock: FolderClock) -> Iterator[bytes]:
+    """The parts one after the other, each behind a `TS <epoch>` marker from its file name."""
+    for part in parts:
+        assert part.named_start is not None
+        epoch = float(clock.wall(_arr(part.named_start))[0])
+        yield f"TS {epoch:.6f} {part.path.name}\n".encode()
+        with _open_regular(part.path) as fh:
+            yield from chunks(fh, reading)
+            reading.drain(fh)
+
+
 def _arr(x: float) -> np.ndarray:
     return np.array([x])
 
@@ -337,12 +386,18 @@ def _import_file(
 
     reading = Reading(on_read, hashlib.sha256())
     sink = SeriesSink(txn, source_id, ctx.units)
-    with _open_regular(f.path) as fh:
+    if f.parts:
         try:
-            sink.add(f.fmt.parse(chunks(fh, reading), ctx))
+            sink.add(f.fmt.parse(_chained(f.parts, reading, clock), ctx))
         except FormatError as e:
             ctx.warn(None, f"stopped reading: {e}")
-        reading.drain(fh)
+    else:
+        with _open_regular(f.path) as fh:
+            try:
+                sink.add(f.fmt.parse(chunks(fh, reading), ctx))
+            except FormatError as e:
+                ctx.warn(None, f"stopped reading: {e}")
+            reading.drain(fh)
     for note in reading.notes:
         ctx.warn(None, note)
     n_series, samples = sink.close()

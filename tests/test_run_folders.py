@@ -112,7 +112,29 @@ def test_pt_stalk_files_start_at_their_names_and_merge_into_one_series(lib: Libr
     rep = import_path(lib, folder, Options(tz="UTC"))
     assert all("pt-stalk name" in s.clock for s in rep.sources)
     (us,) = [s for s in lib.series(rep.id) if s.metric == "us"]
-    t, v = lib.load(us)
+    t, _v = lib.load(us)
     start = 1520256295.0  # 2018-03-05 13:24:55 UTC
     assert list(t - start) == [1.0, 2.0, 3.0, 301.0, 302.0, 303.0]
     assert us.n == 6 and len(us.ids) == 2
+
+
+@pytest.mark.skipif(not (FIXTURES / "innodb_status").is_dir(), reason="no innodb_status fixtures")
+def test_a_pt_stalk_folder_of_innodb_status_snapshots_gives_rates(lib: Library, tmp_path: Path) -> None:
+    """Three real pt-stalk files, one snapshot each, 5 minutes apart: one source, rates between them."""
+    from app.ingest import Options, import_path
+
+    folder = tmp_path / "pt-stalk"
+    folder.mkdir()
+    for src in sorted((FIXTURES / "innodb_status").glob("*pt-stalk-*.txt")):
+        hhmmss = src.stem.rsplit("pt-stalk-", 1)[1]  # the collection's time, as pt-stalk named it
+        (folder / f"2018_03_05_{hhmmss}-innodbstatus1").write_bytes(src.read_bytes())
+    names = sorted(p.name for p in folder.iterdir())
+    assert len(names) == 3, names
+    rep = import_path(lib, folder, Options(tz="UTC"))
+    (src,) = rep.sources
+    assert src.format == "innodb_status" and "(+2 pt-stalk files)" in src.path
+    series = {s.metric: s for s in lib.series(rep.id)}
+    t, _age = lib.load(series["checkpoint_age"])
+    assert len(t) == 3 and np.all(np.diff(t) > 200)
+    rt, rate = lib.load(series["log_bytes/s"])
+    assert len(rt) == 2 and np.all(rate > 0)
