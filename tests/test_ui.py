@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, Qt
 from PySide6.QtGui import QDropEvent
@@ -289,5 +290,33 @@ def test_detected_drops_are_shaded_on_every_panel_and_labelled(qtbot, tmp_path: 
         assert hi - lo == pytest.approx(5.0)
     assert [label.textItem.toPlainText() for label in w.chart.drop_labels] == ["−70% · 5 s"]
     assert session.comparison.panels[0].title == "Throughput (tps)"
+    w.close()
+    session.close()
+
+
+def test_drops_list_zooms_to_a_drop_and_adds_what_changed(qtbot, tmp_path: Path) -> None:
+    db = tmp_path / "d.sqlite"
+    with Library(db) as lib:
+        run_id = import_path(lib, stalled_folder(tmp_path)).id
+    session = Session(db)
+    w = MainWindow(session, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(w)
+    session.add_runs([run_id])
+    qtbot.wait(20)
+    tree = w.drops.tree
+    run_item = tree.topLevelItem(0)
+    drop_item = run_item.child(0)
+    assert drop_item.text(0) == "−70% · 5 s"
+    w.drops.on_click(drop_item, 0)
+    (x0, x1), _ = w.chart.plots[0].vb.viewRange()
+    (rd,) = session.drops(run_id)
+    d0, d1 = session.x_of(run_id, np.array([rd.drop.start, rd.drop.end]))
+    assert x0 < d0 < d1 < x1 and x1 - x0 <= 6 * (d1 - d0) + 20
+    assert drop_item.childCount() == len(rd.explain) > 0
+    panels = len(session.comparison.panels)
+    w.drops.on_double(drop_item.child(0), 0)
+    qtbot.wait(20)
+    assert len(session.comparison.panels) == panels + 1
+    assert session.comparison.panels[-1].refs == [rd.explain[0].ref]
     w.close()
     session.close()

@@ -211,6 +211,11 @@ class ComparisonView(QWidget):
                 parts.append(f"<b>{panel.title}</b>: " + ", ".join(cells))
         self.readout.setText(" &nbsp;|&nbsp; ".join(parts) or "")
 
+    def zoom_to(self, x0: float, x1: float) -> None:
+        if self.plots:
+            self.plots[0].setXRange(x0, x1, padding=0)
+            self.session.comparison.x_range = (x0, x1)
+
     # ---- keyboard zoom and pan ----------------------------------------------------------------
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if not self.plots:

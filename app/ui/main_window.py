@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from app.analysis.align import ALIGN_MODES
 from app.store import LibraryError
 from app.ui.charts import ComparisonView
+from app.ui.drops_view import DropsView
 from app.ui.import_dialog import ImportDialog
 from app.ui.metrics_view import MetricsView
 from app.ui.runs_view import RunsView
@@ -40,9 +41,11 @@ class MainWindow(QMainWindow):
         self.runs = RunsView(session)
         self.metrics = MetricsView(session)
         self.chart = ComparisonView(session)
+        self.drops = DropsView(session, self.chart.zoom_to)
         left = QSplitter(Qt.Orientation.Vertical)
         left.addWidget(self.runs)
         left.addWidget(self.metrics)
+        left.addWidget(self.drops)
         main = QSplitter(Qt.Orientation.Horizontal)
         main.addWidget(left)
         main.addWidget(self.chart)

@@ -1,0 +1,75 @@
+"""The drops of the compared runs: click one to zoom the charts to it and read what changed;
+double-click a changed series to add it to the chart."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import numpy as np
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+from app.analysis.layout import SeriesRef
+from app.analysis.run_drops import RunDrop
+from app.ui.session import Session
+
+DROP = Qt.ItemDataRole.UserRole
+REF = Qt.ItemDataRole.UserRole + 1
+
+
+class DropsView(QWidget):
+    def __init__(self, session: Session, zoom: object, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.zoom = zoom  # callable(x0, x1): shows that x range on the charts
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels(["drop", "start (UTC)"])
+        self.tree.itemClicked.connect(self.on_click)
+        self.tree.itemDoubleClicked.connect(self.on_double)
+        self.hint = QLabel("<i>Click a drop to zoom to it and see what changed; double-click a series to plot it.</i>")
+        self.hint.setWordWrap(True)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.tree)
+        lay.addWidget(self.hint)
+        session.comparisonChanged.connect(lambda: QTimer.singleShot(0, self, self.refresh))
+        self.refresh()
+
+    def refresh(self) -> None:
+        if self.session.closed:
+            return
+        self.tree.clear()
+        for r in self.session.comparison.runs:
+            run = QTreeWidgetItem(self.tree, [self.session.run(r)["name"]])
+            run.setForeground(0, QColor(self.session.color(r)))
+            drops = self.session.drops(r)
+            if not drops:
+                QTreeWidgetItem(run, ["no drops detected", ""]).setDisabled(True)
+            for rd in drops:
+                when = datetime.fromtimestamp(rd.drop.start, UTC).strftime("%H:%M:%S")
+                item = QTreeWidgetItem(run, [rd.drop.label(), when])
+                item.setData(0, DROP, (r, rd))
+                for c in rd.explain:
+                    arrow = "\u2191" if c.change > 0 else "\u2193"
+                    text = f"{arrow} {c.ref.spec()}  {c.before:.4g} \u2192 {c.during:.4g}"
+                    child = QTreeWidgetItem(item, [text, f"{c.change:+.1f}"])
+                    child.setData(0, REF, c.ref)
+                    child.setToolTip(0, "effect size: median shift during the drop over the spread before it")
+            run.setExpanded(True)
+
+    def on_click(self, item: QTreeWidgetItem, _col: int) -> None:
+        data = item.data(0, DROP)
+        if not data:
+            return
+        run_id, rd = data
+        assert isinstance(rd, RunDrop)
+        x0, x1 = self.session.x_of(run_id, np.array([rd.drop.start, rd.drop.end]))
+        pad = max(10.0, (x1 - x0) * 2)
+        self.zoom(float(x0 - pad), float(x1 + pad))  # type: ignore[operator]
+        item.setExpanded(True)
+
+    def on_double(self, item: QTreeWidgetItem, _col: int) -> None:
+        ref = item.data(0, REF)
+        if isinstance(ref, SeriesRef):
+            QTimer.singleShot(0, self, lambda: self.session.add_series([ref]))
