@@ -20,9 +20,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from app.store import Library  # noqa: E402
-from app.store.library import SeriesSink  # noqa: E402
-from importers._types import Block  # noqa: E402
+from app.store import Library
+from app.store.library import SeriesSink
+from importers._types import Block
 
 N = 86_400
 METRICS = [("vmstat", m, "") for m in ("us", "sy", "wa", "cs")] + [
@@ -93,8 +93,10 @@ def main() -> None:
         view.repaint()
         steps.append(time.perf_counter() - t)
     points = 2 * len(METRICS) * N
-    print(f"{points:,} points on {len(METRICS)} panels: first paint {first * 1000:.0f} ms (incl. loading the series), "
-          f"pan/zoom median {statistics.median(steps) * 1000:.1f} ms, max {max(steps) * 1000:.1f} ms")
+    print(
+        f"{points:,} points on {len(METRICS)} panels: first paint {first * 1000:.0f} ms (incl. loading the series), "
+        f"pan/zoom median {statistics.median(steps) * 1000:.1f} ms, max {max(steps) * 1000:.1f} ms"
+    )
     window.close()
     session.close()
 

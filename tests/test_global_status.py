@@ -1,0 +1,341 @@
+"""SHOW GLOBAL STATUS snapshots and mysqladmin extended-status: counter rates equal the deltas read
+from the raw text with simple code, gauges keep their printed values, resets never give a negative
+rate, every client shape gives the same series, bad input never raises.
+The module is not registered in importers.FORMATS yet: it is imported directly."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import importers
+from importers import global_status, innodb_mutex
+from importers._read import HEAD, decode_head
+from importers._types import Block, Context
+from tests import golden
+from tests.conftest import FIXTURES, SAMPLES, parse_bytes
+
+GS = FIXTURES / "global_status"
+FILES = sorted(GS.glob("*.txt"))
+TABLE = GS / "global_status_mariadb-10.11.19_table.txt"
+FLUSH = GS / "global_status_mariadb-10.11.19_table-flush-status.txt"
+ADMIN = GS / "global_status_mariadb-10.11.19_mysqladmin-i1-c4.txt"
+ADMIN_R = GS / "global_status_mariadb-10.11.19_mysqladmin-r-i1-c4.txt"
+
+Series = dict[str, tuple[np.ndarray, np.ndarray]]
+
+
+def series_of(blocks: list[Block]) -> Series:
+    out: Series = {}
+    for b in blocks:
+        assert b.entity == ""
+        for m, v in b.values.items():
+            assert m not in out, m
+            out[m] = (b.t, v)
+    return out
+
+
+def parse(raw: bytes) -> tuple[Series, Context]:
+    blocks, ctx = parse_bytes(global_status, raw)
+    return series_of(blocks), ctx
+
+
+def head_of(path: Path) -> str:
+    text = decode_head(path.read_bytes()[:HEAD])
+    assert text is not None
+    return text
+
+
+def naive_tables(text: str) -> list[tuple[float | None, dict[str, str]]]:
+    """(marker time or None, {name: value}) per table, read from `| name | value |` lines."""
+    tables: list[tuple[float | None, dict[str, str]]] = []
+    t = None
+    for line in text.splitlines():
+        if line.startswith("TS "):
+            t = float(line.split()[1])
+        elif line.startswith("| Variable_name "):
+            tables.append((t, {}))
+        elif line.startswith("| "):
+            name, value = (c.strip() for c in line.strip("|").split("|"))
+            tables[-1][1][name] = value
+    return tables
+
+
+def numeric(values: dict[str, str], name: str) -> float:
+    return float(values[name])
+
+
+COUNTERS = [
+    "Com_select",
+    "Com_insert",
+    "Com_update",
+    "Questions",
+    "Queries",
+    "Bytes_sent",
+    "Bytes_received",
+    "Handler_read_key",
+    "Handler_write",
+    "Rows_read",
+    "Rows_sent",
+    "Innodb_data_written",
+    "Innodb_os_log_written",
+    "Innodb_pages_written",
+    "Innodb_buffer_pool_read_requests",
+    "Select_range",
+]
+GAUGES = [
+    "Threads_running",
+    "Threads_connected",
+    "Innodb_buffer_pool_pages_free",
+    "Innodb_buffer_pool_pages_data",
+    "Innodb_buffer_pool_pages_dirty",
+    "Innodb_buffer_pool_bytes_data",
+    "Open_tables",
+    "Innodb_history_list_length",
+    "Innodb_checkpoint_age",
+    "Max_used_connections",
+    "Memory_used",
+]
+
+
+# ---- values ------------------------------------------------------------------------------------
+
+
+def test_counter_rates_equal_the_deltas_of_the_raw_text() -> None:
+    got, ctx = parse(TABLE.read_bytes())
+    tables = naive_tables(TABLE.read_text())
+    t = np.array([tt for tt, _ in tables], dtype=float)
+    assert len(t) == 5
+    for name in COUNTERS:
+        v = np.array([numeric(vals, name) for _, vals in tables])
+        gt, gv = got[name]
+        assert np.array_equal(gt, t[1:]), name
+        assert np.allclose(gv, np.diff(v) / np.diff(t), rtol=1e-12), name
+        assert ctx.units[name] == (
+            "B/s"
+            if name.startswith("Bytes_") or name == "Innodb_data_written" or name == "Innodb_os_log_written"
+            else "1/s"
+        )
+    assert got["Com_select"][1].min() > 1000  # the capture ran under load
+
+
+def test_gauges_keep_their_printed_values() -> None:
+    got, ctx = parse(TABLE.read_bytes())
+    tables = naive_tables(TABLE.read_text())
+    for name in GAUGES:
+        gt, gv = got[name]
+        assert gt.tolist() == [tt for tt, _ in tables], name
+        assert gv.tolist() == [numeric(vals, name) for _, vals in tables], name
+    assert ctx.units["Innodb_buffer_pool_pages_free"] == "pages" and ctx.units["Threads_running"] == ""
+    assert ctx.units["Innodb_buffer_pool_bytes_data"] == "B" and ctx.units["Innodb_checkpoint_age"] == "B"
+    for name in global_status.GAUGES & set(got):
+        assert len(got[name][0]) == 5 and not ctx.units[name].endswith("/s"), name
+
+
+def test_uptime_and_text_values_are_not_series_and_raise_no_warning() -> None:
+    got, ctx = parse(TABLE.read_bytes())
+    assert "Uptime" not in got and "Uptime_since_flush_status" not in got
+    assert "Innodb_buffer_pool_load_status" not in got and "Compression" not in got and "Max_memory_used" not in got
+    assert ctx.warnings == []
+    numeric_names = {n for n, v in naive_tables(TABLE.read_text())[0][1].items() if v.replace(".", "").isdigit()}
+    assert set(got) == numeric_names - {"Uptime", "Uptime_since_flush_status"}  # every number is classified
+
+
+def test_flush_status_gives_no_negative_rate_and_names_the_cause() -> None:
+    got, ctx = parse(FLUSH.read_bytes())
+    for name, (_t, v) in got.items():
+        assert not (v < 0).any() or name in global_status.GAUGES, name
+    for name in ("Created_tmp_files", "Table_locks_immediate", "Feature_check_constraint"):
+        assert np.isnan(got[name][1][2]) and not np.isnan(got[name][1][3]), name
+    assert not np.isnan(got["Com_select"][1]).any()  # MariaDB's FLUSH STATUS leaves Com_* alone
+    assert ctx.warnings[0].startswith("line 1703: FLUSH STATUS: 3 counter(s) went down (Created_tmp_files")
+    assert got["Threads_running"][1].tolist() == [5.0, 5.0, 5.0, 4.0, 4.0]  # a gauge going down is no reset
+
+
+def test_a_restart_is_named_by_uptime() -> None:
+    text = "".join(
+        f"TS {1700000000 + 10 * k} x\nVariable_name\tValue\nCom_select\t{c}\nThreads_running\t{r}\nUptime\t{u}\n"
+        for k, (c, r, u) in enumerate([(100, 3, 50), (300, 4, 60), (20, 2, 5), (120, 1, 15)])
+    )
+    got, ctx = parse(text.encode())
+    assert got["Com_select"][1].tolist()[0] == 20.0 and np.isnan(got["Com_select"][1][1])
+    assert got["Com_select"][1][2] == 10.0 and got["Threads_running"][1].tolist() == [3, 4, 2, 1]
+    assert (
+        ctx.warnings[0]
+        == "line 12: server restarted (Uptime went down): 1 counter(s) went down (Com_select); no rate there"
+    )
+
+
+def test_unknown_numeric_variables_are_kept_as_values_with_one_warning() -> None:
+    text = "".join(
+        f"TS {1700000000 + k} x\nVariable_name\tValue\nCom_select\t{c}\nFoo_bar\t{f}\n"
+        for k, c, f in ((0, 1, 7), (1, 3, 2))
+    )
+    got, ctx = parse(text.encode())
+    assert got["Foo_bar"][1].tolist() == [7.0, 2.0] and got["Com_select"][1].tolist() == [2.0]
+    assert ctx.warnings == ["1 numeric variable(s) not known as counter or gauge, kept as values: Foo_bar"]
+
+
+def test_a_single_snapshot_keeps_counters_as_totals() -> None:
+    one = TABLE.read_text().split("TS ")[1].split("\n", 1)[1]  # the first table, without its marker
+    got, ctx = parse(one.encode())
+    assert got["Com_select"][1].tolist() == [float(naive_tables(one)[0][1]["Com_select"])]
+    assert ctx.units["Com_select"] == "" and ctx.units["Bytes_sent"] == "B"
+    assert "no timestamps" in ctx.variant and "single snapshot: counters as totals since start" in ctx.variant
+
+
+# ---- mysqladmin --------------------------------------------------------------------------------
+
+
+def test_mysqladmin_tables_are_placed_by_the_folder_clock() -> None:
+    got, ctx = parse(ADMIN.read_bytes())
+    tables = naive_tables(ADMIN.read_text())
+    assert len(tables) == 4 and "no timestamps" in ctx.variant
+    v = np.array([numeric(vals, "Com_select") for _, vals in tables])
+    assert got["Com_select"][0].tolist() == [1.0, 2.0, 3.0]  # report k at origin + k x interval
+    assert got["Com_select"][1].tolist() == np.diff(v).tolist()
+    assert got["Threads_running"][0].tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_mysqladmin_relative_tables_are_added_back_up() -> None:
+    got, ctx = parse(ADMIN_R.read_bytes())
+    tables = naive_tables(ADMIN_R.read_text())
+    assert [vals["Uptime"] for _, vals in tables] == ["18", "1", "2", "1"]  # -r: differences after the first
+    assert "mysqladmin -r (differences, added back up)" in ctx.variant
+    for name in COUNTERS:
+        assert got[name][1].tolist() == [numeric(vals, name) for _, vals in tables[1:]], name  # interval 1 s
+    printed = [numeric(vals, "Threads_running") for _, vals in tables]
+    assert got["Threads_running"][1].tolist() == np.cumsum(printed).tolist()
+    assert "Compression" not in got and "Rpl_status" not in got  # text printed as 0 by -r
+
+
+# ---- shapes ------------------------------------------------------------------------------------
+
+
+def reshape(text: str, shape: str) -> str:
+    """Rewrite the table snapshots as batch (-B, -B -N) or vertical (\\G) output."""
+    out, n = [], 0
+    for line in text.splitlines():
+        if line.startswith("+"):
+            continue
+        if not line.startswith("|"):
+            out.append(line)
+            n = 0
+            continue
+        name, value = (c.strip() for c in line.strip("|").split("|"))
+        if name == "Variable_name":
+            out += ["Variable_name\tValue"] if shape == "batch" else []
+        elif shape in ("batch", "batch-N"):
+            out.append(f"{name}\t{value}")
+        else:
+            n += 1
+            out += ["*" * 27 + f" {n}. row " + "*" * 27, f"Variable_name: {name}", f"        Value: {value}"]
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("shape", ["batch", "batch-N", "vertical"])
+def test_every_shape_gives_the_same_series(shape: str) -> None:
+    text = TABLE.read_text()
+    want, _ = parse(text.encode())
+    got, ctx = parse(reshape(text, shape).encode())
+    assert set(got) == set(want) and ctx.warnings == []
+    assert global_status.sniff(reshape(text, shape)) == (0.9 if shape == "batch-N" else 0.95)
+    for key in want:
+        assert np.array_equal(got[key][0], want[key][0]) and np.array_equal(got[key][1], want[key][1]), key
+
+
+def test_the_real_captures_of_each_shape_give_the_same_names() -> None:
+    names = {p.name: set(parse(p.read_bytes())[0]) for p in FILES if "mysqladmin-r" not in p.name}
+    assert len(set(map(frozenset, names.values()))) == 1, names.keys()
+
+
+# ---- bad input ---------------------------------------------------------------------------------
+
+
+def test_garbage_lines_are_warned_with_their_line_number_and_the_rest_survives() -> None:
+    lines = TABLE.read_text().splitlines()
+    bad = [*lines[:10], "garbage line", *lines[10:700], "\x00\x07 binary", *lines[700:]]
+    got, ctx = parse(("\n".join(bad) + "\n").encode())
+    want, _ = parse(TABLE.read_bytes())
+    assert set(got) == set(want)
+    for key in want:
+        assert np.array_equal(got[key][1], want[key][1], equal_nan=True), key
+    assert "line 11: not a table row: 'garbage line'" in ctx.warnings
+    assert any(w.startswith("line 702: not a table row") for w in ctx.warnings)
+
+
+@pytest.mark.parametrize("path", [TABLE, GS / "global_status_mariadb-10.11.19_batch.txt", ADMIN], ids=lambda p: p.name)
+def test_truncated_anywhere_never_raises_nor_invents(path: Path) -> None:
+    raw = path.read_bytes()
+    whole, _ = parse(raw)
+    for cut in range(0, len(raw), len(raw) // 61):
+        got, ctx = parse(raw[:cut])
+        if "single snapshot: counters as totals since start" in ctx.variant:
+            continue
+        for key, (t, v) in got.items():
+            wt, wv = whole[key]
+            assert np.array_equal(t, wt[: len(t)]), (cut, key)
+            assert np.array_equal(v, wv[: len(v)], equal_nan=True), (cut, key)
+
+
+def test_a_cut_last_batch_snapshot_is_dropped() -> None:
+    raw = (GS / "global_status_mariadb-10.11.19_batch.txt").read_bytes()
+    cut = raw[: raw.rindex(b"Com_select")]
+    got, ctx = parse(cut)
+    assert len(got["Com_select"][0]) == 3 and any("last snapshot looks cut" in w for w in ctx.warnings)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"",
+        b"\n",
+        b"\xff\xfe\x00garbage\n",
+        b"Variable_name\tValue\nCom_select\n",
+        b"TS 1700000000 x\n" * 3,
+        b"+---+\n| Variable_name | Value |\n",
+        b"*************************** 1. row ***************************\nValue: 3\n",
+    ],
+)
+def test_hostile_input_never_raises(raw: bytes) -> None:
+    got, ctx = parse(raw)
+    assert got == {} and ctx.warnings
+
+
+# ---- detection ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_sniff_claims_every_fixture(path: Path) -> None:
+    head = head_of(path)
+    assert global_status.sniff(head) == 0.95 and innodb_mutex.sniff(head) == 0.0
+    others = {k: s for k, s in importers.scores(head).items() if k != "global_status"}
+    assert all(s < importers.THRESHOLD for s in others.values()), others
+
+
+def test_sniff_refuses_global_variables_and_other_formats() -> None:
+    variables = "Variable_name\tValue\nautocommit\tON\nbinlog_format\tMIXED\ninnodb_buffer_pool_size\t134217728\n"
+    assert global_status.sniff(variables) == 0.0
+    others = [
+        p for fmt in ("vmstat", "iostat", "mpstat", "sysbench", "innodb_mutex") for p in (FIXTURES / fmt).glob("*.txt")
+    ]
+    if SAMPLES.is_dir():
+        others += list((SAMPLES / "innodb_status").iterdir())
+    for path in others:
+        assert global_status.sniff(head_of(path)) == 0.0, path.name
+
+
+# ---- goldens -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_fixture_matches_golden(path: Path) -> None:
+    got = golden.summary(global_status, path)
+    if os.environ.get("BENCHLENS_REGEN"):
+        golden.save(path, got)
+    assert golden.golden_path(path).exists(), "no golden: run with BENCHLENS_REGEN=1 and review it"
+    assert got == golden.load(path)
+    assert got["series"]
