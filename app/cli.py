@@ -121,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     rec.add_argument("--interval", type=int, default=1, help="monitor interval, seconds (default 1)")
     rec.add_argument("--mysql", metavar="'CLIENT OPTIONS'", help='e.g. "-uroot -S /run/mysqld/mysqld.sock"')
     rec.add_argument("--snapshot-every", type=float, default=10.0, help="seconds between MySQL snapshots")
-    rec.add_argument("bench", nargs=argparse.REMAINDER, metavar="-- COMMAND")
+    rec.epilog = "the benchmark command follows --, e.g. benchlens record run1 -- sysbench oltp_read_write run"
 
     shot = sub.add_parser("screenshot", parents=[db], help="render the main window offscreen to a PNG")
     shot.add_argument("out", metavar="FILE", type=Path)
@@ -133,7 +133,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    bench: list[str] = []
+    if argv[:1] == ["record"] and "--" in argv:  # everything after -- is the benchmark, options included
+        cut = argv.index("--")
+        argv, bench = argv[:cut], argv[cut + 1 :]
     args = parser.parse_args(argv)
+    args.bench = bench
     explicit_db = getattr(args, "db", None)
     db_path = explicit_db or default_db()
     if getattr(args, "demo", False) and explicit_db is None:
@@ -399,7 +405,7 @@ def _size(text: str) -> tuple[int, int]:
 def cmd_record(args: argparse.Namespace) -> int:
     from app.record import RecordError, record
 
-    bench = args.bench[1:] if args.bench[:1] == ["--"] else args.bench
+    bench = args.bench
     if args.interval < 1:
         raise CliError("--interval must be a whole number of seconds >= 1")
     try:

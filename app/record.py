@@ -128,7 +128,8 @@ def record(
     stop = threading.Event()
     loops: list[_SnapshotLoop] = []
     if mysql:
-        client = ["mysql", *shlex.split(mysql)]
+        # -v echoes each statement: even an empty result (MariaDB's mutex list) says what it is
+        client = ["mysql", "-v", *shlex.split(mysql)]
         for name, query in SNAPSHOTS.items():
             text = (folder / name).open("w")
             files.append(text)

@@ -10,9 +10,18 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from importers import global_status, innodb_mutex, innodb_status, iostat, mpstat, sysbench, vmstat
+from importers import global_status, innodb_mutex, innodb_status, iostat, mpstat, perfschema, sysbench, vmstat
 
-FORMATS: tuple[ModuleType, ...] = (vmstat, iostat, mpstat, sysbench, innodb_status, innodb_mutex, global_status)
+FORMATS: tuple[ModuleType, ...] = (
+    vmstat,
+    iostat,
+    mpstat,
+    sysbench,
+    innodb_status,
+    innodb_mutex,
+    global_status,
+    perfschema,
+)
 THRESHOLD = 0.5
 
 

@@ -83,7 +83,11 @@ _DASHES = re.compile(r"^-{3,}$")
 _TITLE = re.compile(r"^[A-Z][A-Z0-9 /&,_()-]*[A-Z)]$")
 _ROW = re.compile(r"^\*+ \d+\. row \*+$")
 _STATUS_CELL = re.compile(r"^\s*Status:\s?(.*)$")
-_WRAPPER = re.compile(r"^(?:\s*Type: InnoDB|\s*Name:.*|Type\tName\tStatus|=+|\d+ rows? in set.*|\s*)$")
+# the client's wrapping: \G row, batch header, row count, and the `mysql -v` statement echo
+_WRAPPER = re.compile(
+    r"^(?:\s*Type: InnoDB|\s*Name:.*|Type\tName\tStatus|=+|\d+ rows? in set.*|\s*|-{14}|SHOW ENGINE INNODB STATUS.*)$",
+    re.I,
+)
 _BATCH = re.compile(r"^InnoDB\t[^\t]*\t(.*)$")
 _ESCAPE = re.compile(r"\\(.)", re.S)
 _UNESCAPE = {"n": "\n", "t": "\t", "0": "\0", "\\": "\\"}

@@ -1,0 +1,98 @@
+"""A folder recorded by `benchlens record` around sysbench oltp_read_write on MariaDB 10.11
+(tests/capture/record_mariadb.sh): every file detected, rates equal to deltas of the raw snapshots,
+and the benchmark log placed without its metadata within 2 s of the true start."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from app.cli import main
+from app.ingest import import_path
+from app.store import Library
+from tests.conftest import FIXTURES
+
+RUN = FIXTURES / "runs" / "recorded_mariadb_oltp"
+
+
+def raw_snapshots(name: str, value: re.Pattern[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(marker times, first captured value after each marker) straight from the text."""
+    times, values, current = [], [], None
+    for line in (RUN / name).read_text().splitlines():
+        if line.startswith("TS "):
+            current = float(line.split()[1])
+            continue
+        m = value.match(line)
+        if m and current is not None:
+            times.append(current)
+            values.append(float(m.group(1)))
+            current = None
+    return np.array(times), np.array(values)
+
+
+def rates(t: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return t[1:], np.diff(v) / np.diff(t)
+
+
+def dump(capsys: pytest.CaptureFixture[str], db: Path, source: str, metric: str, entity: str = "") -> dict:
+    capsys.readouterr()
+    assert (
+        main(["dump", "run", "--source", source, "--metric", metric, "--entity", entity, "--db", str(db), "--json"])
+        == 0
+    )
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("rec") / "lib.sqlite"
+    with Library(path) as lib:
+        rep = import_path(lib, RUN)
+        lib.rename_run(rep.id, "run")
+    return path
+
+
+def test_every_file_is_detected(tmp_path: Path) -> None:
+    with Library(tmp_path / "lib.sqlite") as lib:
+        rep = import_path(lib, RUN)
+    assert rep.skipped == []
+    assert {s.path: s.format for s in rep.sources} == {
+        "vmstat.log": "vmstat",
+        "iostat.log": "iostat",
+        "mpstat.log": "mpstat",
+        "bench.log": "sysbench",
+        "innodb_status.log": "innodb_status",
+        "innodb_mutex.log": "innodb_mutex",
+        "global_status.log": "global_status",
+        "perfschema.log": "perfschema",
+    }
+
+
+def test_global_status_rates_are_the_raw_deltas(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    t, v = raw_snapshots("global_status.log", re.compile(r"^Com_select\t(\d+)$"))
+    et, ev = rates(t, v)
+    got = dump(capsys, db, "global_status", "Com_select")
+    assert len(got["t"]) == len(et) >= 8
+    assert np.allclose(got["t"], et) and np.allclose(got["v"], ev, rtol=1e-12)
+
+
+def test_perfschema_rates_are_the_raw_deltas(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    event = "wait/io/table/sql/handler"
+    t, count = raw_snapshots("perfschema.log", re.compile(rf"^{re.escape(event)}\t(\d+)\t\d+$"))
+    _, wait = raw_snapshots("perfschema.log", re.compile(rf"^{re.escape(event)}\t\d+\t(\d+)$"))
+    et, ev = rates(t, count)
+    got = dump(capsys, db, "perfschema", "COUNT_STAR", event)
+    assert np.allclose(got["t"], et) and np.allclose(got["v"], ev, rtol=1e-12) and ev.max() > 0
+    got = dump(capsys, db, "perfschema", "SUM_TIMER_WAIT", event)
+    assert np.allclose(got["v"], rates(t, wait)[1] / 1e9, rtol=1e-12)  # picoseconds/s -> ms/s
+
+
+def test_innodb_log_rate_is_the_raw_lsn_delta(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    t, lsn = raw_snapshots("innodb_status.log", re.compile(r"^Log sequence number\s+(\d+)$"))
+    et, ev = rates(t, lsn)
+    got = dump(capsys, db, "innodb_status", "log_bytes/s")
+    assert np.allclose(got["t"], et) and np.allclose(got["v"], ev, rtol=1e-12) and ev.max() > 0
