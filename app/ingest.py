@@ -428,7 +428,20 @@ def _import_file(
         )
         ctx.warn(None, "no times in the folder; placed so the last report is at the file's modification time")
     ctx.finish_warnings()
-    keep = ("host", "kernel", "cpus", "zone_abbrev", "utc_offset", "tool_version", "steps")
+    keep = (
+        "host",
+        "kernel",
+        "cpus",
+        "zone_abbrev",
+        "utc_offset",
+        "tool_version",
+        "steps",
+        "tpmc",
+        "users",
+        "rw",
+        "warehouses",
+        "threads",
+    )
     meta = {k: v for k, v in ctx.meta.items() if k in keep}
     txn.finish_source(source_id, reading.sha.hexdigest(), "; ".join(ctx.variant), method, ctx.warnings, meta)
     return SourceReport(f.rel, f.fmt.name, n_series, samples, ctx.warnings, "; ".join(ctx.variant), method)

@@ -10,13 +10,26 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from importers import global_status, innodb_mutex, innodb_status, iostat, mpstat, perfschema, sysbench, vmstat
+from importers import (
+    dbstress,
+    global_status,
+    innodb_mutex,
+    innodb_status,
+    iostat,
+    mpstat,
+    perfschema,
+    sysbench,
+    tpcc,
+    vmstat,
+)
 
 FORMATS: tuple[ModuleType, ...] = (
     vmstat,
     iostat,
     mpstat,
     sysbench,
+    tpcc,
+    dbstress,
     innodb_status,
     innodb_mutex,
     global_status,

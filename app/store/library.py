@@ -223,6 +223,36 @@ class Library:
             np.concatenate([decode(r[2], r[1]) for r in rows]),
         )
 
+    # ---- annotations: manual notes, and decisions on detected drops ----------------------------
+    def annotations(self, run_id: int) -> list[dict[str, Any]]:
+        rows = self.conn.execute(
+            "SELECT id, run_id, start, end, kind, state, label FROM annotations WHERE run_id = ? ORDER BY start, id",
+            (run_id,),
+        ).fetchall()
+        keys = ["id", "run_id", "start", "end", "kind", "state", "label"]
+        return [dict(zip(keys, r, strict=True)) for r in rows]
+
+    def add_annotation(
+        self, run_id: int, start: float, end: float, label: str, kind: str = "note", state: str = ""
+    ) -> int:
+        if kind not in ("note", "drop") or not (end >= start):
+            raise LibraryError("an annotation is a note or a drop decision over start <= end")
+        cur = self.conn.execute(
+            "INSERT INTO annotations (run_id, start, end, kind, state, label, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (run_id, start, end, kind, state, label, time.time()),
+        )
+        return int(cur.lastrowid or 0)
+
+    def update_annotation(self, ann_id: int, **fields: Any) -> None:
+        allowed = {"start", "end", "label", "state"}
+        if not fields or set(fields) - allowed:
+            raise LibraryError(f"annotation fields are {', '.join(sorted(allowed))}")
+        sets = ", ".join(f"{k} = ?" for k in fields)  # keys checked above; values parameterised
+        self.conn.execute(f"UPDATE annotations SET {sets} WHERE id = ?", (*fields.values(), ann_id))
+
+    def delete_annotation(self, ann_id: int) -> None:
+        self.conn.execute("DELETE FROM annotations WHERE id = ?", (ann_id,))
+
     def begin_import(self) -> ImportTxn:
         return ImportTxn(self)
 
