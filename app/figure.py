@@ -13,9 +13,8 @@ from typing import Any
 import numpy as np
 
 from app.analysis.align import ALIGN_MODES, x_of
-from app.analysis.drops import Drop
 from app.analysis.layout import Panel, SeriesRef
-from app.analysis.run_drops import run_drops, throughput
+from app.analysis.run_drops import decided_label, run_drops, throughput
 from app.store import Library, LibraryError
 
 
@@ -27,6 +26,17 @@ class Line:
     y: np.ndarray
 
 
+@dataclass(frozen=True)
+class Mark:
+    """A shaded stretch of time: a detected drop (in the run's colour) or a manual note (grey)."""
+
+    run: int
+    label: str
+    x0: float
+    x1: float
+    kind: str  # "drop" or "note"
+
+
 @dataclass
 class Figure:
     title: str
@@ -35,7 +45,7 @@ class Figure:
     align: str
     lines: list[list[Line]]  # per panel
     units: list[str]  # per panel ('' when mixed)
-    drops: list[tuple[int, Drop, float, float]] = field(default_factory=list)  # run, drop, x0, x1
+    marks: list[Mark] = field(default_factory=list)
     x_range: tuple[float, float] | None = None
 
     @property
@@ -82,14 +92,24 @@ def build(
         units.append(panel_units.pop() if len(panel_units) == 1 else "")
     if not any(lines):
         raise LibraryError("none of the requested series exists in these runs")
-    drops = []
+    marks = []
     for run in runs:
+        notes = lib.annotations(run["id"])
+
+        def xs(start: float, end: float, rid: int = run["id"]) -> tuple[float, float]:
+            a, b = x_of(runs, rid, np.array([start, end]), align, offsets, side_by_side)
+            return float(a), float(b)
+
+        for n in notes:
+            if n["kind"] == "note":
+                marks.append(Mark(run["id"], n["label"], *xs(n["start"], n["end"]), "note"))
         if throughput(lib, run["id"]) is not None:
             for rd in run_drops(lib, run["id"]):
-                x0, x1 = x_of(runs, run["id"], np.array([rd.drop.start, rd.drop.end]), align, offsets, side_by_side)
-                drops.append((run["id"], rd.drop, float(x0), float(x1)))
+                label, state = decided_label(notes, rd.drop)
+                if state != "dismissed":
+                    marks.append(Mark(run["id"], label, *xs(rd.drop.start, rd.drop.end), "drop"))
     name = title if title is not None else " vs ".join(r["name"] for r in runs)
-    return Figure(name, runs, panels, align, lines, units, drops, x_range)
+    return Figure(name, runs, panels, align, lines, units, marks, x_range)
 
 
 def csv_rows(fig: Figure) -> Iterator[list[str]]:

@@ -148,18 +148,19 @@ def draw(fig: Figure, p: QPainter, w: float, h: float, theme: Theme = PUBLICATIO
         def sy(v: np.ndarray | float, area: QRectF = area, lo: float = lo, hi: float = hi) -> np.ndarray | float:
             return area.bottom() - (np.asarray(v) - lo) / (hi - lo) * area.height()
 
-        # drop bands behind everything, labelled on the top panel
-        for run_id, drop, d0, d1 in fig.drops:
-            if d1 < x0 or d0 > x1:
+        # drops (run colour) and notes (grey) behind everything, labelled on the top panel
+        for mark in fig.marks:
+            if mark.x1 < x0 or mark.x0 > x1:
                 continue
-            band = QColor(color[run_id])
+            tone = QColor(color[mark.run]) if mark.kind == "drop" else QColor("#777777")
+            band = QColor(tone)
             band.setAlpha(45)
-            a, b = float(sx(max(d0, x0))), float(sx(min(d1, x1)))
+            a, b = float(sx(max(mark.x0, x0))), float(sx(min(mark.x1, x1)))
             p.fillRect(QRectF(a, area.top(), max(b - a, 1.0), area.height()), band)
-            if i == 0:
+            if i == 0 and mark.label:
                 p.setFont(small)
-                p.setPen(color[run_id])
-                p.drawText(QPointF(a + 2, area.top() + fs.ascent() + 1), drop.label())
+                p.setPen(tone)
+                p.drawText(QPointF(a + 2, area.top() + fs.ascent() + 1), mark.label)
         # grid, frame, y ticks
         p.setFont(small)
         for v in nice_ticks(lo, hi, max(2, int(area.height() / (base * 3)))):

@@ -5,6 +5,7 @@ series. Reads the library; no Qt."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from app.analysis.drops import Drop, detect, steps_from_threads
 from app.analysis.explain import Change, explain
@@ -24,6 +25,22 @@ class RunDrop:
         d["label"] = self.drop.label()
         d["explain"] = [c.as_json() for c in self.explain]
         return d
+
+
+def decision(annotations: list[dict[str, Any]], drop: Drop) -> dict[str, Any] | None:
+    """The user's saved decision on a detected drop (accepted, renamed, dismissed), if any."""
+    for a in annotations:
+        if a["kind"] == "drop" and abs(a["start"] - drop.start) < 0.5 and abs(a["end"] - drop.end) < 0.5:
+            return a
+    return None
+
+
+def decided_label(annotations: list[dict[str, Any]], drop: Drop) -> tuple[str, str]:
+    """(label, state) of a drop after the user's decision; state '', 'accepted' or 'dismissed'."""
+    d = decision(annotations, drop)
+    if d is None:
+        return drop.label(), ""
+    return (d["label"] or drop.label()), d["state"]
 
 
 def throughput(lib: Library, run_id: int) -> SeriesRef | None:

@@ -19,17 +19,26 @@ from app.ui.session import Session
 
 
 class OffsetViewBox(pg.ViewBox):
-    """Ctrl+drag shifts one run in time (the one chosen for offsets) instead of panning."""
+    """Ctrl+drag shifts one run in time (the one chosen for offsets); Shift+drag marks a region
+    for a note. A plain drag pans, as everywhere in pyqtgraph."""
 
-    def __init__(self, on_shift: Callable[[float, bool], None], **kw: object) -> None:
+    def __init__(
+        self, on_shift: Callable[[float, bool], None], on_mark: Callable[[float, float, bool], None], **kw: object
+    ) -> None:
         super().__init__(**kw)
         self.on_shift = on_shift
+        self.on_mark = on_mark
 
     def mouseDragEvent(self, ev: object, axis: object = None) -> None:
         if ev.button() == Qt.MouseButton.LeftButton and ev.modifiers() & Qt.KeyboardModifier.ControlModifier:
             ev.accept()
             dx = self.mapToView(ev.pos()).x() - self.mapToView(ev.lastPos()).x()
             self.on_shift(float(dx), ev.isFinish())
+            return
+        if ev.button() == Qt.MouseButton.LeftButton and ev.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            ev.accept()
+            x0 = self.mapToView(ev.buttonDownPos()).x()
+            self.on_mark(float(x0), float(self.mapToView(ev.pos()).x()), ev.isFinish())
             return
         super().mouseDragEvent(ev, axis)
 
@@ -58,6 +67,8 @@ class ComparisonView(QWidget):
         lay.addWidget(self.graphics, 1)
         lay.addWidget(self.readout)
         self.shift_target: int | None = None  # the run Ctrl+drag moves (the toolbar's Offset choice)
+        self.on_note: Callable[[float, float], None] | None = None  # Shift+drag across x0..x1
+        self._marking: pg.LinearRegionItem | None = None
         self._dragged = 0.0
         self.plots: list[pg.PlotItem] = []
         self.drop_labels: list[pg.TextItem] = []
@@ -89,7 +100,7 @@ class ComparisonView(QWidget):
         absolute = c.align == "absolute"
         for i, panel in enumerate(c.panels):
             axis = {"bottom": pg.DateAxisItem(utcOffset=0)} if absolute else {}
-            plot = self.graphics.addPlot(row=i, col=0, axisItems=axis, viewBox=OffsetViewBox(self.shift_run))
+            plot = self.graphics.addPlot(row=i, col=0, axisItems=axis, viewBox=OffsetViewBox(self.shift_run, self.mark))
             plot.showGrid(x=True, y=True, alpha=0.25)
             plot.setTitle(panel.title, size="10pt")
             units = {s.unit(r, ref) for r in runs for ref in panel.refs} - {""}
@@ -154,21 +165,43 @@ class ComparisonView(QWidget):
         top = max(tops) if tops else 1.0
         for r in runs:
             color = QColor(s.color(r))
+            for note in s.notes(r):
+                x0, x1 = (float(x) for x in s.x_of(r, np.array([note["start"], note["end"]])))
+                self._band(x0, x1, QColor(120, 120, 120, 45), note["label"], QColor("#555555"), top, r)
             for rd in s.drops(r):
+                label, state = s.drop_label(r, rd.drop)
+                if state == "dismissed":
+                    continue
                 x0, x1 = (float(x) for x in s.x_of(r, np.array([rd.drop.start, rd.drop.end])))
-                for k, plot in enumerate(self.plots):
-                    fill = QColor(color)
-                    fill.setAlpha(40)
-                    band = pg.LinearRegionItem((x0, x1), movable=False, brush=fill, pen=pg.mkPen(None))
-                    band.setZValue(-10)
-                    band.setProperty("run", r)
-                    plot.addItem(band, ignoreBounds=True)
-                    if k == 0:
-                        label = pg.TextItem(rd.drop.label(), color=color, anchor=(0, 0))
-                        label.setProperty("run", r)
-                        plot.addItem(label, ignoreBounds=True)
-                        label.setPos(x0, top)
-                        self.drop_labels.append(label)
+                fill = QColor(color)
+                fill.setAlpha(40)
+                self._band(x0, x1, fill, ("\u2713 " if state == "accepted" else "") + label, color, top, r)
+
+    def _band(self, x0: float, x1: float, fill: QColor, text: str, color: QColor, top: float, run: int) -> None:
+        for k, plot in enumerate(self.plots):
+            band = pg.LinearRegionItem((x0, x1), movable=False, brush=fill, pen=pg.mkPen(None))
+            band.setZValue(-10)
+            band.setProperty("run", run)
+            plot.addItem(band, ignoreBounds=True)
+            if k == 0 and text:
+                label = pg.TextItem(text, color=color, anchor=(0, 0))
+                plot.addItem(label, ignoreBounds=True)
+                label.setPos(x0, top)
+                self.drop_labels.append(label)
+
+    # ---- marking a region for a note -----------------------------------------------------------
+    def mark(self, x0: float, x1: float, finished: bool) -> None:
+        if self._marking is None and self.plots:
+            self._marking = pg.LinearRegionItem((x0, x1), movable=False, brush=pg.mkBrush(120, 120, 120, 60))
+            self.plots[0].addItem(self._marking, ignoreBounds=True)
+        if self._marking is not None:
+            self._marking.setRegion((min(x0, x1), max(x0, x1)))
+        if finished:
+            if self._marking is not None and self.plots:
+                self.plots[0].removeItem(self._marking)
+            self._marking = None
+            if abs(x1 - x0) > 0 and self.on_note is not None:
+                self.on_note(min(x0, x1), max(x0, x1))
 
     # ---- dragging a run in time ---------------------------------------------------------------
     def shift_run(self, dx: float, finished: bool) -> None:

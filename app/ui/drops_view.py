@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import numpy as np
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QInputDialog, QLabel, QMenu, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from app.analysis.layout import SeriesRef
 from app.analysis.run_drops import RunDrop
@@ -16,6 +16,7 @@ from app.ui.session import Session
 
 DROP = Qt.ItemDataRole.UserRole
 REF = Qt.ItemDataRole.UserRole + 1
+NOTE = Qt.ItemDataRole.UserRole + 2
 
 
 class DropsView(QWidget):
@@ -27,6 +28,8 @@ class DropsView(QWidget):
         self.tree.setHeaderLabels(["drop", "start (UTC)"])
         self.tree.itemClicked.connect(self.on_click)
         self.tree.itemDoubleClicked.connect(self.on_double)
+        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.tree.customContextMenuRequested.connect(self._menu)
         self.hint = QLabel("<i>Click a drop to zoom to it and see what changed; double-click a series to plot it.</i>")
         self.hint.setWordWrap(True)
         lay = QVBoxLayout(self)
@@ -46,9 +49,17 @@ class DropsView(QWidget):
             drops = self.session.drops(r)
             if not drops:
                 QTreeWidgetItem(run, ["no drops detected", ""]).setDisabled(True)
+            for note in self.session.notes(r):
+                when = datetime.fromtimestamp(note["start"], UTC).strftime("%H:%M:%S")
+                item = QTreeWidgetItem(run, [f"\u270e {note['label']}", when])
+                item.setData(0, NOTE, note["id"])
             for rd in drops:
                 when = datetime.fromtimestamp(rd.drop.start, UTC).strftime("%H:%M:%S")
-                item = QTreeWidgetItem(run, [rd.drop.label(), when])
+                label, state = self.session.drop_label(r, rd.drop)
+                item = QTreeWidgetItem(run, [("\u2713 " if state == "accepted" else "") + label, when])
+                if state == "dismissed":
+                    item.setText(0, f"{label} (dismissed)")
+                    item.setForeground(0, QColor("#999999"))
                 item.setData(0, DROP, (r, rd))
                 for c in rd.explain:
                     arrow = "\u2191" if c.change > 0 else "\u2193"
@@ -68,6 +79,37 @@ class DropsView(QWidget):
         pad = max(10.0, (x1 - x0) * 2)
         self.zoom(float(x0 - pad), float(x1 + pad))  # type: ignore[operator]
         item.setExpanded(True)
+
+    def _menu(self, pos: QPoint) -> None:
+        item = self.tree.itemAt(pos)
+        if item is None:
+            return
+        menu = QMenu(self)
+        drop = item.data(0, DROP)
+        note = item.data(0, NOTE)
+        if drop:
+            run_id, rd = drop
+            menu.addAction("Accept", lambda: self.session.decide_drop(run_id, rd.drop, "accepted"))
+            menu.addAction("Rename\u2026", lambda: self.rename_drop(run_id, rd))
+            menu.addAction("Dismiss", lambda: self.session.decide_drop(run_id, rd.drop, "dismissed"))
+            menu.addAction("Restore", lambda: self.session.decide_drop(run_id, rd.drop, ""))
+        elif note:
+            menu.addAction("Edit\u2026", lambda: self.edit_note(note, item.text(0)[2:]))
+            menu.addAction("Delete", lambda: self.session.delete_note(note))
+        else:
+            return
+        menu.exec(self.tree.viewport().mapToGlobal(pos))
+
+    def rename_drop(self, run_id: int, rd: RunDrop) -> None:
+        label, state = self.session.drop_label(run_id, rd.drop)
+        text, ok = QInputDialog.getText(self, "Rename drop", "Label:", text=label)
+        if ok and text.strip():
+            self.session.decide_drop(run_id, rd.drop, state or "accepted", text.strip())
+
+    def edit_note(self, ann_id: int, old: str) -> None:
+        text, ok = QInputDialog.getText(self, "Edit note", "Note:", text=old)
+        if ok and text.strip():
+            self.session.edit_note(ann_id, text.strip())
 
     def on_double(self, item: QTreeWidgetItem, _col: int) -> None:
         ref = item.data(0, REF)

@@ -42,6 +42,7 @@ class MainWindow(QMainWindow):
         self.metrics = MetricsView(session)
         self.chart = ComparisonView(session)
         self.drops = DropsView(session, self.chart.zoom_to)
+        self.chart.on_note = self.add_note
         left = QSplitter(Qt.Orientation.Vertical)
         left.addWidget(self.runs)
         left.addWidget(self.metrics)
@@ -119,6 +120,13 @@ class MainWindow(QMainWindow):
         self._fill_recent()
         file.addSeparator()
         file.addAction("Quit", QKeySequence.StandardKey.Quit, self.close)
+        edit = self.menuBar().addMenu("&Edit")
+        undo = self.session.undo_stack.createUndoAction(self, "Undo")
+        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        redo = self.session.undo_stack.createRedoAction(self, "Redo")
+        redo.setShortcut(QKeySequence.StandardKey.Redo)
+        edit.addAction(undo)
+        edit.addAction(redo)
         view = self.menuBar().addMenu("&View")
         view.addAction("Save view…", self.save_view)
         self.views = QMenu("Open view", self)
@@ -162,6 +170,16 @@ class MainWindow(QMainWindow):
         self.session.reload_runs()
         self.session.add_runs([r.id for r in reports])  # type: ignore[attr-defined]
 
+    def add_note(self, x0: float, x1: float) -> None:
+        """Shift+drag across a chart: a note on the run chosen in the Offset box."""
+        run = self.offset_run.currentData()
+        if run is None:
+            return
+        name = self.session.run(run)["name"]
+        text, ok = QInputDialog.getText(self, "Note", f"Note on {name} ({x1 - x0:.0f} s):")
+        if ok and text.strip():
+            self.session.add_note(run, self.session.t_of(run, x0), self.session.t_of(run, x1), text.strip())
+
     def save_view(self) -> None:
         name, ok = QInputDialog.getText(self, "Save view", "Name:")
         if ok and name.strip():
@@ -188,6 +206,9 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
 
     def closeEvent(self, event: object) -> None:
+        if self.session.closed:  # closed twice: the library is already gone
+            super().closeEvent(event)  # type: ignore[arg-type]
+            return
         self.session.comparison.x_range = None
         try:
             self.session.save_view(LAST_VIEW)  # the window reopens on it

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from app.analysis.align import x_of
+from app.analysis.drops import Drop
 from app.analysis.layout import Panel, SeriesRef, default_panels
-from app.analysis.run_drops import RunDrop, run_drops, throughput
+from app.analysis.run_drops import RunDrop, decided_label, decision, run_drops, throughput
 from app.store import Library, LibraryError
 
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
@@ -55,6 +58,20 @@ class Comparison:
         )
 
 
+class _Command(QUndoCommand):
+    def __init__(self, text: str, do: Callable[[], None], undo: Callable[[], None], changed: Callable[[], None]):
+        super().__init__(text)
+        self._do, self._undo, self._changed = do, undo, changed
+
+    def redo(self) -> None:
+        self._do()
+        self._changed()
+
+    def undo(self) -> None:
+        self._undo()
+        self._changed()
+
+
 class Session(QObject):
     runsChanged = Signal()
     comparisonChanged = Signal()
@@ -65,6 +82,7 @@ class Session(QObject):
         self.lib = Library(self.db_path)
         self.comparison = Comparison()
         self.closed = False
+        self.undo_stack = QUndoStack(self)
         self._cache: dict[tuple[int, SeriesRef], tuple[np.ndarray, np.ndarray] | None] = {}
         self._runs: dict[int, dict[str, Any]] = {}
         self._drops: dict[int, list[RunDrop]] = {}
@@ -132,6 +150,77 @@ class Session(QObject):
         c = self.comparison
         runs = [self._runs[r] for r in c.runs if r in self._runs]
         return x_of(runs, run_id, t, c.align, c.offsets, c.side_by_side)
+
+    def t_of(self, run_id: int, x: float) -> float:
+        """The time of a run at plotted x (the inverse of x_of)."""
+        return float(x - (self.x_of(run_id, np.array([0.0]))[0]))
+
+    # ---- annotations: notes, and decisions on detected drops (undoable, saved with the run) -----
+    def notes(self, run_id: int) -> list[dict[str, Any]]:
+        return [a for a in self.lib.annotations(run_id) if a["kind"] == "note"]
+
+    def drop_decision(self, run_id: int, drop: Drop) -> dict[str, Any] | None:
+        return decision(self.lib.annotations(run_id), drop)
+
+    def drop_label(self, run_id: int, drop: Drop) -> tuple[str, str]:
+        """(label, state) of a detected drop after the user's decision ('', accepted, dismissed)."""
+        return decided_label(self.lib.annotations(run_id), drop)
+
+    def add_note(self, run_id: int, start: float, end: float, label: str) -> None:
+        ids: list[int] = []
+
+        def do() -> None:
+            ids[:] = [self.lib.add_annotation(run_id, min(start, end), max(start, end), label)]
+
+        def undo() -> None:
+            self.lib.delete_annotation(ids[0])
+
+        self._push(f"add note {label!r}", do, undo)
+
+    def edit_note(self, ann_id: int, label: str) -> None:
+        old = next(a for r in self._runs for a in self.lib.annotations(r) if a["id"] == ann_id)["label"]
+        self._push(
+            f"edit note {label!r}",
+            lambda: self.lib.update_annotation(ann_id, label=label),
+            lambda: self.lib.update_annotation(ann_id, label=old),
+        )
+
+    def delete_note(self, ann_id: int) -> None:
+        note = next(a for r in self._runs for a in self.lib.annotations(r) if a["id"] == ann_id)
+        ids = [ann_id]
+
+        def do() -> None:
+            self.lib.delete_annotation(ids[0])
+
+        def undo() -> None:
+            ids[0] = self.lib.add_annotation(note["run_id"], note["start"], note["end"], note["label"])
+
+        self._push(f"delete note {note['label']!r}", do, undo)
+
+    def decide_drop(self, run_id: int, drop: Drop, state: str, label: str | None = None) -> None:
+        """Accept, rename or dismiss a detected drop (state '' restores it); label None keeps the
+        name the user gave it, if any."""
+        before = self.drop_decision(run_id, drop)
+        name = label if label is not None else (before["label"] if before else "")
+
+        def do() -> None:
+            now = self.drop_decision(run_id, drop)
+            if now is None:
+                self.lib.add_annotation(run_id, drop.start, drop.end, name, kind="drop", state=state)
+            else:
+                self.lib.update_annotation(now["id"], state=state, label=name)
+
+        def undo() -> None:
+            now = self.drop_decision(run_id, drop)
+            if now is not None and before is None:
+                self.lib.delete_annotation(now["id"])
+            elif now is not None and before is not None:
+                self.lib.update_annotation(now["id"], state=before["state"], label=before["label"])
+
+        self._push(f"{state or 'restore'} drop", do, undo)
+
+    def _push(self, text: str, do: Callable[[], None], undo: Callable[[], None]) -> None:
+        self.undo_stack.push(_Command(text, do, undo, self.comparisonChanged.emit))
 
     # ---- comparison ---------------------------------------------------------------------------
     def add_runs(self, run_ids: list[int]) -> None:

@@ -1,0 +1,120 @@
+"""Manual notes and decisions on detected drops: saved with the run, undoable, shown in every
+comparison that includes the run (window and export), and still there after reopening the app."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyqtgraph as pg
+import pytest
+from PySide6.QtCore import QSettings
+
+from app.figure import build
+from app.ingest import import_path
+from app.store import Library, LibraryError
+from app.ui.main_window import MainWindow
+from app.ui.session import Session
+from tests.conftest import stalled_folder
+from tests.test_ui import FakeDrag
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "a.sqlite"
+    with Library(path) as lib:
+        import_path(lib, stalled_folder(tmp_path))
+    return path
+
+
+def open_window(qtbot, db: Path, tmp_path: Path) -> MainWindow:
+    session = Session(db)
+    w = MainWindow(session, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(w)
+    session.add_runs([r["id"] for r in session.runs()])
+    qtbot.wait(20)  # the drops list refreshes once the event loop runs
+    return w
+
+
+def band_texts(w: MainWindow) -> list[str]:
+    return [label.textItem.toPlainText() for label in w.chart.drop_labels]
+
+
+def close(w: MainWindow) -> None:
+    w.close()
+    w.session.close()
+
+
+def test_store_api(db: Path) -> None:
+    with Library(db) as lib:
+        run = lib.runs()[0]["id"]
+        a = lib.add_annotation(run, 10.0, 20.0, "checkpoint storm")
+        lib.update_annotation(a, label="flush storm")
+        assert [x["label"] for x in lib.annotations(run)] == ["flush storm"]
+        with pytest.raises(LibraryError):
+            lib.update_annotation(a, run_id=2)  # only start, end, label, state
+        with pytest.raises(LibraryError):
+            lib.add_annotation(run, 20.0, 10.0, "backwards")
+        lib.delete_annotation(a)
+        assert lib.annotations(run) == []
+
+
+def test_a_note_marked_with_shift_drag_survives_reopening(qtbot, db: Path, tmp_path: Path, monkeypatch) -> None:
+    from PySide6.QtWidgets import QInputDialog
+
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("dd burst", True))
+    w = open_window(qtbot, db, tmp_path)
+    vb = w.chart.plots[0].vb
+
+    class ShiftDrag(FakeDrag):
+        def modifiers(self):
+            from PySide6.QtCore import Qt
+
+            return Qt.KeyboardModifier.ShiftModifier
+
+        def buttonDownPos(self):
+            return self._last
+
+    vb.mouseDragEvent(ShiftDrag(vb, 2.0, 4.0, False))
+    vb.mouseDragEvent(ShiftDrag(vb, 2.0, 5.0, True))
+    assert "dd burst" in band_texts(w)
+    qtbot.wait(20)
+    run = w.session.comparison.runs[0]
+    (note,) = w.session.notes(run)
+    assert note["end"] - note["start"] == pytest.approx(3.0, abs=0.05)
+    assert any("dd burst" in w.drops.tree.topLevelItem(0).child(k).text(0) for k in range(3))
+    close(w)
+    w2 = open_window(qtbot, db, tmp_path)
+    assert "dd burst" in band_texts(w2)
+    w2.session.edit_note(note["id"], "dd burst (4 GB)")
+    assert "dd burst (4 GB)" in band_texts(w2)
+    w2.session.undo_stack.undo()
+    assert "dd burst" in band_texts(w2)
+    w2.session.delete_note(note["id"])
+    assert "dd burst" not in band_texts(w2)
+    w2.session.undo_stack.undo()
+    assert "dd burst" in band_texts(w2)
+    close(w2)
+
+
+def test_dismissed_and_renamed_drops_are_remembered(qtbot, db: Path, tmp_path: Path) -> None:
+    w = open_window(qtbot, db, tmp_path)
+    run = w.session.comparison.runs[0]
+    (rd,) = w.session.drops(run)
+    assert band_texts(w) == ["−70% · 5 s"]
+    w.session.decide_drop(run, rd.drop, "accepted", "buffer pool flush")
+    assert band_texts(w) == ["✓ buffer pool flush"]
+    w.session.decide_drop(run, rd.drop, "dismissed")  # keeps the name
+    assert band_texts(w) == []
+    bands = [i for i in w.chart.plots[0].items if isinstance(i, pg.LinearRegionItem)]
+    assert bands == []
+    close(w)
+    w2 = open_window(qtbot, db, tmp_path)
+    assert band_texts(w2) == []
+    assert "(dismissed)" in w2.drops.tree.topLevelItem(0).child(0).text(0)
+    with Library(db) as lib:
+        assert build(lib, [run], w2.session.comparison.panels).marks == []  # the export agrees
+    w2.session.decide_drop(run, rd.drop, "")  # restore
+    assert band_texts(w2) == ["buffer pool flush"]
+    w2.session.undo_stack.undo()
+    assert band_texts(w2) == []
+    close(w2)
