@@ -13,18 +13,23 @@ Everything is cumulative (reset by a restart or TRUNCATE): between snapshots
 - `AVG_TIMER_WAIT` is recomputed from the deltas (µs per event in the interval): the printed
   AVG/MIN/MAX are not additive and are not imported.
 Entity: the event name (`wait/io/file/innodb/innodb_data_file`) or the file name. A single
-snapshot keeps the totals (for top-N tables). Not read: mysqldump INSERTs and sys-schema views with
+snapshot keeps the totals (for top-N tables).
+mysqldump output is read too: `INSERT INTO `table` [(columns)] VALUES (...),(...);` with the
+column names from `--complete-insert`, else from the dump's own `CREATE TABLE`, else the table's
+documented column order (5.5/5.6 wait and file summaries). Not read: sys-schema views with
 formatted units (`12.74 ms`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import numpy as np
 
 from importers import _mysql_table as mt
 from importers._counters import Snapshots
+from importers._snapshots import snapshots
 from importers._types import Block, Context
 
 name = "perfschema"
@@ -45,6 +50,8 @@ def sniff(head: str) -> float:
     low = head.lower()
     if "event_name" in low and ("count_star" in low or "count_read" in low) and "innodb monitor output" not in low:
         return 0.95
+    if re.search(r"^insert into `?(?:" + "|".join(DUMP_COLUMNS) + ")", low, re.M):
+        return 0.95  # a mysqldump of a Performance Schema summary without column names
     return 0.0
 
 
@@ -73,14 +80,118 @@ def _values(res: mt.Result, ctx: Context) -> dict[tuple[str, str], float]:
     return out
 
 
+# Documented column orders, for dumps without --complete-insert or CREATE TABLE.
+DUMP_COLUMNS = {
+    "events_waits_summary_global_by_event_name": [
+        "EVENT_NAME",
+        "COUNT_STAR",
+        "SUM_TIMER_WAIT",
+        "MIN_TIMER_WAIT",
+        "AVG_TIMER_WAIT",
+        "MAX_TIMER_WAIT",
+    ],
+    "file_summary_by_event_name": [
+        "EVENT_NAME",
+        "COUNT_READ",
+        "COUNT_WRITE",
+        "SUM_NUMBER_OF_BYTES_READ",
+        "SUM_NUMBER_OF_BYTES_WRITE",
+    ],
+}
+_INSERT = re.compile(r"^INSERT INTO `?(\w+)`?\s*(?:\(([^)]*)\))?\s*VALUES\s*(.*?);?\s*$", re.I | re.S)
+_CREATE = re.compile(r"^CREATE TABLE `?(\w+)`?", re.I)
+_COLUMN_DEF = re.compile(r"^\s*`?(\w+)`?\s+\w")
+_VALUE = re.compile(r"'((?:[^'\\]|\\.|'')*)'|(NULL)|(-?[\d.]+(?:[eE][-+]?\d+)?)", re.I)
+
+
+def _tuples(values: str) -> Iterator[list[str | None]]:
+    """The rows of `(a,'b',NULL),(...)`, quotes and escapes respected."""
+    depth, i = 0, 0
+    row: list[str | None] = []
+    while i < len(values):
+        c = values[i]
+        if c == "(":
+            depth, row = 1, []
+        elif c == ")" and depth:
+            depth = 0
+            yield row
+        elif depth and (m := _VALUE.match(values, i)):
+            if m.group(1) is not None:  # a quoted string: '' and backslash escapes undone
+                row.append(re.sub(r"\\(.)", r"\1", m.group(1).replace("''", "'")))
+            else:
+                row.append(None if m.group(2) else m.group(3))
+            i = m.end()
+            continue
+        i += 1
+
+
+def _dump_snapshots(chunks: Iterator[bytes], ctx: Context, snaps: Snapshots) -> None:
+    created: dict[str, list[str]] = {}
+    for snap in snapshots(chunks, ctx):
+        values: dict[tuple[str, str], float] = {}
+        table: str | None = None
+        for k, line in enumerate(snap.lines):
+            if m := _CREATE.match(line):
+                table, created[m.group(1).lower()] = m.group(1).lower(), []
+                continue
+            if table is not None and line.lstrip().startswith(")"):
+                table = None  # the end of CREATE TABLE
+                continue
+            if (
+                table is not None
+                and (c := _COLUMN_DEF.match(line))
+                and not line.lstrip().upper().startswith(("PRIMARY", "KEY", "UNIQUE"))
+            ):
+                created[table].append(c.group(1))
+                continue
+            m = _INSERT.match(line.strip())
+            if m is None:
+                continue
+            name = m.group(1).lower()
+            cols = (
+                [c.strip(" `") for c in m.group(2).split(",")]
+                if m.group(2)
+                else created.get(name) or DUMP_COLUMNS.get(name)
+            )
+            if not cols:
+                ctx.warn(snap.first_line + k, f"INSERT into {name} without known columns; skipped")
+                continue
+            res = mt.Result("table", cols, snap.first_line + k)
+            for row in _tuples(m.group(3)):
+                cells = {c.lower(): (v if v is not None else "NULL") for c, v in zip(cols, row, strict=False)}
+                res.rows.append(mt.Row(snap.first_line + k, cells))
+            if _wanted(res):
+                values.update(_values(res, ctx))
+        if values and snap.t is not None:
+            snaps.add(snap.t, values)
+        elif values:
+            ctx.warn(snap.first_line, "a dump without a time marker; skipped")
+    ctx.note_variant("mysqldump INSERTs")
+
+
 def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     snaps = Snapshots(absent_is_zero=True)
-    for taken in mt.snapshot_results(chunks, ctx, _wanted, HEADERS):
+    first = next(chunks, b"")
+    rest = _chain(first, chunks)
+    if re.search(rb"^INSERT INTO", first[: 256 << 10], re.M | re.I):
+        _dump_snapshots(rest, ctx, snaps)
+        yield from _blocks(snaps, ctx)
+        return
+    for taken in mt.snapshot_results(rest, ctx, _wanted, HEADERS):
         if taken.result is None or not taken.result.rows:
             continue
         values = _values(taken.result, ctx)
         if values:
             snaps.add(taken.t, values)
+    yield from _blocks(snaps, ctx)
+
+
+def _chain(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
+    yield first
+    yield from rest
+
+
+def _blocks(snaps: Snapshots, ctx: Context) -> Iterator[Block]:
     if not len(snaps):
         ctx.warn(None, "no Performance Schema rows (is performance_schema ON?)")
         return

@@ -14,7 +14,7 @@ from importers._types import Block, Context
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples"
-TABLE_FORMATS = ("vmstat", "iostat", "mpstat", "sysbench", "tpcc", "dbstress", "innodb_status")
+TABLE_FORMATS = ("vmstat", "iostat", "mpstat", "sysbench", "tpcc", "dbstress", "innodb_status", "perfschema")
 
 
 def fixture_files(fmt: str) -> list[Path]:
