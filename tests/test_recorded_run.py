@@ -5,7 +5,9 @@ and the benchmark log placed without its metadata within 2 s of the true start."
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -96,3 +98,18 @@ def test_innodb_log_rate_is_the_raw_lsn_delta(db: Path, capsys: pytest.CaptureFi
     et, ev = rates(t, lsn)
     got = dump(capsys, db, "innodb_status", "log_bytes/s")
     assert np.allclose(got["t"], et) and np.allclose(got["v"], ev, rtol=1e-12) and ev.max() > 0
+
+
+def test_without_metadata_the_log_is_placed_within_2_s_of_the_true_start(tmp_path: Path) -> None:
+    meta = json.loads((RUN / "benchlens-run.json").read_text())
+    folder = tmp_path / "no-metadata"
+    shutil.copytree(RUN, folder)
+    (folder / "benchlens-run.json").unlink()
+    for p in folder.iterdir():
+        os.utime(p, (0, 0))  # file times tell nothing
+    with Library(tmp_path / "lib.sqlite") as lib:
+        rep = import_path(lib, folder)
+        bench = next(s for s in rep.sources if s.path == "bench.log")
+        assert "load onset" in bench.clock
+        start = lib.run(rep.id)["bench_start"]
+    assert abs(start - meta["bench_start"]) <= 2.0, (start, meta["bench_start"])
