@@ -95,3 +95,13 @@ def test_explanation_ranks_what_moved_during_the_drop() -> None:
     assert [c.ref for c in ranked[:2]] == [SeriesRef("iostat", "w/s", "vda"), SeriesRef("vmstat", "us")]
     assert ranked[0].change > 0 and ranked[1].change < 0
     assert ranked[0].before == pytest.approx(100, abs=5) and ranked[0].during == pytest.approx(900)
+
+
+def test_load_onset_skips_a_blip_while_the_monitors_start() -> None:
+    from app.analysis.onset import load_onset
+
+    t = np.arange(10, dtype=float)
+    busy = np.array([48, 1, 1, 95, 97, 96, 98, 97, 96, 95], dtype=float)  # seen in a real demo run
+    onset = load_onset(t, busy)
+    assert onset is not None and 2.0 <= onset <= 3.0
+    assert load_onset(t, np.full(10, 97.0)) is None  # busy throughout: no start in the capture

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 MIN_RISE = 10.0  # percentage points of CPU busy: less is not a clear start
+SUSTAIN = 3  # samples the load must last to count as its start
 
 
 def load_onset(t: np.ndarray, busy: np.ndarray) -> float | None:
@@ -22,10 +23,12 @@ def load_onset(t: np.ndarray, busy: np.ndarray) -> float | None:
     rise = level - base
     if rise < MIN_RISE:
         return None
-    above = np.flatnonzero(busy > base + 0.1 * rise)
-    if len(above) == 0 or above[0] == 0:
+    busy_now = busy > base + 0.1 * rise
+    # the first idle -> busy step that stays busy (a blip while the monitors start is not the load)
+    sustained = [k for k in range(1, len(busy)) if not busy_now[k - 1] and busy_now[k : k + SUSTAIN].all()]
+    if not sustained:
         return None  # busy from the first sample: the start is not in the capture
-    k = int(above[0])
+    k = sustained[0]
     step = float(t[k] - t[k - 1])
     fraction = min(1.0, float(busy[k] - base) / rise)
     return float(t[k] - fraction * step)
