@@ -186,7 +186,7 @@ class ComparisonView(QWidget):
             if k == 0 and text:
                 label = pg.TextItem(text, color=color, anchor=(0, 0))
                 plot.addItem(label, ignoreBounds=True)
-                label.setPos(x0, top)
+                label.setPos(x0, top * (1 - 0.18 * (len(self.drop_labels) % 3)))  # staggered: bands can overlap
                 self.drop_labels.append(label)
 
     # ---- marking a region for a note -----------------------------------------------------------

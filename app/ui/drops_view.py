@@ -26,6 +26,7 @@ class DropsView(QWidget):
         self.zoom = zoom  # callable(x0, x1): shows that x range on the charts
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["drop", "start (UTC)"])
+        self.tree.setColumnWidth(0, 190)
         self.tree.itemClicked.connect(self.on_click)
         self.tree.itemDoubleClicked.connect(self.on_double)
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
