@@ -9,7 +9,7 @@ from types import ModuleType
 import pytest
 
 from app.clock import FolderClock
-from importers._read import chunks
+from importers._read import HEAD, chunks, decode_head
 from importers._types import Block, Context
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -24,6 +24,13 @@ def fixture_files(fmt: str) -> list[Path]:
 def sample_files(fmt: str) -> list[Path]:
     folder = SAMPLES / fmt
     return sorted(folder.iterdir()) if folder.is_dir() else []
+
+
+def head_of(path: Path) -> str:
+    """The head of a file as the format detector sees it."""
+    text = decode_head(path.read_bytes()[:HEAD])
+    assert text is not None
+    return text
 
 
 def parse_bytes(fmt: ModuleType, raw: bytes, origin: float = 0.0) -> tuple[list[Block], Context]:

@@ -19,10 +19,9 @@ import importers
 from app.ingest import Options, import_path
 from app.store import Library
 from importers import dbstress, innodb_status, iostat, mpstat, sysbench, tpcc, vmstat
-from importers._read import HEAD, decode_head
 from importers._types import Block, Context
 from tests import golden
-from tests.conftest import FIXTURES, parse_bytes
+from tests.conftest import FIXTURES, head_of, parse_bytes
 
 DB = FIXTURES / "dbstress"
 FILES = sorted(DB.glob("*.txt"))
@@ -42,12 +41,6 @@ def series_of(blocks: list[Block]) -> Series:
 def parse(raw: bytes) -> tuple[Series, Context]:
     blocks, ctx = parse_bytes(dbstress, raw)
     return series_of(blocks), ctx
-
-
-def head_of(path: Path) -> str:
-    text = decode_head(path.read_bytes()[:HEAD])
-    assert text is not None
-    return text
 
 
 def raw_table(path: Path) -> tuple[list[str], list[dict[str, str]]]:

@@ -7,14 +7,7 @@ from pathlib import Path
 import pytest
 
 import importers
-from importers._read import HEAD, decode_head
-from tests.conftest import FIXTURES, SAMPLES, TABLE_FORMATS, fixture_files, sample_files
-
-
-def head_of(path: Path) -> str:
-    text = decode_head(path.read_bytes()[:HEAD])
-    assert text is not None
-    return text
+from tests.conftest import FIXTURES, SAMPLES, TABLE_FORMATS, fixture_files, head_of, sample_files
 
 
 @pytest.mark.parametrize("fmt", TABLE_FORMATS)

@@ -13,10 +13,9 @@ import pytest
 
 import importers
 from importers import global_status, innodb_mutex
-from importers._read import HEAD, decode_head
 from importers._types import Block, Context
 from tests import golden
-from tests.conftest import FIXTURES, SAMPLES, parse_bytes
+from tests.conftest import FIXTURES, SAMPLES, head_of, parse_bytes
 
 GS = FIXTURES / "global_status"
 FILES = sorted(GS.glob("*.txt"))
@@ -41,12 +40,6 @@ def series_of(blocks: list[Block]) -> Series:
 def parse(raw: bytes) -> tuple[Series, Context]:
     blocks, ctx = parse_bytes(global_status, raw)
     return series_of(blocks), ctx
-
-
-def head_of(path: Path) -> str:
-    text = decode_head(path.read_bytes()[:HEAD])
-    assert text is not None
-    return text
 
 
 def naive_tables(text: str) -> list[tuple[float | None, dict[str, str]]]:

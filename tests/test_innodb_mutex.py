@@ -15,10 +15,9 @@ import pytest
 
 import importers
 from importers import _mysql_table, global_status, innodb_mutex
-from importers._read import HEAD, decode_head
 from importers._types import Block, Context, RawClock
 from tests import golden
-from tests.conftest import FIXTURES, SAMPLES, parse_bytes
+from tests.conftest import FIXTURES, SAMPLES, head_of, parse_bytes
 
 MX = FIXTURES / "innodb_mutex"
 FILES = sorted(MX.glob("*.txt"))
@@ -41,12 +40,6 @@ def series_of(blocks: list[Block]) -> Series:
 def parse(raw: bytes) -> tuple[Series, Context]:
     blocks, ctx = parse_bytes(innodb_mutex, raw)
     return series_of(blocks), ctx
-
-
-def head_of(path: Path) -> str:
-    text = decode_head(path.read_bytes()[:HEAD])
-    assert text is not None
-    return text
 
 
 # ---- the raw text read naively -----------------------------------------------------------------
