@@ -18,9 +18,10 @@ from app.analysis.align import x_of
 from app.analysis.drops import Drop
 from app.analysis.layout import Panel, SeriesRef, default_panels
 from app.analysis.run_drops import RunDrop, decided_label, decision, run_drops, throughput
+from app.render import SCREEN
 from app.store import Library, LibraryError
 
-PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
+PALETTE = list(SCREEN.colors)  # the window and a screen-theme export colour runs alike
 
 
 @dataclass
