@@ -188,8 +188,8 @@ def draw(fig: Figure, p: QPainter, w: float, h: float, theme: Theme = PUBLICATIO
         if len(panel.refs) > 1:
             p.setFont(small)
             lx = area.right()
-            for j, ref in reversed(list(enumerate(panel.refs))):
-                label = ref.label()
+            for j, label in reversed(list(enumerate(panel.legend()))):
+                label = label if len(label) <= 36 else "\u2026" + label[-35:]
                 lx -= fs.horizontalAdvance(label) + base * 3.2
                 p.setPen(QPen(text, 1.5, STYLES[j % len(STYLES)]))
                 yy = area.top() - fs.height() * 0.6

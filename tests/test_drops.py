@@ -105,3 +105,14 @@ def test_load_onset_skips_a_blip_while_the_monitors_start() -> None:
     onset = load_onset(t, busy)
     assert onset is not None and 2.0 <= onset <= 3.0
     assert load_onset(t, np.full(10, 97.0)) is None  # busy throughout: no start in the capture
+
+
+def test_default_layout_ends_with_the_top_waits() -> None:
+    from app.analysis.layout import default_panels
+
+    have = [SeriesRef("sysbench", "tps"), SeriesRef("vmstat", "us")]
+    have += [SeriesRef("perfschema", "SUM_TIMER_WAIT", e) for e in ("idle", "a", "b", "c", "d", "e")]
+    load = {"a": 1.0, "b": 5.0, "c": 3.0, "d": 4.0, "e": 2.0, "idle": 99.0}
+    panels = default_panels(have, lambda r: load.get(r.entity, 0.0))
+    assert [p.title for p in panels] == ["Throughput (tps)", "CPU (%)", "Top waits (ms/s)"]
+    assert [r.entity for r in panels[-1].refs] == ["b", "d", "c", "e"]  # 'idle' is not a wait

@@ -41,6 +41,13 @@ class Panel:
     def as_json(self) -> dict[str, object]:
         return {"title": self.title, "series": [r.spec() for r in self.refs]}
 
+    def legend(self) -> list[str]:
+        """A short label per series: the entity alone when the panel shows one metric of many
+        entities (top waits), else the metric and entity."""
+        if len({(r.source, r.metric) for r in self.refs}) == 1 and all(r.entity for r in self.refs):
+            return [r.entity for r in self.refs]
+        return [r.label() for r in self.refs]
+
     @classmethod
     def from_json(cls, d: dict[str, object]) -> Panel:
         series = d.get("series", [])
@@ -55,6 +62,7 @@ def parse_panel(spec: str) -> Panel:
 
 
 THROUGHPUT_SOURCES = ("sysbench", "dbstress", "tpcc")
+TOP_WAITS = 4
 
 
 def default_panels(available: Iterable[SeriesRef], load: Callable[[SeriesRef], float] | None = None) -> list[Panel]:
@@ -98,4 +106,15 @@ def default_panels(available: Iterable[SeriesRef], load: Callable[[SeriesRef], f
     hll = pick(SeriesRef("innodb_status", "history_list_length"))
     if hll:
         panels.append(Panel("History list length", hll))
+    # top waits: the events (Performance Schema) or mutexes (InnoDB) that waited most
+    for source, metric, title in (
+        ("perfschema", "SUM_TIMER_WAIT", "Top waits (ms/s)"),
+        ("innodb_mutex", "os_waits", "Top mutex OS waits (1/s)"),
+        ("innodb_mutex", "waits", "Top mutex waits (1/s)"),
+    ):
+        waits = [r for r in have if r.source == source and r.metric == metric and r.entity != "idle"]
+        if waits:
+            top = sorted(waits, key=lambda r: (-(load(r) if load else 0.0), r.entity))[:TOP_WAITS]
+            panels.append(Panel(title, top))
+            break
     return panels

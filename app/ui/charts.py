@@ -113,9 +113,9 @@ class ComparisonView(QWidget):
             if len(panel.refs) > 1:  # line styles name the metrics; colours name the runs (top bar)
                 legend = plot.addLegend(offset=(-10, 5), labelTextSize="8pt")
                 legend.setBrush(pg.mkBrush(255, 255, 255, 200))
-                for j, ref in enumerate(panel.refs):
+                for j, text in enumerate(panel.legend()):
                     sample = pg.PlotDataItem(pen=pg.mkPen("#444444", width=1, style=STYLES[j % len(STYLES)]))
-                    legend.addItem(sample, ref.label())
+                    legend.addItem(sample, text)
             for j, ref in enumerate(panel.refs):
                 for r in runs:
                     d = s.data(r, ref)
