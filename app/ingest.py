@@ -6,22 +6,29 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
-import re
-import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
-from typing import Any, BinaryIO
+from typing import Any
 
 import numpy as np
 
 from app.analysis.onset import load_onset
 from app.clock import FolderClock, resolve
+from app.folder import (
+    FolderError,
+    FolderFile,
+    candidates,
+    chained,
+    group_pt_stalk,
+    open_regular,
+    pt_stalk_time,
+)
 from app.record import read_metadata
-from app.store.library import ImportTxn, Library, SeriesSink
+from app.store.library import Library
+from app.store.writer import ImportTxn, SeriesSink
 from importers import AmbiguousFormat, detect
 from importers._read import HEAD, Reading, chunks, decode_head, looks_binary
 from importers._types import Context, FormatError, ImportCancelled, RawClock
@@ -79,61 +86,12 @@ class RunReport:
         }
 
 
-class ImportError_(Exception):
-    """The path cannot be imported (one-line reason)."""
-
-
-@dataclass
-class _File:
-    rel: str
-    path: Path
-    size: int
-    mtime_ns: int
-    fmt: ModuleType
-    meta: dict[str, Any]
-    timed: bool
-    named_start: float | None = None  # naive time from a pt-stalk file name
-    parts: list[_File] = field(default_factory=list)  # pt-stalk snapshot files read as one stream
-
-
-def _open_regular(path: Path) -> BinaryIO:
-    """Open without blocking on FIFOs and refuse anything that is not a regular file."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    st = os.fstat(fd)
-    if not stat.S_ISREG(st.st_mode):
-        os.close(fd)
-        raise OSError("not a regular file")
-    return os.fdopen(fd, "rb")
-
-
-def _candidates(root: Path) -> tuple[list[Path], list[dict[str, str]]]:
-    if root.is_file():
-        return [root], []
-    if not root.is_dir():
-        raise ImportError_(f"{root}: no such file or folder" if not root.exists() else f"{root}: not a regular file")
-    files, skipped = [], []
-    try:
-        entries = sorted(os.scandir(root), key=lambda e: e.name)
-    except OSError as e:
-        raise ImportError_(f"{root}: cannot list ({e.strerror})") from None
-    for entry in entries:
-        try:
-            st = os.stat(entry.path)  # follows links: a link to a log is fine, a loop or dangling link is not
-        except OSError as err:
-            skipped.append({"path": entry.name, "reason": f"cannot read ({err.strerror or err})"})
-            continue
-        if stat.S_ISDIR(st.st_mode):
-            skipped.append({"path": entry.name, "reason": "folder (run folders are read one level deep)"})
-        elif not stat.S_ISREG(st.st_mode):
-            skipped.append({"path": entry.name, "reason": "not a regular file (FIFO, socket or device)"})
-        else:
-            files.append(Path(entry.path))
-    return files, skipped
+ImportError_ = FolderError  # the path cannot be imported (one-line reason)
 
 
 def _probe(path: Path, fmt: ModuleType, interval: float) -> dict[str, Any]:
     """Parse the head of a file with a raw clock: zone evidence, launch time, timed or not."""
-    with _open_regular(path) as f:
+    with open_regular(path) as f:
         raw = f.read(PROBE)
     cut = raw.rfind(b"\n") + 1 if len(raw) == PROBE else len(raw)
     ctx = Context(RawClock())
@@ -153,16 +111,16 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
         root = Path(path).resolve()
     except (RuntimeError, OSError) as e:  # a symlink loop
         raise ImportError_(f"{path}: cannot resolve the path ({e})") from None
-    files, skipped = _candidates(root)
+    files, skipped = candidates(root)
     base = root if root.is_dir() else root.parent
-    found: list[_File] = []
+    found: list[FolderFile] = []
     recorded: dict[str, Any] | None = None
     recorded_path = ""
     for p in files:
         rel = str(p.relative_to(base))
         try:
             st = p.stat()
-            with _open_regular(p) as f:
+            with open_regular(p) as f:
                 raw = f.read(HEAD)
             head = decode_head(raw)
         except OSError as e:
@@ -188,13 +146,13 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
             continue
         meta = _probe(p, fmt, opts.interval)
         found.append(
-            _File(rel, p, st.st_size, st.st_mtime_ns, fmt, meta, bool(meta.pop("timed")), _pt_stalk_time(p.name))
+            FolderFile(rel, p, st.st_size, st.st_mtime_ns, fmt, meta, bool(meta.pop("timed")), pt_stalk_time(p.name))
         )
     if not found:
         reasons = "; ".join(f"{s['path']}: {s['reason']}" for s in skipped[:3])
         raise ImportError_(f"{root}: nothing to import" + (f" ({reasons})" if reasons else ""))
 
-    found = _group_pt_stalk(found)
+    found = group_pt_stalk(found)
     folder_warnings: list[str] = []
     clock = _folder_clock(found, opts, folder_warnings, recorded, recorded_path)
     name = opts.name or (root.name if root.is_dir() else root.stem)
@@ -249,7 +207,7 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
 
 
 def _folder_clock(
-    found: list[_File], opts: Options, warnings: list[str], recorded: dict[str, Any] | None, recorded_path: str
+    found: list[FolderFile], opts: Options, warnings: list[str], recorded: dict[str, Any] | None, recorded_path: str
 ) -> FolderClock:
     evidence: list[tuple[str, str, float | str]] = []
     if recorded is not None and isinstance(recorded.get("utc_offset"), int | float):
@@ -276,68 +234,6 @@ def _folder_clock(
         clock.origin, origin_file = min(launches)
         clock.description += f"; files without times start at the launch of {origin_file}"
     return clock
-
-
-# pt-stalk names every file of a collection after the moment it started: 2018_03_05_13_24_55-vmstat
-_PT_STALK = re.compile(r"^(\d{4})_(\d\d)_(\d\d)_(\d\d)_(\d\d)_(\d\d)-.+")
-
-
-def _pt_stalk_time(name: str) -> float | None:
-    m = _PT_STALK.match(name)
-    if not m:
-        return None
-    try:
-        y, mo, d, h, mi, s = (int(g) for g in m.groups())
-        return datetime(y, mo, d, h, mi, s, tzinfo=UTC).timestamp()
-    except ValueError:
-        return None
-
-
-# Formats made of snapshots: pt-stalk's one-snapshot files of these are read as one stream.
-SNAPSHOT_FORMATS = ("innodb_status", "innodb_mutex", "global_status", "perfschema")
-
-
-def _group_pt_stalk(found: list[_File]) -> list[_File]:
-    """pt-stalk snapshot files of one format become one source (rates need consecutive snapshots)."""
-    groups: dict[str, list[_File]] = {}
-    out: list[_File] = []
-    for f in found:
-        if f.named_start is not None and f.fmt.name in SNAPSHOT_FORMATS:
-            groups.setdefault(f.fmt.name, []).append(f)
-        else:
-            out.append(f)
-    for files in groups.values():
-        if len(files) == 1:
-            out.extend(files)
-            continue
-        files.sort(key=lambda f: (f.named_start, f.rel))
-        first = files[0]
-        rel = f"{first.rel} (+{len(files) - 1} pt-stalk files)"
-        out.append(
-            _File(
-                rel,
-                first.path,
-                sum(f.size for f in files),
-                max(f.mtime_ns for f in files),
-                first.fmt,
-                first.meta,
-                first.timed,
-                first.named_start,
-                files,
-            )
-        )
-    return sorted(out, key=lambda f: f.rel)
-
-
-def _chained(parts: list[_File], reading: Reading, clock: FolderClock) -> Iterator[bytes]:
-    """The parts one after the other, each behind a `TS <epoch>` marker from its file name."""
-    for part in parts:
-        assert part.named_start is not None
-        epoch = float(clock.wall(_arr(part.named_start))[0])
-        yield f"TS {epoch:.6f} {part.path.name}\n".encode()
-        with _open_regular(part.path) as fh:
-            yield from chunks(fh, reading)
-            reading.drain(fh)
 
 
 def _arr(x: float) -> np.ndarray:
@@ -367,7 +263,7 @@ def _bench_anchor(lib: Library, run_id: int) -> tuple[float | None, str | None]:
 def _import_file(
     txn: ImportTxn,
     run_id: int,
-    f: _File,
+    f: FolderFile,
     clock: FolderClock,
     opts: Options,
     done: int,
@@ -388,11 +284,11 @@ def _import_file(
     sink = SeriesSink(txn, source_id, ctx.units)
     if f.parts:
         try:
-            sink.add(f.fmt.parse(_chained(f.parts, reading, clock), ctx))
+            sink.add(f.fmt.parse(chained(f.parts, reading, clock), ctx))
         except FormatError as e:
             ctx.warn(None, f"stopped reading: {e}")
     else:
-        with _open_regular(f.path) as fh:
+        with open_regular(f.path) as fh:
             try:
                 sink.add(f.fmt.parse(chunks(fh, reading), ctx))
             except FormatError as e:
@@ -452,7 +348,7 @@ def _last_time(txn: ImportTxn, source_id: int) -> float:
     return float(row[0] or 0.0)
 
 
-def _same_files(lib: Library, run: dict[str, Any], found: list[_File], clock: FolderClock) -> bool:
+def _same_files(lib: Library, run: dict[str, Any], found: list[FolderFile], clock: FolderClock) -> bool:
     old = lib.sources(run["id"])
     run["_old"] = old
     now = sorted((f.rel, f.size, f.mtime_ns) for f in found)

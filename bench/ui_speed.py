@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from app.store import Library
-from app.store.library import SeriesSink
+from app.store.writer import SeriesSink
 from importers._types import Block
 
 N = 86_400

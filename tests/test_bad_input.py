@@ -27,7 +27,7 @@ import importers.mpstat
 from app.cli import main
 from app.ingest import ImportError_, Options, RunReport, import_path
 from app.store import Library
-from app.store import library as store_library
+from app.store import writer as store_writer
 from importers._types import ImportCancelled, RawClock
 from tests.conftest import FIXTURES
 
@@ -778,7 +778,7 @@ def test_error_while_writing_leaves_the_library_unchanged(
     run, no leftover sources/series/times/chunks, and the next import works."""
     lib = populated
     before, runs = snapshot(lib), lib.runs()
-    real_close = store_library.SeriesSink.close
+    real_close = store_writer.SeriesSink.close
     calls = []
 
     def close(self: Any) -> tuple[int, int]:
@@ -788,7 +788,7 @@ def test_error_while_writing_leaves_the_library_unchanged(
             raise RuntimeError("disk on fire")
         return out
 
-    monkeypatch.setattr(store_library.SeriesSink, "close", close)
+    monkeypatch.setattr(store_writer.SeriesSink, "close", close)
     d = shutil.copytree(RUN, tmp_path / "new")
     with pytest.raises(RuntimeError, match="disk on fire"):
         import_path(lib, d)

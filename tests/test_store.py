@@ -70,7 +70,7 @@ def _write(lib: Library, n: int, chunks: int = 1) -> int:
     txn = lib.begin_import()
     run = txn.upsert_run("/tmp/x", "x", None)
     src = txn.add_source(run, "f.log", 1, 1, "vmstat")
-    from app.store.library import SeriesSink
+    from app.store.writer import SeriesSink
 
     sink = SeriesSink(txn, src, {"us": "%"})
     per = n // chunks

@@ -1,21 +1,21 @@
 """The benchlens library file: open (WAL, foreign keys, busy timeout), read runs and series,
-and write one import as one transaction (see ImportTxn)."""
+and start one import as one transaction (app/store/writer.py)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from app.store.migrations import NewerLibrary, ensure_schema
-from importers._types import Block
+
+if TYPE_CHECKING:
+    from app.store.writer import ImportTxn
 
 BUSY_TIMEOUT_S = 15.0
 
@@ -254,185 +254,9 @@ class Library:
         self.conn.execute("DELETE FROM annotations WHERE id = ?", (ann_id,))
 
     def begin_import(self) -> ImportTxn:
+        from app.store.writer import ImportTxn
+
         return ImportTxn(self)
-
-
-class ImportTxn:
-    """Everything one import writes, in one transaction: commit() or rollback(), nothing between."""
-
-    def __init__(self, lib: Library) -> None:
-        self.lib = lib
-        self.conn = lib.conn
-        try:
-            self.conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as e:
-            raise LibraryError(f"{lib.path} is busy ({e}); another import is running") from None
-        self.open = True
-
-    def upsert_run(self, folder: str, name: str, existing: dict[str, Any] | None) -> int:
-        now = time.time()
-        if existing is not None:
-            self.conn.execute("DELETE FROM sources WHERE run_id = ?", (existing["id"],))
-            if name != existing["name"]:
-                self.conn.execute("UPDATE runs SET name = ? WHERE id = ?", (self._unique(name), existing["id"]))
-            self.conn.execute("UPDATE runs SET imported = ? WHERE id = ?", (now, existing["id"]))
-            return int(existing["id"])
-        cur = self.conn.execute(
-            "INSERT INTO runs (name, folder, imported) VALUES (?, ?, ?)", (self._unique(name), folder, now)
-        )
-        return int(cur.lastrowid or 0)
-
-    def _unique(self, name: str) -> str:
-        taken = {r[0] for r in self.conn.execute("SELECT name FROM runs")}
-        if name not in taken:
-            return name
-        k = 2
-        while f"{name} ({k})" in taken:
-            k += 1
-        return f"{name} ({k})"
-
-    def add_source(self, run_id: int, path: str, size: int, mtime_ns: int, fmt: str) -> int:
-        cur = self.conn.execute(
-            "INSERT INTO sources (run_id, path, sha256, size, mtime_ns, format) VALUES (?, ?, '', ?, ?, ?)",
-            (run_id, path, size, mtime_ns, fmt),
-        )
-        return int(cur.lastrowid or 0)
-
-    def finish_source(
-        self, source_id: int, sha256: str, variant: str, clock: str, warnings: list[str], meta: dict[str, Any]
-    ) -> None:
-        self.conn.execute(
-            "UPDATE sources SET sha256 = ?, variant = ?, clock = ?, warnings = ?, meta = ? WHERE id = ?",
-            (sha256, variant, clock, json.dumps(warnings), json.dumps(meta, default=str), source_id),
-        )
-
-    def finish_run(self, run_id: int, fields: dict[str, Any]) -> None:
-        span = self.conn.execute(
-            "SELECT min(se.start), max(se.end) FROM series se JOIN sources so ON so.id = se.source_id "
-            "WHERE so.run_id = ?",
-            (run_id,),
-        ).fetchone()
-        bench = fields.get("bench") or (None, None)
-        self.conn.execute(
-            "UPDATE runs SET host = ?, kernel = ?, cpus = ?, tz = ?, start = ?, end = ?, bench_start = ?, "
-            "bench_end = ? WHERE id = ?",
-            (
-                fields.get("host"),
-                fields.get("kernel"),
-                fields.get("cpus"),
-                fields.get("tz"),
-                span[0],
-                span[1],
-                bench[0],
-                bench[1],
-                run_id,
-            ),
-        )
-
-    def shift_source(self, source_id: int, delta: float) -> None:
-        """Move every time of a source (files without times placed after parsing)."""
-        for tid, blob in self.conn.execute("SELECT id, t FROM times WHERE source_id = ?", (source_id,)).fetchall():
-            t = np.frombuffer(blob, "<f8") + delta
-            self.conn.execute("UPDATE times SET t = ? WHERE id = ?", (t.astype("<f8").tobytes(), tid))
-        self.conn.execute(
-            "UPDATE series SET start = start + ?, end = end + ? WHERE source_id = ?", (delta, delta, source_id)
-        )
-
-    def commit(self) -> None:
-        if self.open:
-            self.conn.execute("COMMIT")
-            self.open = False
-
-    def rollback(self) -> None:
-        if self.open:
-            self.conn.execute("ROLLBACK")
-            self.open = False
-
-
-@dataclass
-class _Stat:
-    n: int = 0
-    start: float | None = None
-    end: float | None = None
-    seq: int = 0
-
-
-class SeriesSink:
-    """Buffers blocks of one source and writes them as chunks: every metric of a block shares one
-    stored time array. Memory stays bounded: buffers are flushed past FLUSH_POINTS per group or
-    MAX_BYTES in all."""
-
-    FLUSH_POINTS = 1 << 18
-    MAX_BYTES = 64 << 20
-
-    def __init__(self, txn: ImportTxn, source_id: int, units: dict[str, str]) -> None:
-        self.conn = txn.conn
-        self.source_id = source_id
-        self.units = units
-        self.pending: dict[tuple[str, tuple[str, ...]], list[Block]] = {}
-        self.pending_points: dict[tuple[str, tuple[str, ...]], int] = {}
-        self.bytes = 0
-        self.ids: dict[tuple[str, str], int] = {}
-        self.stats: dict[int, _Stat] = {}
-        self.samples = 0
-
-    def add(self, blocks: Iterable[Block]) -> None:
-        for b in blocks:
-            if len(b.t) == 0:
-                continue
-            key = (b.entity, tuple(b.values))
-            self.pending.setdefault(key, []).append(b)
-            self.pending_points[key] = self.pending_points.get(key, 0) + len(b.t)
-            self.bytes += len(b.t) * 8 * (1 + len(b.values))
-            if self.pending_points[key] >= self.FLUSH_POINTS:
-                self._flush(key)
-            if self.bytes > self.MAX_BYTES:
-                for k in list(self.pending):
-                    self._flush(k)
-
-    def close(self) -> tuple[int, int]:
-        for k in list(self.pending):
-            self._flush(k)
-        for sid, st in self.stats.items():
-            self.conn.execute("UPDATE series SET n = ?, start = ?, end = ? WHERE id = ?", (st.n, st.start, st.end, sid))
-        return len(self.stats), self.samples
-
-    def _flush(self, key: tuple[str, tuple[str, ...]]) -> None:
-        blocks = self.pending.pop(key)
-        npts = self.pending_points.pop(key)
-        entity, metrics = key
-        t = np.concatenate([b.t for b in blocks]).astype("<f8")
-        self.bytes -= npts * 8 * (1 + len(metrics))
-        cur = self.conn.execute("INSERT INTO times (source_id, t) VALUES (?, ?)", (self.source_id, t.tobytes()))
-        tid = cur.lastrowid
-        finite = t[np.isfinite(t)]
-        lo = float(finite.min()) if finite.size else None
-        hi = float(finite.max()) if finite.size else None
-        rows = []
-        for m in metrics:
-            v = np.concatenate([b.values[m] for b in blocks]).astype("<f8")
-            sid = self._series_id(m, entity)
-            st = self.stats[sid]
-            st.n += len(v)
-            if lo is not None and hi is not None:
-                st.start = lo if st.start is None else min(st.start, lo)
-                st.end = hi if st.end is None else max(st.end, hi)
-            blob, scale = encode(v)
-            rows.append((sid, st.seq, tid, scale, blob))
-            st.seq += 1
-            self.samples += len(v)
-        self.conn.executemany("INSERT INTO chunks (series_id, seq, times_id, scale, v) VALUES (?, ?, ?, ?, ?)", rows)
-
-    def _series_id(self, metric: str, entity: str) -> int:
-        sid = self.ids.get((metric, entity))
-        if sid is None:
-            cur = self.conn.execute(
-                "INSERT INTO series (source_id, metric, entity, unit) VALUES (?, ?, ?, ?)",
-                (self.source_id, metric, entity, self.units.get(metric, "")),
-            )
-            sid = self.ids[(metric, entity)] = int(cur.lastrowid or 0)
-            self.stats[sid] = _Stat()
-        return sid
 
 
 _INT32 = 2.0**31 - 1
@@ -451,10 +275,3 @@ def decode(blob: bytes, scale: int) -> np.ndarray:
     if scale < 0:
         return np.frombuffer(blob, "<f8")
     return np.frombuffer(blob, "<i4") / 10.0**scale
-
-
-def file_sha256(data_iter: Iterable[bytes]) -> str:
-    h = hashlib.sha256()
-    for d in data_iter:
-        h.update(d)
-    return h.hexdigest()

@@ -1,0 +1,133 @@
+"""A run folder on disk: which files to read (regular files only, never a FIFO or device), and
+pt-stalk's naming, which times its files and groups its snapshot files into one stream."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from types import ModuleType
+from typing import Any, BinaryIO
+
+import numpy as np
+
+from app.clock import FolderClock
+from importers._read import Reading, chunks
+
+
+class FolderError(Exception):
+    """The path cannot be read as a run (one-line reason)."""
+
+
+@dataclass
+class FolderFile:
+    rel: str
+    path: Path
+    size: int
+    mtime_ns: int
+    fmt: ModuleType
+    meta: dict[str, Any]
+    timed: bool
+    named_start: float | None = None  # naive time from a pt-stalk file name
+    parts: list[FolderFile] = field(default_factory=list)  # pt-stalk snapshot files read as one stream
+
+
+def open_regular(path: Path) -> BinaryIO:
+    """Open without blocking on FIFOs and refuse anything that is not a regular file."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise OSError("not a regular file")
+    return os.fdopen(fd, "rb")
+
+
+def candidates(root: Path) -> tuple[list[Path], list[dict[str, str]]]:
+    if root.is_file():
+        return [root], []
+    if not root.is_dir():
+        raise FolderError(f"{root}: no such file or folder" if not root.exists() else f"{root}: not a regular file")
+    files, skipped = [], []
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError as e:
+        raise FolderError(f"{root}: cannot list ({e.strerror})") from None
+    for entry in entries:
+        try:
+            st = os.stat(entry.path)  # follows links: a link to a log is fine, a loop or dangling link is not
+        except OSError as err:
+            skipped.append({"path": entry.name, "reason": f"cannot read ({err.strerror or err})"})
+            continue
+        if stat.S_ISDIR(st.st_mode):
+            skipped.append({"path": entry.name, "reason": "folder (run folders are read one level deep)"})
+        elif not stat.S_ISREG(st.st_mode):
+            skipped.append({"path": entry.name, "reason": "not a regular file (FIFO, socket or device)"})
+        else:
+            files.append(Path(entry.path))
+    return files, skipped
+
+
+# pt-stalk names every file of a collection after the moment it started: 2018_03_05_13_24_55-vmstat
+_PT_STALK = re.compile(r"^(\d{4})_(\d\d)_(\d\d)_(\d\d)_(\d\d)_(\d\d)-.+")
+
+
+def pt_stalk_time(name: str) -> float | None:
+    m = _PT_STALK.match(name)
+    if not m:
+        return None
+    try:
+        y, mo, d, h, mi, s = (int(g) for g in m.groups())
+        return datetime(y, mo, d, h, mi, s, tzinfo=UTC).timestamp()
+    except ValueError:
+        return None
+
+
+# Formats made of snapshots: pt-stalk's one-snapshot files of these are read as one stream.
+SNAPSHOT_FORMATS = ("innodb_status", "innodb_mutex", "global_status", "perfschema")
+
+
+def group_pt_stalk(found: list[FolderFile]) -> list[FolderFile]:
+    """pt-stalk snapshot files of one format become one source (rates need consecutive snapshots)."""
+    groups: dict[str, list[FolderFile]] = {}
+    out: list[FolderFile] = []
+    for f in found:
+        if f.named_start is not None and f.fmt.name in SNAPSHOT_FORMATS:
+            groups.setdefault(f.fmt.name, []).append(f)
+        else:
+            out.append(f)
+    for files in groups.values():
+        if len(files) == 1:
+            out.extend(files)
+            continue
+        files.sort(key=lambda f: (f.named_start, f.rel))
+        first = files[0]
+        rel = f"{first.rel} (+{len(files) - 1} pt-stalk files)"
+        out.append(
+            FolderFile(
+                rel,
+                first.path,
+                sum(f.size for f in files),
+                max(f.mtime_ns for f in files),
+                first.fmt,
+                first.meta,
+                first.timed,
+                first.named_start,
+                files,
+            )
+        )
+    return sorted(out, key=lambda f: f.rel)
+
+
+def chained(parts: list[FolderFile], reading: Reading, clock: FolderClock) -> Iterator[bytes]:
+    """The parts one after the other, each behind a `TS <epoch>` marker from its file name."""
+    for part in parts:
+        assert part.named_start is not None
+        epoch = float(clock.wall(np.array([part.named_start]))[0])
+        yield f"TS {epoch:.6f} {part.path.name}\n".encode()
+        with open_regular(part.path) as fh:
+            yield from chunks(fh, reading)
+            reading.drain(fh)
