@@ -157,7 +157,8 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
     clock = _folder_clock(found, opts, folder_warnings, recorded, recorded_path)
     name = opts.name or (root.name if root.is_dir() else root.stem)
     existing = lib.run_by_folder(str(root))
-    if existing is not None and _same_files(lib, existing, found, clock) and name == existing["name"]:
+    old = lib.sources(existing["id"]) if existing is not None else []
+    if existing is not None and _same_files(existing, old, found, clock) and name == existing["name"]:
         return _unchanged(lib, existing, skipped)
 
     total = sum(f.size for f in found)
@@ -188,7 +189,7 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
                     bench = (clock.bench_start if clock.bench_start is not None else span[0], span[1])
         if recorded is not None and "bench_start" in recorded and "bench_end" in recorded:
             bench = (float(recorded["bench_start"]), float(recorded["bench_end"]))
-        if existing is not None and _same_hashes(existing["_old"], txn, run_id) and name == existing["name"]:
+        if existing is not None and _same_hashes(old, txn, run_id) and name == existing["name"]:
             txn.rollback()
             return _unchanged(lib, existing, skipped)
         host = next((f.meta.get("host") for f in found if f.meta.get("host")), None)
@@ -348,9 +349,7 @@ def _last_time(txn: ImportTxn, source_id: int) -> float:
     return float(row[0] or 0.0)
 
 
-def _same_files(lib: Library, run: dict[str, Any], found: list[FolderFile], clock: FolderClock) -> bool:
-    old = lib.sources(run["id"])
-    run["_old"] = old
+def _same_files(run: dict[str, Any], old: list[dict[str, Any]], found: list[FolderFile], clock: FolderClock) -> bool:
     now = sorted((f.rel, f.size, f.mtime_ns) for f in found)
     return now == sorted((s["path"], s["size"], s["mtime_ns"]) for s in old) and run["tz"] == clock.description
 
