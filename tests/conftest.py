@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
+import sys
 from datetime import UTC
 from pathlib import Path
 from types import ModuleType
@@ -24,6 +26,19 @@ def fixture_files(fmt: str) -> list[Path]:
 def sample_files(fmt: str) -> list[Path]:
     folder = SAMPLES / fmt
     return sorted(folder.iterdir()) if folder.is_dir() else []
+
+
+def run_cli(home: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`benchlens ARGS` in a fresh interpreter with a bare environment (no display unless given)."""
+    base = {"PATH": "/usr/bin:/bin", "HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args],
+        capture_output=True,
+        text=True,
+        env={**base, **(env or {})},
+        timeout=120,
+        cwd=Path(__file__).parents[1],
+    )
 
 
 def head_of(path: Path) -> str:

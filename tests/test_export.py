@@ -4,8 +4,6 @@ and `benchlens export` headless."""
 from __future__ import annotations
 
 import csv
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +14,7 @@ from app.cli import main
 from app.figure import build, write_csv
 from app.ingest import import_path
 from app.store import Library
-from tests.conftest import FIXTURES, stalled_folder
+from tests.conftest import FIXTURES, run_cli, stalled_folder
 
 
 @pytest.fixture
@@ -87,14 +85,6 @@ def test_cli_export_default_layout_and_errors(db: Path, tmp_path: Path, capsys: 
 
 def test_export_runs_headless_without_a_display(db: Path, tmp_path: Path) -> None:
     out = tmp_path / "headless.png"
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}  # no DISPLAY, no QT_QPA_PLATFORM
-    p = subprocess.run(
-        [sys.executable, "-m", "app.cli", "export", "--run", "stalled", "--out", str(out), "--db", str(db)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        cwd=Path(__file__).parents[1],
-    )
+    p = run_cli(tmp_path, "export", "--run", "stalled", "--out", str(out), "--db", str(db))  # no DISPLAY
     assert p.returncode == 0, p.stderr
     assert out.read_bytes()[:4] == b"\x89PNG"

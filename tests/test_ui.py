@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +15,7 @@ from app.store import Library
 from app.ui import mime
 from app.ui.main_window import LAST_VIEW, MainWindow
 from app.ui.session import Session
-from tests.conftest import FIXTURES, stalled_folder
+from tests.conftest import FIXTURES, run_cli, stalled_folder
 
 RUNS = FIXTURES / "runs"
 
@@ -207,14 +205,8 @@ def test_folder_dropped_from_file_manager_is_imported(window: MainWindow, qtbot)
 
 def test_app_starts_and_takes_a_screenshot(tmp_path: Path, db: Path) -> None:
     out = tmp_path / "shot.png"
-    env = {"QT_QPA_PLATFORM": "offscreen", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
-    p = subprocess.run(
-        [sys.executable, "-m", "app.cli", "screenshot", str(out), "--db", str(db), "--run", "c_basic"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        cwd=Path(__file__).parents[1],
+    p = run_cli(
+        tmp_path, "screenshot", str(out), "--db", str(db), "--run", "c_basic", env={"QT_QPA_PLATFORM": "offscreen"}
     )
     assert p.returncode == 0, p.stderr
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
