@@ -116,3 +116,22 @@ def test_default_layout_ends_with_the_top_waits() -> None:
     panels = default_panels(have, lambda r: load.get(r.entity, 0.0))
     assert [p.title for p in panels] == ["Throughput (tps)", "CPU (%)", "Top waits (ms/s)"]
     assert [r.entity for r in panels[-1].refs] == ["b", "d", "c", "e"]  # 'idle' is not a wait
+
+
+def test_the_real_disk_stall_is_found_and_explained_by_the_disk(tmp_path) -> None:
+    """resources/demo/disk-stall: two dd writers on the datadir's disk from 03:56:06 to 03:56:18
+    UTC (ground truth in resources/demo/MANIFEST.md)."""
+    from pathlib import Path
+
+    from app.analysis.run_drops import run_drops
+    from app.ingest import import_path
+    from app.store import Library
+
+    folder = Path(__file__).parents[1] / "resources" / "demo" / "disk-stall"
+    with Library(tmp_path / "lib.sqlite") as lib:
+        run = import_path(lib, folder).id
+        (found,) = run_drops(lib, run)
+    truth = (1795319766.061, 1795319778.171)
+    assert abs(found.drop.start - truth[0]) <= 2 and abs(found.drop.end - truth[1]) <= 4
+    top = {(c.ref.source, c.ref.metric) for c in found.explain}
+    assert {("iostat", "%util"), ("iostat", "w_await")} <= top

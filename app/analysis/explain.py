@@ -40,8 +40,12 @@ def effect(t: np.ndarray, v: np.ndarray, drop: Drop) -> Change | None:
         return None
     b, d = float(np.median(before)), float(np.median(during))
     mad = float(np.median(np.abs(before - b))) * MAD_TO_SIGMA
-    # floor on the spread: a flat series (0 writes/s) must not turn a tiny change into a huge score
-    scale = max(mad, 0.05 * abs(b), 1e-9 + 0.01 * max(abs(b), abs(d)), 1e-6)
+    # Floors on the spread. A series flat before the drop (0 discards/s) has no spread: its change
+    # is measured against the series' own range over the run, so "0 -> anything" is not
+    # automatically the top explanation; and never less than 5% of its level.
+    finite = v[np.isfinite(v)]
+    run_range = float(np.percentile(finite, 99) - np.percentile(finite, 1)) if finite.size else 0.0
+    scale = max(mad, 0.05 * abs(b), 0.1 * run_range, 1e-6)
     return Change(SeriesRef("", ""), (d - b) / scale, b, d)
 
 
