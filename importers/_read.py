@@ -94,6 +94,12 @@ def _mostly_nonzero(b: bytes) -> bool:
     return len(b) > 16 and b.count(0) < len(b) * 0.1
 
 
+def prepend(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
+    """The chunks again after an importer peeked at the first one."""
+    yield first
+    yield from rest
+
+
 def looks_binary(raw: bytes) -> str | None:
     """Why these first bytes are not a monitor's text output, or None when they look like text.
     NUL bytes alone do not make a capture binary: a crash or a power loss leaves zero-filled

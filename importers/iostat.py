@@ -25,6 +25,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from importers import _sysstat as ss
+from importers._read import prepend
 from importers._times import clock_times, date_style, dates, iso_times, pick_date_style
 from importers._tokens import Tokens, fnv1a, tokenize, tokenized
 from importers._types import Block, Context, FormatError
@@ -101,14 +102,9 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         return
     head = first[: 64 << 10].decode("utf-8", "replace")
     if head.lstrip().startswith("{"):
-        yield from _parse_json(_chain(first, chunks), ctx)
+        yield from _parse_json(prepend(first, chunks), ctx)
         return
-    yield from _Text(ss.detect_decimal(head), ctx).run(_chain(first, chunks))
-
-
-def _chain(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
-    yield first
-    yield from rest
+    yield from _Text(ss.detect_decimal(head), ctx).run(prepend(first, chunks))
 
 
 class _Text:

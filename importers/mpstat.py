@@ -23,6 +23,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from importers import _sysstat as ss
+from importers._read import prepend
 from importers._times import AM, PM, clock_times, dates, pick_date_style
 from importers._tokens import Tokens, fnv1a, tokenize, tokenized
 from importers._types import Block, Context, FormatError
@@ -54,11 +55,11 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         return
     head = first[: 64 << 10].decode("utf-8", "replace")
     if head.lstrip().startswith("{"):
-        yield from _parse_json(_chain(first, chunks), ctx)
+        yield from _parse_json(prepend(first, chunks), ctx)
         return
     state = _Text(ss.detect_decimal(head), ctx)
     pending: list[Block] = []
-    for toks, line_no in tokenized(_chain(first, chunks), state.decimal):
+    for toks, line_no in tokenized(prepend(first, chunks), state.decimal):
         blocks = list(state.chunk(toks, line_no))
         if state.second_time:
             yield from pending
@@ -81,11 +82,6 @@ def _is_summary(words: list[str]) -> bool:
     if words[1] in ("CPU", "NODE"):
         return True
     return all(_NUMBER.fullmatch(w) for w in words[2:])
-
-
-def _chain(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
-    yield first
-    yield from rest
 
 
 class _Text:

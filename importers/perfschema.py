@@ -29,6 +29,7 @@ import numpy as np
 
 from importers import _mysql_table as mt
 from importers._counters import Snapshots
+from importers._read import prepend
 from importers._snapshots import snapshots
 from importers._types import Block, Context
 
@@ -172,7 +173,7 @@ def _dump_snapshots(chunks: Iterator[bytes], ctx: Context, snaps: Snapshots) -> 
 def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     snaps = Snapshots(absent_is_zero=True)
     first = next(chunks, b"")
-    rest = _chain(first, chunks)
+    rest = prepend(first, chunks)
     if re.search(rb"^INSERT INTO", first[: 256 << 10], re.M | re.I):
         _dump_snapshots(rest, ctx, snaps)
         yield from _blocks(snaps, ctx)
@@ -184,11 +185,6 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         if values:
             snaps.add(taken.t, values)
     yield from _blocks(snaps, ctx)
-
-
-def _chain(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
-    yield first
-    yield from rest
 
 
 def _blocks(snaps: Snapshots, ctx: Context) -> Iterator[Block]:
