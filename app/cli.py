@@ -314,7 +314,7 @@ def cmd_drops(lib: Library, args: argparse.Namespace) -> int:
 
 
 def cmd_export(lib: Library, args: argparse.Namespace) -> int:
-    from app.analysis.layout import Panel, default_panels, parse_panel
+    from app.analysis.layout import Panel, SeriesRef, layout_for_runs, parse_panel
     from app.figure import build, write_csv
 
     suffix = args.out.suffix.lower()
@@ -336,8 +336,12 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
     if not panels and spec.get("panels"):
         panels = [Panel.from_json(p) for p in spec["panels"]]
     if not panels:
-        have = {r for rid in run_ids for r in _refs(lib, rid)}
-        panels = default_panels(have, lambda ref: _mean(lib, run_ids, ref))
+        series = {rid: {SeriesRef(s.source, s.metric, s.entity): s for s in lib.series(rid)} for rid in run_ids}
+        panels = layout_for_runs(
+            run_ids,
+            lambda rid: series[rid],
+            lambda rid, ref: lib.load(series[rid][ref]) if ref in series[rid] else None,
+        )
     if not panels:
         raise CliError("the runs have no series to plot")
     x_range = None
@@ -369,23 +373,6 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
         export(fig, args.out, size, args.scale, PUBLICATION if args.theme == "publication" else SCREEN)
     print(args.out)
     return 0
-
-
-def _refs(lib: Library, run_id: int) -> list[Any]:
-    from app.analysis.layout import SeriesRef
-
-    return [SeriesRef(s.source, s.metric, s.entity) for s in lib.series(run_id)]
-
-
-def _mean(lib: Library, run_ids: list[int], ref: Any) -> float:
-    import numpy as np
-
-    out = 0.0
-    for rid in run_ids:
-        for s in lib.series(rid):
-            if (s.source, s.metric, s.entity) == (ref.source, ref.metric, ref.entity):
-                out = max(out, float(np.nanmean(lib.load(s)[1])) if s.n else 0.0)
-    return out
 
 
 def _size(text: str) -> tuple[int, int]:

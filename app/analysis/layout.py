@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 
 @dataclass(frozen=True, order=True)
 class SeriesRef:
@@ -63,6 +65,29 @@ def parse_panel(spec: str) -> Panel:
 
 THROUGHPUT_SOURCES = ("sysbench", "dbstress", "tpcc")
 TOP_WAITS = 4
+
+
+def layout_for_runs(
+    runs: Iterable[int],
+    available: Callable[[int], Iterable[SeriesRef]],
+    data: Callable[[int, SeriesRef], tuple[np.ndarray, np.ndarray] | None],
+) -> list[Panel]:
+    """The default layout of a comparison: the series any run has, devices rated by their highest
+    mean over the runs. The window and `benchlens export` both use it."""
+    runs = list(runs)
+    have: set[SeriesRef] = set()
+    for r in runs:
+        have.update(available(r))
+
+    def load(ref: SeriesRef) -> float:
+        means = []
+        for r in runs:
+            d = data(r, ref)
+            if d is not None and len(d[1]):
+                means.append(float(np.nanmean(d[1])))
+        return max(means, default=0.0)
+
+    return default_panels(have, load)
 
 
 def default_panels(available: Iterable[SeriesRef], load: Callable[[SeriesRef], float] | None = None) -> list[Panel]:

@@ -16,7 +16,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from app.analysis.align import x_of
 from app.analysis.drops import Drop
-from app.analysis.layout import Panel, SeriesRef, default_panels
+from app.analysis.layout import Panel, SeriesRef, layout_for_runs
 from app.analysis.run_drops import RunDrop, decided_label, decision, run_drops, throughput
 from app.render import SCREEN
 from app.store import Library, LibraryError
@@ -240,19 +240,7 @@ class Session(QObject):
             self.comparisonChanged.emit()
 
     def default_layout(self) -> list[Panel]:
-        have: set[SeriesRef] = set()
-        for r in self.comparison.runs:
-            have.update(self.available(r))
-
-        def load(ref: SeriesRef) -> float:
-            means = []
-            for r in self.comparison.runs:
-                d = self.data(r, ref)
-                if d is not None and len(d[1]):
-                    means.append(float(np.nanmean(d[1])))
-            return max(means, default=0.0)
-
-        return default_panels(have, load)
+        return layout_for_runs(self.comparison.runs, self.available, self.data)
 
     def add_series(self, refs: list[SeriesRef], panel: int | None = None) -> None:
         """Add series to a panel (None: a new panel at the bottom)."""
