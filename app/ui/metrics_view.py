@@ -68,8 +68,8 @@ class MetricsView(QWidget):
         runs = s.comparison.runs or [r["id"] for r in s.runs()]
         units: dict[SeriesRef, str] = {}
         for r in runs:
-            for info in s.lib.series(r):
-                units.setdefault(SeriesRef(info.source, info.metric, info.entity), info.unit)
+            for ref, info in s.series(r).items():
+                units.setdefault(ref, info.unit)
         if units == self._shown:
             return
         self._shown = units

@@ -19,7 +19,7 @@ from app.analysis.drops import Drop
 from app.analysis.layout import Panel, SeriesRef, layout_for_runs
 from app.analysis.run_drops import RunDrop, decided_label, decision, run_drops, throughput
 from app.render import SCREEN
-from app.store import Library, LibraryError
+from app.store import Library, LibraryError, SeriesInfo
 
 PALETTE = list(SCREEN.colors)  # the window and a screen-theme export colour runs alike
 
@@ -87,12 +87,14 @@ class Session(QObject):
         self._cache: dict[tuple[int, SeriesRef], tuple[np.ndarray, np.ndarray] | None] = {}
         self._runs: dict[int, dict[str, Any]] = {}
         self._drops: dict[int, list[RunDrop]] = {}
+        self._series: dict[int, dict[SeriesRef, SeriesInfo]] = {}
         self.reload_runs()
 
     # ---- runs ---------------------------------------------------------------------------------
     def reload_runs(self) -> None:
         self._runs = {r["id"]: r for r in self.lib.runs()}
         self._cache.clear()
+        self._series.clear()
         self._drops.clear()
         self.comparison.runs = [r for r in self.comparison.runs if r in self._runs]
         self.runsChanged.emit()
@@ -118,24 +120,24 @@ class Session(QObject):
         ids = sorted(self._runs)
         return PALETTE[ids.index(run_id) % len(PALETTE)] if run_id in ids else "#777777"
 
+    def series(self, run_id: int) -> dict[SeriesRef, SeriesInfo]:
+        """The run's series by reference (read once per run, until the runs change)."""
+        if run_id not in self._series:
+            self._series[run_id] = {SeriesRef(s.source, s.metric, s.entity): s for s in self.lib.series(run_id)}
+        return self._series[run_id]
+
     def available(self, run_id: int) -> list[SeriesRef]:
-        return [SeriesRef(s.source, s.metric, s.entity) for s in self.lib.series(run_id)]
+        return list(self.series(run_id))
 
     def unit(self, run_id: int, ref: SeriesRef) -> str:
-        for s in self.lib.series(run_id):
-            if (s.source, s.metric, s.entity) == (ref.source, ref.metric, ref.entity):
-                return s.unit
-        return ""
+        info = self.series(run_id).get(ref)
+        return info.unit if info else ""
 
     def data(self, run_id: int, ref: SeriesRef) -> tuple[np.ndarray, np.ndarray] | None:
         key = (run_id, ref)
         if key not in self._cache:
-            found = [
-                s
-                for s in self.lib.series(run_id)
-                if (s.source, s.metric, s.entity) == (ref.source, ref.metric, ref.entity)
-            ]
-            self._cache[key] = self.lib.load(found[0]) if found else None
+            info = self.series(run_id).get(ref)
+            self._cache[key] = self.lib.load(info) if info else None
         return self._cache[key]
 
     def drops(self, run_id: int) -> list[RunDrop]:
