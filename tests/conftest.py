@@ -41,6 +41,22 @@ def run_cli(home: Path, *args: str, env: dict[str, str] | None = None) -> subpro
     )
 
 
+def assert_prefix_of(got: dict, whole: dict, where: object) -> None:
+    """Every series read from a cut file is the start of the same series read from the whole file:
+    nothing invented, nothing changed."""
+    import numpy as np
+
+    for key, (t, v) in got.items():
+        wt, wv = whole[key]
+        assert np.array_equal(t, wt[: len(t)]), (where, key)
+        assert np.array_equal(v, wv[: len(v)], equal_nan=True), (where, key)
+
+
+def run_series(lib, run_id: int) -> dict:
+    """Every series of a run by (source, metric, entity), pieces of several files merged."""
+    return {(s.source, s.metric, s.entity): lib.load(s) for s in lib.series(run_id)}
+
+
 def head_of(path: Path) -> str:
     """The head of a file as the format detector sees it."""
     text = decode_head(path.read_bytes()[:HEAD])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -46,6 +47,16 @@ def summary(fmt: ModuleType, path: Path) -> dict[str, Any]:
 
 def _num(x: float) -> float | None:
     return None if math.isnan(x) else float(x)
+
+
+def check(fmt: ModuleType, path: Path) -> dict[str, Any]:
+    """The fixture's summary equals its reviewed golden (BENCHLENS_REGEN=1 rewrites it)."""
+    got = summary(fmt, path)
+    if os.environ.get("BENCHLENS_REGEN"):
+        save(path, got)
+    assert golden_path(path).exists(), "no golden: run with BENCHLENS_REGEN=1 and review it"
+    assert got == load(path)
+    return got
 
 
 def golden_path(path: Path) -> Path:

@@ -29,7 +29,7 @@ from app.ingest import ImportError_, Options, RunReport, import_path
 from app.store import Library
 from app.store import writer as store_writer
 from importers._types import ImportCancelled, RawClock
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, run_series
 
 RUN = FIXTURES / "runs" / "c_basic"
 FORMATS = ("iostat", "vmstat", "mpstat")
@@ -64,7 +64,7 @@ def import_one(lib: Library, tmp_path: Path, name: str, fmt: str, data: bytes) -
 
 
 def series_of(lib: Library, run_id: int) -> Series:
-    return {(s.source, s.metric, s.entity): lib.load(s.id) for s in lib.series(run_id)}
+    return run_series(lib, run_id)
 
 
 def assert_same_series(got: Series, want: Series) -> None:
@@ -699,7 +699,7 @@ def test_decimal_comma_capture_is_never_read_as_thousands(lib: Library, path: Pa
     rep = import_path(lib, path, UTC)
     percents = [s for s in lib.series(rep.id) if s.unit == "%"]
     for s in percents:
-        v = lib.load(s.id)[1]
+        v = lib.load(s)[1]
         assert np.nanmax(v, initial=0) < 101, (s.metric, s.entity, np.nanmax(v))
         assert np.nanmin(v, initial=0) >= 0
     assert percents or "human" in path.name

@@ -15,7 +15,6 @@ import pytest
 
 from importers import innodb_status
 from importers._types import Block, Context
-from tests import golden
 from tests.conftest import FIXTURES, TABLE_FORMATS, fixture_files, parse_bytes
 
 FIX = FIXTURES / "innodb_status"
@@ -459,16 +458,3 @@ def test_probe_with_a_raw_clock_gives_naive_header_seconds() -> None:
     with open(PT_STALK[0], "rb") as f:
         blocks = list(innodb_status.parse(chunks(f), ctx))
     assert blocks[0].t[0] == datetime(2018, 3, 5, 13, 24, 56, tzinfo=UTC).timestamp()
-
-
-# ---- goldens -----------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
-def test_fixture_matches_golden(path: Path) -> None:
-    got = golden.summary(innodb_status, path)
-    if os.environ.get("BENCHLENS_REGEN"):
-        golden.save(path, got)
-    assert golden.golden_path(path).exists(), "no golden: run with BENCHLENS_REGEN=1 and review it"
-    assert got == golden.load(path)
-    assert got["series"], "a fixture must yield series"

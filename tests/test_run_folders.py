@@ -12,7 +12,7 @@ import pytest
 from app.cli import main
 from app.store import Library
 from tests import naive
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, run_series
 
 RUNS = FIXTURES / "runs"
 LOCALES = ("locales_C", "locales_en_US", "locales_de_DE", "locales_fr_FR", "locales_ISO")
@@ -59,8 +59,7 @@ def test_import_lists_three_sources_and_dump_gives_the_tools_values(
 
 
 def series_of(lib: Library, run: str) -> dict[tuple[str, str, str], tuple[np.ndarray, np.ndarray]]:
-    r = lib.run(run)
-    return {(s.source, s.metric, s.entity): lib.load(s.id) for s in lib.series(r["id"])}
+    return run_series(lib, lib.run(run)["id"])
 
 
 def test_same_capture_under_every_locale_gives_the_same_series(lib: Library, utc_elsewhere: None) -> None:
