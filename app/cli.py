@@ -167,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def cmd_import(lib: Library, args: argparse.Namespace) -> int:
     from app.clock import ClockError
-    from app.ingest import ImportError_, Options, import_path
+    from app.ingest import FolderError, Options, import_path
 
     if args.interval <= 0 or not math.isfinite(args.interval):
         raise CliError("--interval must be a positive number of seconds")
@@ -177,7 +177,7 @@ def cmd_import(lib: Library, args: argparse.Namespace) -> int:
     for path in args.paths:
         try:
             reports.append(import_path(lib, path, Options(name=args.name, tz=args.tz, interval=args.interval)))
-        except (ImportError_, ClockError) as e:
+        except (FolderError, ClockError) as e:
             failed.append(str(e))
     if args.json:
         print(json.dumps({"runs": [r.as_json() for r in reports], "errors": failed}, indent=1))

@@ -86,9 +86,6 @@ class RunReport:
         }
 
 
-ImportError_ = FolderError  # the path cannot be imported (one-line reason)
-
-
 def _probe(path: Path, fmt: ModuleType, interval: float) -> dict[str, Any]:
     """Parse the head of a file with a raw clock: zone evidence, launch time, timed or not."""
     with open_regular(path) as f:
@@ -110,7 +107,7 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
     try:
         root = Path(path).resolve()
     except (RuntimeError, OSError) as e:  # a symlink loop
-        raise ImportError_(f"{path}: cannot resolve the path ({e})") from None
+        raise FolderError(f"{path}: cannot resolve the path ({e})") from None
     files, skipped = candidates(root)
     base = root if root.is_dir() else root.parent
     found: list[FolderFile] = []
@@ -150,7 +147,7 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
         )
     if not found:
         reasons = "; ".join(f"{s['path']}: {s['reason']}" for s in skipped[:3])
-        raise ImportError_(f"{root}: nothing to import" + (f" ({reasons})" if reasons else ""))
+        raise FolderError(f"{root}: nothing to import" + (f" ({reasons})" if reasons else ""))
 
     found = group_pt_stalk(found)
     folder_warnings: list[str] = []
@@ -371,4 +368,4 @@ def _unchanged(lib: Library, run: dict[str, Any], skipped: list[dict[str, str]])
     return RunReport(run["id"], run["name"], reports, skipped, unchanged=True)
 
 
-__all__ = ["ImportCancelled", "ImportError_", "Options", "RunReport", "import_path"]
+__all__ = ["FolderError", "ImportCancelled", "Options", "RunReport", "import_path"]

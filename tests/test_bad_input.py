@@ -25,7 +25,7 @@ import pytest
 import importers.iostat
 import importers.mpstat
 from app.cli import main
-from app.ingest import ImportError_, Options, RunReport, import_path
+from app.ingest import FolderError, Options, RunReport, import_path
 from app.store import Library
 from app.store import writer as store_writer
 from importers._types import ImportCancelled, RawClock
@@ -215,7 +215,7 @@ def test_fifo_given_as_the_path_is_refused_without_being_opened(lib: Library, tm
     """`benchlens import some.fifo` says it is not a regular file; it does not wait for a writer."""
     fifo = tmp_path / "capture.log"
     os.mkfifo(fifo)
-    with pytest.raises(ImportError_, match="not a regular file"):
+    with pytest.raises(FolderError, match="not a regular file"):
         import_path(lib, fifo)
     assert lib.runs() == []
 
@@ -513,7 +513,7 @@ def test_cut_at_any_line_end_invents_nothing(lib: Library, tmp_path: Path, refer
         runs_before = len(lib.runs())
         try:
             rep = import_one(lib, tmp_path, f"cut{k}", fmt, data[:end])
-        except ImportError_ as e:
+        except FolderError as e:
             assert len(lib.runs()) == runs_before
             assert "nothing to import" in str(e)
             continue
@@ -604,7 +604,7 @@ def test_single_unreadable_file_is_refused_with_its_reason(
     """Importing one such file names the file and why it is not imported; the library stays empty."""
     path = tmp_path / name
     path.write_bytes(data)
-    with pytest.raises(ImportError_, match=re.escape(f"nothing to import ({name}: ") + f".*{reason}"):
+    with pytest.raises(FolderError, match=re.escape(f"nothing to import ({name}: ") + f".*{reason}"):
         import_path(lib, path)
     assert lib.runs() == []
 

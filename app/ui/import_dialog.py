@@ -10,7 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QProgressBar, QTextBrowser, QVBoxLayout, QWidget
 
-from app.ingest import ImportError_, Options, RunReport, import_path
+from app.ingest import FolderError, Options, RunReport, import_path
 from app.store import Library, LibraryError
 from importers._types import ImportCancelled
 
@@ -41,7 +41,7 @@ class ImportWorker(QObject):
         except ImportCancelled:
             self.failed.emit("Import cancelled: the library is unchanged.")
             return
-        except (ImportError_, LibraryError, OSError) as e:
+        except (FolderError, LibraryError, OSError) as e:
             self.failed.emit(str(e))
             return
         self.finished.emit(reports)
