@@ -97,6 +97,21 @@ def test_explanation_ranks_what_moved_during_the_drop() -> None:
     assert ranked[0].before == pytest.approx(100, abs=5) and ranked[0].during == pytest.approx(900)
 
 
+def test_series_that_only_follow_the_throughput_rank_below_causes() -> None:
+    t, v = steady(300)
+    v[150:165] = 350  # throughput at 35% of its level
+    (d,) = detect(t, v)
+    rng = np.random.default_rng(7)
+    queries = v * 20 + rng.normal(0, 100, 300)  # counts work: at 35% too, a huge raw change
+    run_queue = 4 + rng.normal(0, 0.5, 300)
+    run_queue[150:165] = 9  # the cause: twice as many runnable threads
+    data = {SeriesRef("global_status", "Questions"): (t, queries), SeriesRef("vmstat", "r"): (t, run_queue)}
+    ranked = explain(d, data, data.get, top=5)
+    assert [c.ref.metric for c in ranked] == ["r", "Questions"]
+    assert abs(ranked[1].change) > abs(ranked[0].change)  # shown with its raw change, ranked by the rest
+    assert ranked[1].weight < 1.0
+
+
 def test_load_onset_skips_a_blip_while_the_monitors_start() -> None:
     from app.analysis.onset import load_onset
 

@@ -1,5 +1,13 @@
 """Why did throughput drop? Rank the run's other series by how much they moved during the drop
-against the window just before it (robust effect size: shift of the median over the MAD)."""
+against the window just before it (robust effect size: shift of the median over the MAD).
+
+Everything that counts work (queries, rows, handler calls, fsyncs, bytes sent) falls with the
+throughput, and on a database server those are most of the series: ranked by their raw change they
+fill the top five with consequences of the drop. So a series ranks by the part of its change that
+neither "it stayed the same" nor "it scaled with the work done" accounts for: the smaller of its
+shift from the level before, and its shift from that level times the throughput's own ratio. A disk
+whose latency rose, a run queue that grew or an idle CPU while the work stopped keep their whole
+change; Com_select at 35% of its level while the TPS is at 35% ranks last."""
 
 from __future__ import annotations
 
@@ -20,6 +28,7 @@ class Change:
     change: float  # effect size: (median during - median before) / robust sigma before; signed
     before: float
     during: float
+    weight: float = 0.0  # rank: the part of the change not explained by scaling with the throughput
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -46,7 +55,9 @@ def effect(t: np.ndarray, v: np.ndarray, drop: Drop) -> Change | None:
     finite = v[np.isfinite(v)]
     run_range = float(np.percentile(finite, 99) - np.percentile(finite, 1)) if finite.size else 0.0
     scale = max(mad, 0.05 * abs(b), 0.1 * run_range, 1e-6)
-    return Change(SeriesRef("", ""), (d - b) / scale, b, d)
+    raw = (d - b) / scale
+    with_work = (d - b * (1.0 - drop.depth)) / scale  # the series had it scaled with the throughput
+    return Change(SeriesRef("", ""), raw, b, d, min(abs(raw), abs(with_work)))
 
 
 def explain(
@@ -62,6 +73,6 @@ def explain(
             continue
         c = effect(data[0], data[1], drop)
         if c is not None and np.isfinite(c.change) and c.change != 0:
-            out.append(Change(ref, c.change, c.before, c.during))
-    out.sort(key=lambda c: -abs(c.change))
+            out.append(Change(ref, c.change, c.before, c.during, c.weight))
+    out.sort(key=lambda c: -c.weight)
     return out[:top]
