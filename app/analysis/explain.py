@@ -12,7 +12,7 @@ change; Com_select at 35% of its level while the TPS is at 35% ranks last."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -20,6 +20,26 @@ from app.analysis.drops import Drop
 from app.analysis.layout import SeriesRef
 
 MAD_TO_SIGMA = 1.4826
+# Machine CPU shares as vmstat, iostat (avg-cpu) and mpstat print them: one quantity, three tools.
+CPU_SHARES = {
+    **dict.fromkeys(("id", "%idle"), "idle"),
+    **dict.fromkeys(("us", "%user", "%usr"), "user"),
+    **dict.fromkeys(("sy", "%system", "%sys"), "system"),
+    **dict.fromkeys(("wa", "%iowait"), "iowait"),
+    **dict.fromkeys(("st", "%steal"), "steal"),
+}
+
+
+def quantity(ref: SeriesRef) -> str:
+    """What a series measures, whichever tool printed it. An explanation lists a quantity once
+    (vmstat id, iostat %idle and mpstat %idle of every CPU all say "the CPUs went idle") and names
+    the other series that showed it as similar; the top five then holds five different things."""
+    cpu_column = ref.source in ("vmstat", "mpstat") or (ref.source == "iostat" and not ref.entity)
+    if cpu_column and ref.metric in CPU_SHARES:
+        return "cpu " + CPU_SHARES[ref.metric]
+    if ref.source in ("innodb_status", "global_status"):  # pages_written/s and Innodb_pages_written
+        return "innodb " + ref.metric.lower().removeprefix("innodb_").removesuffix("/s") + " " + ref.entity
+    return ref.spec()
 
 
 @dataclass(frozen=True)
@@ -29,6 +49,7 @@ class Change:
     before: float
     during: float
     weight: float = 0.0  # rank: the part of the change not explained by scaling with the throughput
+    similar: tuple[SeriesRef, ...] = ()  # other series of the same quantity (other tools, other CPUs)
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -38,6 +59,7 @@ class Change:
             "change": round(self.change, 2),
             "before": self.before,
             "during": self.during,
+            "similar": [r.spec() for r in self.similar],
         }
 
 
@@ -75,4 +97,11 @@ def explain(
         if c is not None and np.isfinite(c.change) and c.change != 0:
             out.append(Change(ref, c.change, c.before, c.during, c.weight))
     out.sort(key=lambda c: -c.weight)
-    return out[:top]
+    shown: dict[str, Change] = {}
+    for c in out:
+        key = quantity(c.ref)
+        if key in shown:
+            shown[key] = replace(shown[key], similar=(*shown[key].similar, c.ref))
+        elif len(shown) < top:
+            shown[key] = c
+    return list(shown.values())
