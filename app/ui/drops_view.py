@@ -67,7 +67,10 @@ class DropsView(QWidget):
                     text = f"{arrow} {c.ref.spec()}  {c.before:.4g} \u2192 {c.during:.4g}"
                     child = QTreeWidgetItem(item, [text, f"{c.change:+.1f}"])
                     child.setData(0, REF, c.ref)
-                    child.setToolTip(0, "effect size: median shift during the drop over the spread before it")
+                    tip = "effect size: median shift during the drop over the spread before it"
+                    if c.similar:
+                        tip += "\nsame change in: " + ", ".join(r.spec() for r in c.similar)
+                    child.setToolTip(0, tip)
             run.setExpanded(True)
 
     def on_click(self, item: QTreeWidgetItem, _col: int) -> None:
