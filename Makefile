@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 PY ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
 	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null && { echo $$p; break; }; done)
 
-.PHONY: setup run test lint typecheck pytest bench drop-quality clean system-deps
+.PHONY: setup run test lint typecheck pytest bench drop-quality package clean system-deps
 
 $(BIN)/.installed: pyproject.toml importers/_scan.c
 	@test -n "$(PY)" || { echo "benchlens needs Python >= 3.11 (none found on PATH)"; exit 1; }
@@ -44,5 +44,11 @@ bench: setup
 drop-quality: setup  # score drop detection on the recorded disturbance corpus (bench/drop_quality)
 	$(BIN)/python bench/drop_quality/score.py
 
+# The one-folder bundle dist/benchlens/ (PyInstaller in its own venv under build/) and its offscreen smoke test.
+package:
+	@bash packaging/system-deps.sh
+	PY=$(PY) bash packaging/build_bundle.sh
+	bash packaging/smoke_test.sh
+
 clean:
-	rm -rf $(VENV) build *.egg-info importers/*.so .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist *.egg-info importers/*.so .pytest_cache .mypy_cache .ruff_cache

@@ -5,8 +5,10 @@
 set -u
 [ "$(uname -s)" = Linux ] || exit 0
 command -v dpkg-query >/dev/null 2>&1 || exit 0
+# (libxcb-icccm4 and libxcb-keysyms1: Qt's xcb platform plugin cannot load without them, so a real
+# window on X11 needs them; desktops have them, minimal images do not.)
 pkgs=(libglib2.0-0 libgl1 libegl1 libx11-6 libxkbcommon0 libfontconfig1 libfreetype6 libdbus-1-3
-      libxkbcommon-x11-0 libxcb-cursor0 gcc)
+      libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 gcc)
 py=$(command -v python3 || true)
 case "$(readlink -f "${py:-/nonexistent}")" in
   /usr/bin/*) pkgs+=(python3-venv python3-dev) ;;  # Debian's python3: ensurepip and headers are separate

@@ -21,7 +21,22 @@ def _app() -> object:
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
     app.setApplicationName("benchlens")
+    _set_identity(app)
     return app
+
+
+def _set_identity(app: object) -> None:
+    """The window icon and the .desktop entry the desktop shell matches the window to."""
+    from PySide6.QtGui import QIcon
+
+    from app.resources import icon_files
+
+    app.setDesktopFileName("benchlens")  # type: ignore[attr-defined]  # resources/benchlens.desktop
+    icon = QIcon()
+    for png in icon_files():
+        icon.addFile(str(png))
+    if not icon.isNull():
+        app.setWindowIcon(icon)  # type: ignore[attr-defined]
 
 
 def gui_app(offscreen: bool = False) -> object:
