@@ -1,8 +1,10 @@
-"""A run folder on disk: which files to read (regular files only, never a FIFO or device), and
-pt-stalk's naming, which times its files and groups its snapshot files into one stream."""
+"""A run folder on disk: which files to read (regular files only, never a FIFO or device), how a
+file name is shown, and pt-stalk's naming, which times its files and groups its snapshot files
+into one stream."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import stat
@@ -21,6 +23,28 @@ from importers._read import Reading, chunks
 
 class FolderError(Exception):
     """The path cannot be read as a run (one-line reason)."""
+
+
+# Characters a name never shows as is: C0/C1 controls (newline, ESC of terminal sequences ...),
+# bidirectional marks, embeddings, overrides and isolates (they reorder the text printed around
+# them), and the lone surrogates Python uses for bytes that are not UTF-8.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def shown(name: str) -> str:
+    """A file name (or any text from the disk) as one printable line that SQLite can store: bytes
+    that are not UTF-8 become \\xNN, controls and bidi marks \\xNN / \\uNNNN. Plain names are
+    unchanged."""
+    if not _UNSAFE.search(name):
+        return name
+    with contextlib.suppress(UnicodeError):  # (a lone surrogate that is not an undecodable byte stays)
+        name = os.fsencode(name).decode("utf-8", "backslashreplace")
+
+    def esc(m: re.Match[str]) -> str:
+        c = ord(m.group())
+        return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+    return _UNSAFE.sub(esc, name)
 
 
 @dataclass
@@ -50,22 +74,24 @@ def candidates(root: Path) -> tuple[list[Path], list[dict[str, str]]]:
     if root.is_file():
         return [root], []
     if not root.is_dir():
-        raise FolderError(f"{root}: no such file or folder" if not root.exists() else f"{root}: not a regular file")
+        what = "no such file or folder" if not root.exists() else "not a regular file (FIFO, socket or device)"
+        raise FolderError(f"{shown(str(root))}: {what}")
     files, skipped = [], []
     try:
         entries = sorted(os.scandir(root), key=lambda e: e.name)
     except OSError as e:
-        raise FolderError(f"{root}: cannot list ({e.strerror})") from None
+        raise FolderError(f"{shown(str(root))}: cannot list ({e.strerror})") from None
     for entry in entries:
+        name = shown(entry.name)
         try:
             st = os.stat(entry.path)  # follows links: a link to a log is fine, a loop or dangling link is not
         except OSError as err:
-            skipped.append({"path": entry.name, "reason": f"cannot read ({err.strerror or err})"})
+            skipped.append({"path": name, "reason": f"cannot read ({err.strerror or err})"})
             continue
         if stat.S_ISDIR(st.st_mode):
-            skipped.append({"path": entry.name, "reason": "folder (run folders are read one level deep)"})
+            skipped.append({"path": name, "reason": "folder (run folders are read one level deep)"})
         elif not stat.S_ISREG(st.st_mode):
-            skipped.append({"path": entry.name, "reason": "not a regular file (FIFO, socket or device)"})
+            skipped.append({"path": name, "reason": "not a regular file (FIFO, socket or device)"})
         else:
             files.append(Path(entry.path))
     return files, skipped

@@ -1,11 +1,14 @@
 """Import a run folder (or one file) into the library: list and sniff the files, read the
 folder's clock from their heads, then stream every file into the library in one transaction.
-A failed or cancelled import leaves the library as it was; an unchanged folder is a no-op."""
+A failed or cancelled import leaves the library as it was; an unchanged folder is a no-op.
+A file whose bytes turn out unreadable while it streams (corrupt or unbounded compressed data)
+is rolled back alone (a savepoint per file) and listed as skipped with the reason."""
 
 from __future__ import annotations
 
 import hashlib
 import io
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -25,12 +28,13 @@ from app.folder import (
     group_pt_stalk,
     open_regular,
     pt_stalk_time,
+    shown,
 )
 from app.record import read_metadata
-from app.store.library import Library
+from app.store.library import Library, LibraryError
 from app.store.writer import ImportTxn, SeriesSink
 from importers import AmbiguousFormat, detect
-from importers._read import HEAD, Reading, chunks, decode_head, looks_binary
+from importers._read import HEAD, Reading, UnreadableCapture, chunks, decode_head, looks_binary, read_head
 from importers._types import Context, FormatError, ImportCancelled, RawClock
 
 PROBE = 256 << 10
@@ -89,7 +93,7 @@ class RunReport:
 def _probe(path: Path, fmt: ModuleType, interval: float) -> dict[str, Any]:
     """Parse the head of a file with a raw clock: zone evidence, launch time, timed or not."""
     with open_regular(path) as f:
-        raw = f.read(PROBE)
+        raw, _ = read_head(f, PROBE)
     cut = raw.rfind(b"\n") + 1 if len(raw) == PROBE else len(raw)
     ctx = Context(RawClock())
     try:
@@ -107,27 +111,31 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
     try:
         root = Path(path).resolve()
     except (RuntimeError, OSError) as e:  # a symlink loop
-        raise FolderError(f"{path}: cannot resolve the path ({e})") from None
+        raise FolderError(f"{shown(str(path))}: cannot resolve the path ({shown(str(e))})") from None
     files, skipped = candidates(root)
     base = root if root.is_dir() else root.parent
     found: list[FolderFile] = []
     recorded: dict[str, Any] | None = None
     recorded_path = ""
     for p in files:
-        rel = str(p.relative_to(base))
+        rel = shown(str(p.relative_to(base)))
         try:
             st = p.stat()
             with open_regular(p) as f:
-                raw = f.read(HEAD)
+                raw, packed = read_head(f, HEAD)
             head = decode_head(raw)
         except OSError as e:
             skipped.append({"path": rel, "reason": f"cannot read ({e.strerror or e})"})
             continue
-        if st.st_size == 0:
-            skipped.append({"path": rel, "reason": "empty file"})
+        except UnreadableCapture as e:
+            skipped.append({"path": rel, "reason": str(e)})
+            continue
+        inside = f" (inside {packed} data)" if packed else ""
+        if st.st_size == 0 or not raw:
+            skipped.append({"path": rel, "reason": "empty file" + inside})
             continue
         if head is None:
-            skipped.append({"path": rel, "reason": looks_binary(raw) or "not text"})
+            skipped.append({"path": rel, "reason": (looks_binary(raw) or "not text") + inside})
             continue
         if head.lstrip().startswith("{") and (meta := read_metadata(head)) is not None:
             recorded = meta  # benchlens record's description of the run: used, not imported
@@ -139,21 +147,28 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
             skipped.append({"path": rel, "reason": str(e)})
             continue
         if fmt is None:
-            skipped.append({"path": rel, "reason": "not a known format"})
+            skipped.append({"path": rel, "reason": "not a known format" + inside})
             continue
-        meta = _probe(p, fmt, opts.interval)
+        try:
+            meta = _probe(p, fmt, opts.interval)
+        except UnreadableCapture as e:
+            skipped.append({"path": rel, "reason": str(e)})
+            continue
+        except OSError as e:
+            skipped.append({"path": rel, "reason": f"cannot read ({e.strerror or e})"})
+            continue
         found.append(
             FolderFile(rel, p, st.st_size, st.st_mtime_ns, fmt, meta, bool(meta.pop("timed")), pt_stalk_time(p.name))
         )
     if not found:
-        reasons = "; ".join(f"{s['path']}: {s['reason']}" for s in skipped[:3])
-        raise FolderError(f"{root}: nothing to import" + (f" ({reasons})" if reasons else ""))
+        raise _nothing(root, skipped)
 
     found = group_pt_stalk(found)
     folder_warnings: list[str] = []
     clock = _folder_clock(found, opts, folder_warnings, recorded, recorded_path)
-    name = opts.name or (root.name if root.is_dir() else root.stem)
-    existing = lib.run_by_folder(str(root))
+    name = shown(opts.name or (root.name if root.is_dir() else root.stem))
+    folder = shown(str(root))
+    existing = lib.run_by_folder(folder)
     old = lib.sources(existing["id"]) if existing is not None else []
     if existing is not None and _same_files(existing, old, found, clock) and name == existing["name"]:
         return _unchanged(lib, existing, skipped)
@@ -161,7 +176,7 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
     total = sum(f.size for f in found)
     txn = lib.begin_import()
     try:
-        run_id = txn.upsert_run(str(root), name, existing)
+        run_id = txn.upsert_run(folder, name, existing)
         reports: list[SourceReport] = []
         done = 0
         bench: tuple[float, float] | None = None
@@ -173,7 +188,15 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
                 method = f"relative times placed at the benchmark start recorded in {recorded_path}"
             elif item.meta.get("relative"):
                 clock.bench_start, method = _bench_anchor(lib, run_id)
-            rep = _import_file(txn, run_id, item, clock, opts, done, total, method)
+            txn.savepoint()
+            try:
+                rep = _import_file(txn, run_id, item, clock, opts, done, total, method)
+            except UnreadableCapture as e:  # nothing of this file stays; the others are imported
+                txn.rollback_to_savepoint()
+                skipped.append({"path": item.rel, "reason": str(e)})
+                done += item.size
+                continue
+            txn.release_savepoint()
             done += item.size
             reports.append(rep)
             if item.meta.get("relative") and bench is None:
@@ -184,6 +207,9 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
                 ).fetchone()
                 if span[0] is not None:  # t = 0 of the log is the benchmark's start
                     bench = (clock.bench_start if clock.bench_start is not None else span[0], span[1])
+        if not reports:
+            txn.rollback()
+            raise _nothing(root, skipped)
         if recorded is not None and "bench_start" in recorded and "bench_end" in recorded:
             bench = (float(recorded["bench_start"]), float(recorded["bench_end"]))
         if existing is not None and _same_hashes(old, txn, run_id) and name == existing["name"]:
@@ -197,11 +223,20 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
             {"host": host, "kernel": kernel, "cpus": cpus, "tz": clock.description, "bench": bench},
         )
         txn.commit()
+    except sqlite3.Error as e:  # disk full, I/O error ...: a clear line, and nothing written
+        txn.rollback()
+        raise LibraryError(f"{lib.path}: the import was not written ({e})") from None
     except BaseException:
         txn.rollback()
         raise
     final_name = lib.run(run_id)["name"]
     return RunReport(run_id, final_name, reports, skipped, warnings=folder_warnings)
+
+
+def _nothing(root: Path, skipped: list[dict[str, str]]) -> FolderError:
+    reasons = "; ".join(f"{s['path']}: {s['reason']}" for s in skipped[:3])
+    more = f"; {len(skipped) - 3} more" if len(skipped) > 3 else ""
+    return FolderError(f"{shown(str(root))}: nothing to import" + (f" ({reasons}{more})" if reasons else ""))
 
 
 def _folder_clock(
@@ -322,6 +357,7 @@ def _import_file(
         )
         ctx.warn(None, "no times in the folder; placed so the last report is at the file's modification time")
     ctx.finish_warnings()
+    ctx.warnings = [shown(w) for w in ctx.warnings]
     keep = (
         "host",
         "kernel",
@@ -358,8 +394,11 @@ def _same_hashes(old: list[dict[str, Any]], txn: ImportTxn, run_id: int) -> bool
 
 def _unchanged(lib: Library, run: dict[str, Any], skipped: list[dict[str, str]]) -> RunReport:
     reports = []
+    by_source: dict[int, list[Any]] = {}
+    for x in lib.source_series(run["id"]):
+        by_source.setdefault(x.source_id, []).append(x)
     for s in lib.sources(run["id"]):
-        series = [x for x in lib.source_series(run["id"]) if x.source_id == s["id"]]
+        series = by_source.get(s["id"], [])
         reports.append(
             SourceReport(
                 s["path"], s["format"], len(series), sum(x.n for x in series), s["warnings"], s["variant"], s["clock"]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from app.store.migrations import NewerLibrary, ensure_schema
+from app.store.migrations import NewerLibrary, ensure_schema, refuse_foreign
 
 if TYPE_CHECKING:
     from app.store.writer import ImportTxn
@@ -49,9 +49,11 @@ class SeriesInfo:
 class Library:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self.busy_timeout = BUSY_TIMEOUT_S
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            self.conn = sqlite3.connect(str(self.path), timeout=self.busy_timeout, isolation_level=None)
+            refuse_foreign(self.conn)  # before anything below changes the file (WAL mode is persistent)
             # Big pages suit a file made mostly of array BLOBs (no effect on an existing library).
             self.conn.execute("PRAGMA page_size = 65536")
             self.conn.execute("PRAGMA foreign_keys = ON")
@@ -62,7 +64,14 @@ class Library:
             ensure_schema(self.conn, self.path)
         except NewerLibrary as e:
             raise LibraryError(f"{self.path}: {e}") from None
-        except sqlite3.DatabaseError as e:
+        except sqlite3.OperationalError as e:
+            if "locked" in str(e) or "busy" in str(e):
+                raise LibraryError(
+                    f"{self.path} is busy ({e}): another benchlens held it for over {self.busy_timeout:g} s; "
+                    "try again when it has finished"
+                ) from None
+            raise LibraryError(f"{self.path}: cannot open the library ({e})") from None
+        except (sqlite3.DatabaseError, OSError) as e:
             raise LibraryError(f"{self.path}: cannot open the library ({e})") from None
 
     def close(self) -> None:

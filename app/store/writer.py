@@ -24,7 +24,10 @@ class ImportTxn:
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as e:
-            raise LibraryError(f"{lib.path} is busy ({e}); another import is running") from None
+            raise LibraryError(
+                f"{lib.path} is busy ({e}): another import has been writing to it for over "
+                f"{lib.busy_timeout:g} s; try again when it has finished"
+            ) from None
         self.open = True
 
     def upsert_run(self, folder: str, name: str, existing: dict[str, Any] | None) -> int:
@@ -96,15 +99,28 @@ class ImportTxn:
             "UPDATE series SET start = start + ?, end = end + ? WHERE source_id = ?", (delta, delta, source_id)
         )
 
+    # One file of the import can be undone alone (its bytes turned out unreadable half-way).
+    def savepoint(self) -> None:
+        self.conn.execute("SAVEPOINT import_file")
+
+    def release_savepoint(self) -> None:
+        self.conn.execute("RELEASE import_file")
+
+    def rollback_to_savepoint(self) -> None:
+        self.conn.execute("ROLLBACK TO import_file")
+        self.conn.execute("RELEASE import_file")
+
     def commit(self) -> None:
         if self.open:
             self.conn.execute("COMMIT")
             self.open = False
 
     def rollback(self) -> None:
+        """Undo everything; safe after SQLite rolled back by itself (disk full, I/O error)."""
         if self.open:
-            self.conn.execute("ROLLBACK")
             self.open = False
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
 
 
 @dataclass
