@@ -97,6 +97,15 @@ def build_parser() -> argparse.ArgumentParser:
     drops.add_argument("--top", type=int, default=5, help="series named in each explanation (default 5)")
     drops.add_argument("--json", action="store_true")
 
+    summ = sub.add_parser("summary", parents=[db], help="statistics, B vs A, top waits and load steps over a window")
+    summ.add_argument("runs", nargs="+", metavar="RUN", help="one run, or two: A then B")
+    summ.add_argument("--from", dest="x_from", type=float, metavar="S", help="window start (axis units of --align)")
+    summ.add_argument("--to", dest="x_to", type=float, metavar="S", help="window end")
+    summ.add_argument("--align", choices=("run", "bench", "absolute"), default="run")
+    summ.add_argument("--metric", action="append", default=[], metavar="SPEC", help="SOURCE:METRIC[:ENTITY], repeated")
+    summ.add_argument("--top", type=int, default=10, help="waits per run (default 10)")
+    summ.add_argument("--format", choices=("text", "markdown", "csv", "json"), default="text")
+
     exp = sub.add_parser("export", parents=[db], help="export the comparison as PNG, SVG, PDF or CSV (headless)")
     exp.add_argument("--run", action="append", default=[], metavar="RUN", help="a run (repeatable)")
     exp.add_argument(
@@ -309,13 +318,34 @@ def cmd_drops(lib: Library, args: argparse.Namespace) -> int:
         )
         for c in d.explain:
             arrow = "up" if c.change > 0 else "down"
-            print(f"    {c.ref.spec():32} {arrow:4} {c.before:.6g} -> {c.during:.6g}  (effect {c.change:+.1f})")
+            also = f"  also {', '.join(r.spec() for r in c.similar)}" if c.similar else ""
+            print(f"    {c.ref.spec():32} {arrow:4} {c.before:.6g} -> {c.during:.6g}  (effect {c.change:+.1f}){also}")
+    return 0
+
+
+def cmd_summary(lib: Library, args: argparse.Namespace) -> int:
+    from app.analysis.summary import LibraryData, Window, render, series_refs, summarize
+
+    if len(args.runs) > 2:
+        raise CliError("summary takes one run, or two to compare (A then B)")
+    if args.x_from is not None and args.x_to is not None and args.x_to <= args.x_from:
+        raise CliError("--from must be before --to")
+    if args.top < 1:
+        raise CliError("--top must be at least 1")
+    run_ids = [int(lib.run(r)["id"]) for r in args.runs]
+    data = LibraryData(lib)
+    try:
+        refs = series_refs(data, run_ids, args.metric)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    summary = summarize(data, run_ids, Window(args.x_from, args.x_to, args.align), refs, args.top)
+    sys.stdout.write(render(summary, args.format))
     return 0
 
 
 def cmd_export(lib: Library, args: argparse.Namespace) -> int:
-    from app.analysis.layout import Panel, SeriesRef, layout_for_runs, parse_panel
-    from app.figure import build, write_csv
+    from app.analysis.layout import parse_panel
+    from app.figure import Comparison, default_layout, figure_of, write_csv
 
     suffix = args.out.suffix.lower()
     if suffix not in (".png", ".svg", ".pdf", ".csv"):
@@ -326,39 +356,23 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
         if row is None:
             raise CliError(f"no saved view {args.view!r}")
         spec = json.loads(row[0])
-    run_ids = [int(lib.run(r)["id"]) for r in args.run] or [int(r) for r in spec.get("runs", [])]
-    if not run_ids:
+    view = Comparison.from_json(spec)  # the window's own view format: the same figure as its export dialog
+    view.runs = [int(lib.run(r)["id"]) for r in args.run] or view.runs
+    if not view.runs:
         raise CliError("give at least one --run (or a --view)")
     try:
-        panels = [parse_panel(s) for s in args.panel]
+        view.panels = [parse_panel(s) for s in args.panel] or view.panels or default_layout(lib, view.runs)
     except ValueError as e:
         raise CliError(str(e)) from None
-    if not panels and spec.get("panels"):
-        panels = [Panel.from_json(p) for p in spec["panels"]]
-    if not panels:
-        series = {rid: {SeriesRef(s.source, s.metric, s.entity): s for s in lib.series(rid)} for rid in run_ids}
-        panels = layout_for_runs(
-            run_ids,
-            lambda rid: series[rid],
-            lambda rid, ref: lib.load(series[rid][ref]) if ref in series[rid] else None,
-        )
-    if not panels:
+    if not view.panels:
         raise CliError("the runs have no series to plot")
-    x_range = None
+    view.x_range = None  # a saved view's zoom may be stale: --from/--to choose the window
     if args.x_from is not None or args.x_to is not None:
         if args.x_from is None or args.x_to is None or args.x_to <= args.x_from:
             raise CliError("--from and --to go together, with --from < --to")
-        x_range = (args.x_from, args.x_to)
-    fig = build(
-        lib,
-        run_ids,
-        panels,
-        args.align or spec.get("align", "run"),
-        {int(k): float(v) for k, v in dict(spec.get("offsets", {})).items()},
-        bool(spec.get("side_by_side", False)),
-        args.title,
-        x_range,
-    )
+        view.x_range = (args.x_from, args.x_to)
+    view.align = args.align or view.align
+    fig = figure_of(lib, view, args.title)
     if suffix == ".csv":
         write_csv(fig, args.out)
     else:
@@ -368,9 +382,9 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
         from app.ui.launch import gui_app
 
         gui_app(offscreen=True)
-        from app.render import PUBLICATION, SCREEN, export
+        from app.render import THEMES, export
 
-        export(fig, args.out, size, args.scale, PUBLICATION if args.theme == "publication" else SCREEN)
+        export(fig, args.out, size, args.scale, THEMES[args.theme])
     print(args.out)
     return 0
 
@@ -426,6 +440,7 @@ COMMANDS = {
     "series": cmd_series,
     "dump": cmd_dump,
     "drops": cmd_drops,
+    "summary": cmd_summary,
     "export": cmd_export,
 }
 

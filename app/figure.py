@@ -1,9 +1,14 @@
 """The data of a figure, gathered from the library without Qt: the runs' series aligned on the
-shared time axis, their units and the detected drops. app/render.py draws it; the CSV writes it."""
+shared time axis, their units and the detected drops. app/render.py draws it; the CSV writes it.
+
+`Comparison` is what the window shows (runs, panels, alignment, offsets, time window) and what a
+saved view stores; `figure_of` turns one into a Figure for the export dialog, the clipboard and
+`benchlens export` alike."""
 
 from __future__ import annotations
 
 import csv
+import io
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -13,9 +18,44 @@ from typing import Any
 import numpy as np
 
 from app.analysis.align import ALIGN_MODES, x_of
-from app.analysis.layout import Panel, SeriesRef
+from app.analysis.layout import Panel, SeriesRef, layout_for_runs
 from app.analysis.run_drops import decided_label, run_drops, throughput
 from app.store import Library, LibraryError
+
+
+@dataclass
+class Comparison:
+    runs: list[int] = field(default_factory=list)
+    panels: list[Panel] = field(default_factory=list)
+    align: str = "run"  # see app.analysis.align.ALIGN_MODES
+    offsets: dict[int, float] = field(default_factory=dict)  # per-run shift, seconds
+    side_by_side: bool = False
+    x_range: tuple[float, float] | None = None
+    layout_is_default: bool = True
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "runs": list(self.runs),
+            "panels": [p.as_json() for p in self.panels],
+            "align": self.align,
+            "offsets": {str(k): v for k, v in self.offsets.items()},
+            "side_by_side": self.side_by_side,
+            "x_range": list(self.x_range) if self.x_range else None,
+            "layout_is_default": self.layout_is_default,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Comparison:
+        xr = d.get("x_range")
+        return cls(
+            runs=[int(r) for r in d.get("runs", [])],
+            panels=[Panel.from_json(p) for p in d.get("panels", [])],
+            align=str(d.get("align", "run")),
+            offsets={int(k): float(v) for k, v in dict(d.get("offsets", {})).items()},
+            side_by_side=bool(d.get("side_by_side", False)),
+            x_range=(float(xr[0]), float(xr[1])) if xr else None,
+            layout_is_default=bool(d.get("layout_is_default", True)),
+        )
 
 
 @dataclass
@@ -24,6 +64,7 @@ class Line:
     ref: SeriesRef
     x: np.ndarray
     y: np.ndarray
+    unit: str = ""
 
 
 @dataclass(frozen=True)
@@ -47,6 +88,7 @@ class Figure:
     units: list[str]  # per panel ('' when mixed)
     marks: list[Mark] = field(default_factory=list)
     x_range: tuple[float, float] | None = None
+    slots: dict[int, int] = field(default_factory=dict)  # run -> its colour slot in the window
 
     @property
     def x_label(self) -> str:
@@ -86,7 +128,7 @@ def build(
                 if info is None:
                     continue
                 t, v = lib.load(info)
-                row.append(Line(run["id"], ref, x_of(runs, run["id"], t, align, offsets, side_by_side), v))
+                row.append(Line(run["id"], ref, x_of(runs, run["id"], t, align, offsets, side_by_side), v, info.unit))
                 panel_units.add(info.unit)
         lines.append(row)
         units.append(panel_units.pop() if len(panel_units) == 1 else "")
@@ -108,21 +150,44 @@ def build(
                 label, state = decided_label(notes, rd.drop)
                 if state != "dismissed":
                     marks.append(Mark(run["id"], label, *xs(rd.drop.start, rd.drop.end), "drop"))
-    name = title if title is not None else " vs ".join(r["name"] for r in runs)
-    return Figure(name, runs, panels, align, lines, units, marks, x_range)
+    name = title if title is not None else default_title(runs)
+    # the window colours a run by its place in the library, so it keeps one colour everywhere
+    slots = {rid: k for k, rid in enumerate(sorted(r["id"] for r in lib.runs()))}
+    return Figure(name, runs, panels, align, lines, units, marks, x_range, slots)
+
+
+def default_title(runs: list[dict[str, Any]]) -> str:
+    return " vs ".join(r["name"] for r in runs)
+
+
+def default_layout(lib: Library, run_ids: list[int]) -> list[Panel]:
+    """The default panels for runs read straight from the library (the window caches its own)."""
+    series = {rid: {SeriesRef(s.source, s.metric, s.entity): s for s in lib.series(rid)} for rid in run_ids}
+    return layout_for_runs(
+        run_ids,
+        lambda rid: series[rid],
+        lambda rid, ref: lib.load(series[rid][ref]) if ref in series[rid] else None,
+    )
+
+
+def figure_of(lib: Library, view: Comparison, title: str | None = None) -> Figure:
+    """The figure of what a comparison shows: its runs, panels, alignment, offsets, time window,
+    and the runs' notes and drops as decided (dismissed ones left out)."""
+    return build(lib, view.runs, view.panels, view.align, view.offsets, view.side_by_side, title, view.x_range)
 
 
 def csv_rows(fig: Figure) -> Iterator[list[str]]:
-    """Exactly the plotted data: the x column in the figure's alignment, one column per run x
-    series (units in the header), blank where a run has no sample at that x."""
+    """Exactly the plotted data: the x column in the figure's alignment, only the figure's time
+    window when it has one, one column per run x series (its unit in the header), blank where a
+    run has no sample at that x."""
     columns: list[tuple[str, np.ndarray, np.ndarray]] = []
     names = {r["id"]: r["name"] for r in fig.runs}
     for p in range(len(fig.panels)):
         for ln in fig.lines[p]:
-            unit = fig.units[p]
-            header = f"{names[ln.run]} {ln.ref.spec()}" + (f" ({unit})" if unit else "")
+            header = f"{names[ln.run]} {ln.ref.spec()}" + (f" ({ln.unit})" if ln.unit else "")
             if header not in (c[0] for c in columns):  # a series shown in two panels: one column
-                columns.append((header, ln.x, ln.y))
+                keep = (ln.x >= fig.x_range[0]) & (ln.x <= fig.x_range[1]) if fig.x_range else slice(None)
+                columns.append((header, ln.x[keep], ln.y[keep]))
     xs = np.unique(np.concatenate([c[1] for c in columns])) if columns else np.zeros(0)
     x_name = "time_utc" if fig.align == "absolute" else "seconds"
     yield [x_name, *(c[0] for c in columns)]
@@ -141,3 +206,10 @@ def csv_rows(fig: Figure) -> Iterator[list[str]]:
 def write_csv(fig: Figure, out: Path) -> None:
     with out.open("w", newline="") as f:
         csv.writer(f).writerows(csv_rows(fig))
+
+
+def csv_text(fig: Figure) -> str:
+    """The CSV as text (for the clipboard), the same rows as write_csv."""
+    buf = io.StringIO()
+    csv.writer(buf).writerows(csv_rows(fig))
+    return buf.getvalue()

@@ -27,7 +27,7 @@ from PySide6.QtGui import (
 from PySide6.QtSvg import QSvgGenerator
 
 from app.analysis.decimate import MinMaxPyramid
-from app.figure import Figure
+from app.figure import Figure, Mark
 
 SIZES = {"blog": (1200, 675), "slide": (1920, 1080), "square": (1080, 1080)}
 STYLES = [Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotLine]
@@ -41,6 +41,7 @@ class Theme:
     frame: str
     colors: tuple[str, ...]
     run_styles: bool  # runs also differ by line style (greyscale printing)
+    window_colors: bool = False  # a run keeps its window colour (its place in the library), not its place here
 
 
 PUBLICATION = Theme(
@@ -58,7 +59,9 @@ SCREEN = Theme(
     "#aaaaaa",
     ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"),
     False,
+    True,
 )
+THEMES = {"publication": PUBLICATION, "screen": SCREEN}
 
 
 def nice_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
@@ -97,26 +100,33 @@ def draw(fig: Figure, p: QPainter, w: float, h: float, theme: Theme = PUBLICATIO
     font.setPixelSize(round(base * 1.05))
     small.setPixelSize(round(base * 0.9))
     fm, fs = QFontMetricsF(font), QFontMetricsF(small)
-    color = {r["id"]: QColor(theme.colors[i % len(theme.colors)]) for i, r in enumerate(fig.runs)}
+    slot = {r["id"]: fig.slots.get(r["id"], i) if theme.window_colors else i for i, r in enumerate(fig.runs)}
+    color = {r["id"]: QColor(theme.colors[slot[r["id"]] % len(theme.colors)]) for r in fig.runs}
     run_style = {
         r["id"]: STYLES[i % len(STYLES)] if theme.run_styles else Qt.PenStyle.SolidLine for i, r in enumerate(fig.runs)
     }
     text = QColor(theme.text)
     # title and legend
     p.setPen(text)
-    p.setFont(title_font)
     top = base * 0.8
-    p.drawText(QRectF(0, top, w, base * 2), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, fig.title)
+    title = _fit(title_font, fig.title, w - base * 2)
+    p.setFont(title_font)
+    p.drawText(
+        QRectF(base, top, w - base * 2, base * 2), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, title
+    )
     top += base * 2.3
     p.setFont(font)
     x = base * 4
     for r in fig.runs:
-        pen = QPen(color[r["id"]], max(2.0, base / 5), run_style[r["id"]])
-        p.setPen(pen)
+        name = fm.elidedText(r["name"], Qt.TextElideMode.ElideMiddle, w - base * 9)
+        width = base * 4.5 + fm.horizontalAdvance(name)
+        if x > base * 4 and x + width - base * 1.5 > w - base * 1.5:  # wrap the legend, never cut a name
+            x, top = base * 4, top + fm.height() * 1.25
+        p.setPen(QPen(color[r["id"]], max(2.0, base / 5), run_style[r["id"]]))
         p.drawLine(QPointF(x, top + fm.height() / 2), QPointF(x + base * 2.5, top + fm.height() / 2))
         p.setPen(text)
-        p.drawText(QPointF(x + base * 3, top + fm.ascent()), r["name"])
-        x += base * 4.5 + fm.horizontalAdvance(r["name"])
+        p.drawText(QPointF(x + base * 3, top + fm.ascent()), name)
+        x += width
     top += fm.height() * 1.6
     # panels
     left, right, bottom = base * 6.5, w - base * 1.5, h - base * 4.2
@@ -132,6 +142,8 @@ def draw(fig: Figure, p: QPainter, w: float, h: float, theme: Theme = PUBLICATIO
     def sx(v: np.ndarray | float) -> np.ndarray | float:
         return left + (np.asarray(v) - x0) / (x1 - x0) * (right - left)
 
+    marks = [m for m in fig.marks if m.x1 >= x0 and m.x0 <= x1]
+    tone = {m: QColor(color[m.run]) if m.kind == "drop" else QColor("#777777") for m in marks}
     for i, panel in enumerate(fig.panels):
         y_top = top + i * (ph + gap)
         area = QRectF(left, y_top + fs.height() * 1.3, right - left, ph - fs.height() * 1.3)
@@ -148,19 +160,12 @@ def draw(fig: Figure, p: QPainter, w: float, h: float, theme: Theme = PUBLICATIO
         def sy(v: np.ndarray | float, area: QRectF = area, lo: float = lo, hi: float = hi) -> np.ndarray | float:
             return area.bottom() - (np.asarray(v) - lo) / (hi - lo) * area.height()
 
-        # drops (run colour) and notes (grey) behind everything, labelled on the top panel
-        for mark in fig.marks:
-            if mark.x1 < x0 or mark.x0 > x1:
-                continue
-            tone = QColor(color[mark.run]) if mark.kind == "drop" else QColor("#777777")
-            band = QColor(tone)
+        # drops (run colour) and notes (grey) behind everything
+        for mark in marks:
+            band = QColor(tone[mark])
             band.setAlpha(45)
             a, b = float(sx(max(mark.x0, x0))), float(sx(min(mark.x1, x1)))
             p.fillRect(QRectF(a, area.top(), max(b - a, 1.0), area.height()), band)
-            if i == 0 and mark.label:
-                p.setFont(small)
-                p.setPen(tone)
-                p.drawText(QPointF(a + 2, area.top() + fs.ascent() + 1), mark.label)
         # grid, frame, y ticks
         p.setFont(small)
         for v in nice_ticks(lo, hi, max(2, int(area.height() / (base * 3)))):
@@ -180,22 +185,16 @@ def draw(fig: Figure, p: QPainter, w: float, h: float, theme: Theme = PUBLICATIO
         p.setPen(QPen(QColor(theme.frame), 1))
         p.drawRect(area)
         # panel title with its unit, and the metrics' line styles when there are several
-        p.setPen(text)
-        p.setFont(font)
         unit = fig.units[i]
         heading = panel.title if not unit or unit in panel.title else f"{panel.title} [{unit}]"
+        legend_width = 0.0
+        if len(panel.refs) > 1:  # the legend takes what the heading leaves, at least half the width
+            room = max(area.width() - fm.horizontalAdvance(heading) - base * 2, area.width() * 0.5)
+            legend_width = _metric_legend(p, panel.legend(), area, room, base, small, text)
+        p.setFont(font)
+        p.setPen(text)
+        heading = fm.elidedText(heading, Qt.TextElideMode.ElideRight, area.width() - legend_width - base)
         p.drawText(QPointF(area.left(), area.top() - fs.height() * 0.35), heading)
-        if len(panel.refs) > 1:
-            p.setFont(small)
-            lx = area.right()
-            for j, label in reversed(list(enumerate(panel.legend()))):
-                label = label if len(label) <= 36 else "\u2026" + label[-35:]
-                lx -= fs.horizontalAdvance(label) + base * 3.2
-                p.setPen(QPen(text, 1.5, STYLES[j % len(STYLES)]))
-                yy = area.top() - fs.height() * 0.6
-                p.drawLine(QPointF(lx, yy), QPointF(lx + base * 2.2, yy))
-                p.setPen(text)
-                p.drawText(QPointF(lx + base * 2.6, yy + fs.ascent() / 2.5), label)
         # curves, clipped to the panel, decimated to the pixels they occupy
         p.save()
         p.setClipRect(area)
@@ -207,22 +206,83 @@ def draw(fig: Figure, p: QPainter, w: float, h: float, theme: Theme = PUBLICATIO
             xs, yv = MinMaxPyramid(ln.x, ln.y).view(x0, x1, int(area.width()))
             _polyline(p, np.asarray(sx(xs)), np.asarray(sy(yv)))
         p.restore()
-    # time axis under the last panel
+        if i == 0:  # labels over the curves of the top panel, on a veil so both stay readable
+            p.setFont(small)
+            veil = QColor(theme.background)
+            veil.setAlpha(200)
+            for mark, box in _label_boxes(marks, [float(sx(max(m.x0, x0))) for m in marks], area, fs):
+                p.fillRect(box, veil)
+                p.setPen(tone[mark])
+                p.drawText(box, Qt.AlignmentFlag.AlignCenter, mark.label)
+    # time axis under the last panel, the end labels kept inside the figure
     p.setFont(small)
     p.setPen(text)
     for v in xticks:
-        xx = float(sx(v))
-        p.drawText(
-            QRectF(xx - base * 5, bottom + base * 0.4, base * 10, fs.height()),
-            Qt.AlignmentFlag.AlignHCenter,
-            time_label(v, absolute, x1 - x0),
-        )
+        label = time_label(v, absolute, x1 - x0)
+        tw = fs.horizontalAdvance(label)
+        lx = min(max(float(sx(v)) - tw / 2, 1.0), w - tw - 1)
+        p.drawText(QPointF(lx, bottom + base * 0.4 + fs.ascent()), label)
     p.setFont(font)
     p.drawText(
         QRectF(left, bottom + base * 0.5 + fs.height(), right - left, fm.height() * 1.5),
         Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignVCenter,
         fig.x_label,
     )
+
+
+def _fit(font: QFont, text: str, width: float) -> str:
+    """A long title: the font shrinks down to 70%, then the text is elided."""
+    size = font.pixelSize()
+    while QFontMetricsF(font).horizontalAdvance(text) > width and font.pixelSize() > size * 0.7:
+        font.setPixelSize(font.pixelSize() - 1)
+    return QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, width)
+
+
+def _metric_legend(
+    p: QPainter, labels: list[str], area: QRectF, room: float, base: float, small: QFont, text: QColor
+) -> float:
+    """Line style per metric, right-aligned above the panel; long names are shortened from the
+    front (the end of an event or file name is what tells them apart) to fit in `room`. Returns
+    the width used."""
+    fs = QFontMetricsF(small)
+    for limit in (36, 28, 20, 14, 10):
+        short = [s if len(s) <= limit else "\u2026" + s[-(limit - 1) :] for s in labels]
+        used = sum(fs.horizontalAdvance(s) + base * 3.2 for s in short)
+        if used <= room:
+            break
+    p.setFont(small)
+    lx = area.right()
+    yy = area.top() - fs.height() * 0.6
+    for j, label in reversed(list(enumerate(short))):
+        lx -= fs.horizontalAdvance(label) + base * 3.2
+        p.setPen(QPen(text, 1.5, STYLES[j % len(STYLES)]))
+        p.drawLine(QPointF(lx, yy), QPointF(lx + base * 2.2, yy))
+        p.setPen(text)
+        p.drawText(QPointF(lx + base * 2.6, yy + fs.ascent() / 2.5), label)
+    return used
+
+
+def _label_boxes(marks: list[Mark], starts: list[float], area: QRectF, fs: QFontMetricsF) -> list[tuple[Mark, QRectF]]:
+    """Where each mark's label goes: at its start, in the first of three rows where it overlaps
+    no other label (the fullest row when none is free), pulled left to stay in the panel."""
+    rows = 3
+    ends: list[float] = []
+    boxes = []
+    for mark, a in sorted(zip(marks, starts, strict=True), key=lambda ma: ma[1]):
+        if not mark.label:
+            continue
+        tw = fs.horizontalAdvance(mark.label) + 6
+        a = max(area.left() + 1, min(a + 1, area.right() - tw - 1))
+        row = next((k for k, end in enumerate(ends) if end <= a), None)
+        if row is None:
+            if len(ends) < rows:
+                row = len(ends)
+                ends.append(0.0)
+            else:
+                row = min(range(rows), key=lambda k: ends[k])
+        ends[row] = a + tw + 2
+        boxes.append((mark, QRectF(a, area.top() + 1 + row * (fs.height() + 1), tw, fs.height())))
+    return boxes
 
 
 def _polyline(p: QPainter, xs: np.ndarray, ys: np.ndarray) -> None:
@@ -234,6 +294,20 @@ def _polyline(p: QPainter, xs: np.ndarray, ys: np.ndarray) -> None:
         p.drawPolyline(pts)
 
 
+def to_image(
+    fig: Figure, size: tuple[int, int] = SIZES["blog"], scale: float = 1.0, theme: Theme = PUBLICATION
+) -> QImage:
+    """The figure drawn on size x scale pixels (scale 2 for retina; below 1 for a thumbnail)."""
+    w, h = size
+    img = QImage(max(1, round(w * scale)), max(1, round(h * scale)), QImage.Format.Format_ARGB32)
+    img.setDevicePixelRatio(scale)
+    img.fill(QColor(theme.background))
+    painter = QPainter(img)
+    draw(fig, painter, w, h, theme)
+    painter.end()
+    return img
+
+
 def export(
     fig: Figure, out: Path, size: tuple[int, int] = SIZES["blog"], scale: float = 1.0, theme: Theme = PUBLICATION
 ) -> Path:
@@ -242,13 +316,7 @@ def export(
     suffix = out.suffix.lower()
     painter = QPainter()
     if suffix == ".png":
-        image = QImage(round(w * scale), round(h * scale), QImage.Format.Format_ARGB32)
-        image.setDevicePixelRatio(scale)
-        image.fill(QColor(theme.background))
-        painter.begin(image)
-        draw(fig, painter, w, h, theme)
-        painter.end()
-        if not image.save(str(out)):  # format from the .png suffix
+        if not to_image(fig, size, scale, theme).save(str(out)):  # format from the .png suffix
             raise OSError(f"cannot write {out}")
     elif suffix == ".svg":
         gen = QSvgGenerator()

@@ -244,6 +244,18 @@ class ComparisonView(QWidget):
                 parts.append(f"<b>{panel.title}</b>: " + ", ".join(cells))
         self.readout.setText(" &nbsp;|&nbsp; ".join(parts) or "")
 
+    def visible_range(self) -> tuple[float, float] | None:
+        """The x range the charts show; None while they fit whole runs (never zoomed, or `0`): the
+        view box may not have fitted them yet, and whole runs are what it will show. Mouse zooms
+        and pans move the view without telling the session: export and summary read it here."""
+        if not self.plots:
+            return None
+        vb = self.plots[0].vb
+        if vb.autoRangeEnabled()[0]:
+            return None
+        x0, x1 = vb.viewRange()[0]
+        return float(x0), float(x1)
+
     def zoom_to(self, x0: float, x1: float) -> None:
         if self.plots:
             self.plots[0].setXRange(x0, x1, padding=0)

@@ -23,10 +23,12 @@ from app.analysis.align import ALIGN_MODES
 from app.store import LibraryError
 from app.ui.charts import ComparisonView
 from app.ui.drops_view import DropsView
+from app.ui.export_dialog import ExportDialog, copy_csv, copy_image
 from app.ui.import_dialog import ImportDialog
 from app.ui.metrics_view import MetricsView
 from app.ui.runs_view import RunsView
 from app.ui.session import Session
+from app.ui.summary_view import SummaryView, add_summary_dock
 
 LAST_VIEW = "(last)"
 
@@ -53,6 +55,8 @@ class MainWindow(QMainWindow):
         main.setStretchFactor(1, 1)
         main.setSizes([330, 1000])
         self.setCentralWidget(main)
+        self.summary = SummaryView(session, self.chart)
+        self.summary_dock = add_summary_dock(self, self.summary)
         self._toolbar()
         self._menus()
         self.dialogs: list[ImportDialog] = []
@@ -118,6 +122,7 @@ class MainWindow(QMainWindow):
         self.recent = QMenu("Recent folders", self)
         file.addMenu(self.recent)
         self._fill_recent()
+        file.addAction("Export…", QKeySequence("Ctrl+E"), self.export_figure)
         file.addSeparator()
         file.addAction("Quit", QKeySequence.StandardKey.Quit, self.close)
         edit = self.menuBar().addMenu("&Edit")
@@ -127,6 +132,9 @@ class MainWindow(QMainWindow):
         redo.setShortcut(QKeySequence.StandardKey.Redo)
         edit.addAction(undo)
         edit.addAction(redo)
+        edit.addSeparator()
+        edit.addAction("Copy chart image", QKeySequence("Ctrl+Shift+C"), self.copy_chart_image)
+        edit.addAction("Copy data as CSV", self.copy_chart_csv)
         view = self.menuBar().addMenu("&View")
         view.addAction("Save view…", self.save_view)
         self.views = QMenu("Open view", self)
@@ -134,6 +142,7 @@ class MainWindow(QMainWindow):
         view.addMenu(self.views)
         view.addAction("Default layout", self.default_layout)
         view.addAction("Clear comparison", self.clear)
+        view.addAction(self.summary_dock.toggleViewAction())
 
     def _fill_recent(self) -> None:
         self.recent.clear()
@@ -179,6 +188,33 @@ class MainWindow(QMainWindow):
         text, ok = QInputDialog.getText(self, "Note", f"Note on {name} ({x1 - x0:.0f} s):")
         if ok and text.strip():
             self.session.add_note(run, self.session.t_of(run, x0), self.session.t_of(run, x1), text.strip())
+
+    def export_figure(self) -> ExportDialog | None:
+        """File > Export…: the figure as shown, written as `benchlens export` would write it."""
+        try:
+            dialog = ExportDialog(self.session, self.chart, self.settings, self)
+        except LibraryError as e:
+            self.statusBar().showMessage(f"Nothing to export: {e}", 5000)
+            return None
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
+
+    def copy_chart_image(self) -> None:
+        try:
+            image = copy_image(self.session, self.chart, self.settings)
+        except LibraryError as e:
+            self.statusBar().showMessage(f"Nothing to copy: {e}", 5000)
+            return
+        self.statusBar().showMessage(f"Chart copied ({image.width()} × {image.height()} pixels)", 5000)
+
+    def copy_chart_csv(self) -> None:
+        try:
+            text = copy_csv(self.session, self.chart)
+        except LibraryError as e:
+            self.statusBar().showMessage(f"Nothing to copy: {e}", 5000)
+            return
+        self.statusBar().showMessage(f"Data copied ({len(text.splitlines()) - 1} rows of CSV)", 5000)
 
     def save_view(self) -> None:
         name, ok = QInputDialog.getText(self, "Save view", "Name:")

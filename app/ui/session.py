@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,45 +17,11 @@ from app.analysis.align import x_of
 from app.analysis.drops import Drop
 from app.analysis.layout import Panel, SeriesRef, layout_for_runs
 from app.analysis.run_drops import RunDrop, decided_label, decision, run_drops, throughput
+from app.figure import Comparison
 from app.render import SCREEN
 from app.store import Library, LibraryError, SeriesInfo
 
 PALETTE = list(SCREEN.colors)  # the window and a screen-theme export colour runs alike
-
-
-@dataclass
-class Comparison:
-    runs: list[int] = field(default_factory=list)
-    panels: list[Panel] = field(default_factory=list)
-    align: str = "run"  # see app.analysis.align.ALIGN_MODES
-    offsets: dict[int, float] = field(default_factory=dict)  # per-run shift, seconds
-    side_by_side: bool = False
-    x_range: tuple[float, float] | None = None
-    layout_is_default: bool = True
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "runs": list(self.runs),
-            "panels": [p.as_json() for p in self.panels],
-            "align": self.align,
-            "offsets": {str(k): v for k, v in self.offsets.items()},
-            "side_by_side": self.side_by_side,
-            "x_range": list(self.x_range) if self.x_range else None,
-            "layout_is_default": self.layout_is_default,
-        }
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> Comparison:
-        xr = d.get("x_range")
-        return cls(
-            runs=[int(r) for r in d.get("runs", [])],
-            panels=[Panel.from_json(p) for p in d.get("panels", [])],
-            align=str(d.get("align", "run")),
-            offsets={int(k): float(v) for k, v in dict(d.get("offsets", {})).items()},
-            side_by_side=bool(d.get("side_by_side", False)),
-            x_range=(float(xr[0]), float(xr[1])) if xr else None,
-            layout_is_default=bool(d.get("layout_is_default", True)),
-        )
 
 
 class _Command(QUndoCommand):

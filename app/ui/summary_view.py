@@ -1,0 +1,312 @@
+"""The Summary panel: statistics of the compared runs over the window the charts show (it follows
+zooms and pans, debounced), B vs A, the top waits side by side, and for step loads the TPS per
+step with a TPS-vs-concurrency chart. Copy buttons and each table's context menu put the tables
+on the clipboard as text, Markdown or CSV (app/analysis/summary.py and tables.py make them)."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtGui import QColor, QGuiApplication
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDockWidget,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.analysis.layout import SeriesRef
+from app.analysis.summary import WAITS, Summary, Window, summarize
+from app.analysis.tables import Table, fmt, to_csv, to_markdown, to_text
+from app.ui.charts import ComparisonView
+from app.ui.session import Session
+
+DEBOUNCE_MS = 250  # a wheel zoom fires many range changes: summarise once it settles
+COPY = {"text": to_text, "Markdown": to_markdown, "CSV": to_csv}
+
+
+class _SessionData:
+    """The summary's view of the runs: the session's cached series, plus the sources' metadata."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def run(self, run_id: int) -> dict[str, Any]:
+        return self.session.run(run_id)
+
+    def available(self, run_id: int) -> list[SeriesRef]:
+        return self.session.available(run_id)
+
+    def unit(self, run_id: int, ref: SeriesRef) -> str:
+        return self.session.unit(run_id, ref)
+
+    def data(self, run_id: int, ref: SeriesRef) -> tuple[np.ndarray, np.ndarray] | None:
+        return self.session.data(run_id, ref)
+
+    def source_meta(self, run_id: int, source: str) -> list[dict[str, Any]]:
+        return [dict(s["meta"]) for s in self.session.lib.sources(run_id) if s["format"] == source]
+
+
+class SummaryView(QWidget):
+    def __init__(self, session: Session, chart: ComparisonView, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.chart = chart
+        self.data = _SessionData(session)
+        self.summary: Summary | None = None
+        self.tables: dict[QTableWidget, Table] = {}
+        self._watched: Any = None  # the view box whose x range is followed
+        self.header = QLabel()
+        self.header.setTextFormat(Qt.TextFormat.RichText)
+        self.header.setWordWrap(True)
+        top = QHBoxLayout()
+        top.addWidget(self.header, 1)
+        self.copy_buttons = {}
+        for name in COPY:
+            button = QPushButton(f"Copy as {name}")
+            button.setToolTip(f"Every table of the summary, as {name}")
+            button.clicked.connect(lambda _=False, n=name: self.copy(n))
+            top.addWidget(button)
+            self.copy_buttons[name] = button
+        self.tabs = QTabWidget()
+        self.stats = self._table()
+        self.diff = self._table()
+        self.waits = {source: self._table() for source, _, _ in WAITS}
+        self.wait_titles = {source: QLabel() for source, _, _ in WAITS}
+        waits = QWidget()
+        wl = QHBoxLayout(waits)
+        wl.setContentsMargins(0, 0, 0, 0)
+        for source, _, _ in WAITS:
+            box = QVBoxLayout()
+            box.addWidget(self.wait_titles[source])
+            box.addWidget(self.waits[source], 1)
+            wl.addLayout(box, 1)
+        self.steps = self._table()
+        self.steps_diff = self._table()
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.setTitle("TPS vs concurrency", size="10pt", color="#222222")
+        self.plot.setLabel("bottom", "threads (log2)")
+        self.plot.setLabel("left", "tps (median per step)")
+        self.plot.showGrid(x=True, y=True, alpha=0.25)
+        self.plot.getAxis("left").enableAutoSIPrefix(False)
+        self.plot.setMinimumWidth(280)
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(self.steps)
+        left.addWidget(self.steps_diff)
+        steps = QSplitter(Qt.Orientation.Horizontal)
+        steps.addWidget(left)
+        steps.addWidget(self.plot)
+        steps.setStretchFactor(0, 3)
+        steps.setStretchFactor(1, 2)
+        self.tab_index = {
+            "stats": self.tabs.addTab(self.stats, "Statistics"),
+            "diff": self.tabs.addTab(self.diff, "B vs A"),
+            "waits": self.tabs.addTab(waits, "Top waits"),
+            "steps": self.tabs.addTab(steps, "Load steps"),
+        }
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 2, 4, 2)
+        lay.addLayout(top)
+        lay.addWidget(self.tabs, 1)
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(DEBOUNCE_MS)
+        self.timer.timeout.connect(self.refresh)
+        session.comparisonChanged.connect(lambda: QTimer.singleShot(0, self, self._follow))
+        session.runsChanged.connect(self.schedule)
+        self._follow()
+        self.refresh()
+
+    def _table(self) -> QTableWidget:
+        t = QTableWidget()
+        t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        t.verticalHeader().setVisible(False)
+        t.verticalHeader().setDefaultSectionSize(22)
+        t.setAlternatingRowColors(True)
+        t.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        t.customContextMenuRequested.connect(lambda pos, w=t: self._menu(w, pos))
+        return t
+
+    # ---- following the charts -------------------------------------------------------------------
+    def _follow(self) -> None:
+        """The charts were rebuilt: follow the new top panel's x range, and summarise again."""
+        vb = self.chart.plots[0].vb if self.chart.plots else None
+        if vb is not self._watched:
+            if self._watched is not None:
+                with contextlib.suppress(RuntimeError, TypeError):  # its plot may be gone already
+                    self._watched.sigXRangeChanged.disconnect(self.schedule)
+            if vb is not None:
+                vb.sigXRangeChanged.connect(self.schedule)
+            self._watched = vb
+        self.timer.stop()
+        self.refresh()  # already after the charts' rebuild; only zooms and pans wait for the debounce
+
+    def schedule(self, *_: object) -> None:
+        self.timer.start()
+
+    def refresh(self) -> None:
+        if self.session.closed:
+            return
+        c = self.session.comparison
+        known = {r["id"] for r in self.session.runs()}
+        runs = [r for r in c.runs if r in known]
+        if not runs:
+            self.summary = None
+            self.header.setText("<i>Compare runs to see their statistics over the window the charts show.</i>")
+            for w in (self.stats, self.diff, self.steps, self.steps_diff, *self.waits.values()):
+                self._fill(w, None)
+            self.plot.clear()
+            for name in ("diff", "waits", "steps"):
+                self.tabs.setTabVisible(self.tab_index[name], False)
+            return
+        x = self.chart.visible_range()
+        window = Window(x[0] if x else None, x[1] if x else None, c.align, dict(c.offsets), c.side_by_side)
+        refs: list[SeriesRef] = []
+        for p in c.panels:
+            refs.extend(r for r in p.refs if r not in refs)
+        self.summary = s = summarize(self.data, runs, window, refs)
+        tables = {t.key: t for t in s.tables()}
+        self._header(s)
+        self._fill(self.stats, tables.get("stats"))
+        self._fill(self.diff, tables.get("diff"))
+        for source, _, _ in WAITS:
+            t = tables.get(f"waits:{source}")
+            self._fill(self.waits[source], t)
+            self.wait_titles[source].setText(f"<b>{t.title}</b> ({t.columns[2].name.split()[0]})" if t else "")
+            self.waits[source].setVisible(t is not None)
+            self.wait_titles[source].setVisible(t is not None)
+        self._fill(self.steps, tables.get("steps"))
+        self._fill(self.steps_diff, tables.get("steps-diff"))
+        self.steps_diff.setVisible("steps-diff" in tables)
+        self._plot_steps(s)
+        if "diff" in tables and not self.tabs.isTabVisible(self.tab_index["diff"]):
+            self.tabs.setTabVisible(self.tab_index["diff"], True)
+            self.tabs.setCurrentIndex(self.tab_index["diff"])  # two runs: their comparison first
+        self.tabs.setTabVisible(self.tab_index["diff"], "diff" in tables)
+        self.tabs.setTabVisible(self.tab_index["waits"], any(k.startswith("waits:") for k in tables))
+        if "steps" in tables and not self.tabs.isTabVisible(self.tab_index["steps"]):
+            self.tabs.setTabVisible(self.tab_index["steps"], True)
+            self.tabs.setCurrentIndex(self.tab_index["steps"])  # a step load: its steps first
+        self.tabs.setTabVisible(self.tab_index["steps"], "steps" in tables)
+
+    def _header(self, s: Summary) -> None:
+        names = []
+        for k, r in enumerate(s.runs):
+            tag = f"{'AB'[k]} = " if len(s.runs) >= 2 and k < 2 else ""
+            names.append(f'<span style="color:{self.session.color(r["id"])}">■</span> {tag}<b>{r["name"]}</b>')
+        self.header.setText(f"Window: {s.window.describe()} &nbsp; " + " &nbsp; ".join(names))
+
+    def _fill(self, widget: QTableWidget, table: Table | None) -> None:
+        widget.clear()
+        if table is None:
+            self.tables.pop(widget, None)
+            widget.setRowCount(0)
+            widget.setColumnCount(0)
+            return
+        self.tables[widget] = table
+        widget.setColumnCount(len(table.columns))
+        widget.setRowCount(len(table.rows))
+        widget.setHorizontalHeaderLabels([c.name for c in table.columns])
+        colors = [self.session.color(r["id"]) for r in self.summary.runs[:2]] if self.summary else []
+        for j, col in enumerate(table.columns):
+            tag = col.name.rsplit(" ", 1)[-1]
+            if len(colors) == 2 and tag in ("A", "B"):  # A and B columns in their runs' colours
+                widget.horizontalHeaderItem(j).setForeground(QColor(colors["AB".index(tag)]))
+        right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+        for i, row in enumerate(table.rows):
+            for j, (value, col) in enumerate(zip(row, table.columns, strict=True)):
+                item = QTableWidgetItem(fmt(value, col.kind))
+                if col.kind != "text":
+                    item.setTextAlignment(right)
+                if isinstance(value, float) and math.isfinite(value):
+                    item.setToolTip(repr(value))
+                widget.setItem(i, j, item)
+        widget.setToolTip(table.note)
+        header = widget.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        if table.columns and table.columns[0].kind == "text":
+            widget.resizeColumnsToContents()
+            header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+            widget.setColumnWidth(0, min(widget.columnWidth(0), 340))  # long wait names: see the tooltip
+
+    def _plot_steps(self, s: Summary) -> None:
+        """TPS per step against the thread count on a log2 axis, one line per run."""
+        self.plot.clear()
+        legend = self.plot.plotItem.legend
+        if legend is None:
+            legend = self.plot.addLegend(offset=(10, 5), labelTextSize="8pt", labelTextColor="#222222")
+            legend.setBrush(pg.mkBrush(255, 255, 255, 220))
+        legend.clear()
+        ticks: set[float] = set()
+        top = 0.0
+        for r in s.runs:
+            st = s.steps.get(r["id"])
+            if st is None:
+                continue
+            pts = sorted((p.threads, p.tps_median) for p in st.steps if p.threads > 0 and math.isfinite(p.tps_median))
+            if not pts:
+                continue
+            threads = np.array([p[0] for p in pts])
+            ticks.update(threads.tolist())
+            top = max(top, max(p[1] for p in pts))
+            color = self.session.color(r["id"])
+            self.plot.plot(
+                np.log2(threads),
+                np.array([p[1] for p in pts]),
+                pen=pg.mkPen(color, width=2),
+                symbol="o",
+                symbolSize=7,
+                symbolBrush=color,
+                symbolPen=color,
+                name=r["name"],
+            )
+        self.plot.getAxis("bottom").setTicks([[(math.log2(t), f"{t:g}") for t in sorted(ticks)]])
+        if top > 0:  # from 0, so a gap between runs reads at its true size; room above for the legend
+            self.plot.setYRange(0, top * 1.45, padding=0)
+
+    # ---- copying --------------------------------------------------------------------------------
+    def copy(self, name: str, tables: list[Table] | None = None) -> str:
+        """Put the tables (default: the whole summary) on the clipboard as text, Markdown or CSV."""
+        if tables is None:
+            tables = self.summary.tables() if self.summary is not None else []
+        text = COPY[name](tables) if tables else ""
+        QGuiApplication.clipboard().setText(text)
+        return text
+
+    def _menu(self, widget: QTableWidget, pos: QPoint) -> None:
+        table = self.tables.get(widget)
+        if table is None:
+            return
+        menu = QMenu(self)
+        for name in COPY:
+            menu.addAction(f"Copy table as {name}", lambda n=name: self.copy(n, [table]))
+        menu.addSeparator()
+        for name in COPY:
+            menu.addAction(f"Copy whole summary as {name}", lambda n=name: self.copy(n))
+        menu.exec(widget.viewport().mapToGlobal(pos))
+
+
+def add_summary_dock(window: QMainWindow, view: SummaryView, height: int = 210) -> QDockWidget:
+    """The Summary panel docked under the charts (View menu: show or hide it)."""
+    dock = QDockWidget("Summary", window)
+    dock.setObjectName("summary")
+    dock.setWidget(view)
+    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+    window.resizeDocks([dock], [height], Qt.Orientation.Vertical)
+    return dock
