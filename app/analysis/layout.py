@@ -127,7 +127,7 @@ def default_panels(available: Iterable[SeriesRef], load: Callable[[SeriesRef], f
             panels.append(Panel(f"Disk {dev}: await (ms)", wait))
     innodb = pick(SeriesRef("innodb_status", "checkpoint_age"))
     if innodb:
-        panels.append(Panel("Checkpoint age (bytes)", innodb))
+        panels.append(Panel("Checkpoint age", innodb))
     hll = pick(SeriesRef("innodb_status", "history_list_length"))
     if hll:
         panels.append(Panel("History list length", hll))
