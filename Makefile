@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 PY ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
 	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null && { echo $$p; break; }; done)
 
-.PHONY: setup run test lint typecheck pytest bench drop-quality robustness package clean system-deps
+.PHONY: setup run test lint typecheck pytest bench drop-quality robustness fuzz package clean system-deps
 
 $(BIN)/.installed: pyproject.toml importers/_scan.c
 	@test -n "$(PY)" || { echo "benchlens needs Python >= 3.11 (none found on PATH)"; exit 1; }
@@ -40,6 +40,9 @@ test: lint typecheck pytest
 
 bench: setup
 	$(BIN)/python bench/import_speed.py
+
+fuzz: setup  # the long fuzz run (minutes, random each time); the quick derandomized one is part of make test
+	BENCHLENS_FUZZ=long QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_fuzz.py
 
 robustness: setup  # huge and hostile inputs, each in a subprocess: outcome, time, peak RSS, library intact
 	$(BIN)/python bench/robustness.py

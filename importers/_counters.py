@@ -70,7 +70,7 @@ class Snapshots:
                 d = np.diff(v)
                 reset = d < 0
                 resets += int(reset.sum())
-                with np.errstate(invalid="ignore", divide="ignore"):
+                with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
                     rate = np.where(reset | bad_dt, np.nan, d / np.where(dt > 0, dt, 1.0))
                 vals[m + suffix] = rate
                 ctx.units.setdefault(m + suffix, units.get(m, "1/s"))

@@ -26,7 +26,7 @@ from importers._snapshots import snapshots
 from importers._types import Context
 
 _BORDER = re.compile(r"^\+(?:-+\+)+$")
-_ROW_MARK = re.compile(r"^\*+ (\d+)\. row \*+$")
+_ROW_MARK = re.compile(r"^\*+ (\d{1,18})\. row \*+$")  # more digits: no row number (nor int())
 _DONE = re.compile(r"^(?:\d+ rows? in set|Empty set)\b")
 _ECHO = re.compile(r"^-{14}$")  # `mysql -v` prints the statement between two of these
 _CHATTER = re.compile(
@@ -350,7 +350,9 @@ def snapshot_results(
         ctx.note_variant("snapshots with time markers")
         if len(mine) > 1:
             ctx.warn(mine[1].first_line, f"{len(mine)} results after one time marker; used the first")
-        yield Taken(snap.t, snap.first_line, _usable(mine[0], ctx) if mine else None)
+        # an empty snapshot (a marker at the end of the file) is pointed at by its marker line
+        line = snap.first_line if snap.lines else snap.first_line - 1
+        yield Taken(snap.t, line, _usable(mine[0], ctx) if mine else None)
     if timed or not untimed:
         return
     usable = [(no, r) for no, r in untimed if _usable(r, ctx) is not None]

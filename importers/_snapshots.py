@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 
+from importers._text import text_lines
 from importers._types import Context
 
 _TS = re.compile(r"^TS (\d{9,11}(?:\.\d+)?)(?:\s.*)?$")
@@ -38,13 +39,27 @@ class Snapshot:
     first_line: int  # 1-based line number of the snapshot's first line
 
 
+def _naive(year: int, month: int, day: int, clock: str) -> float | None:
+    """Naive seconds of a marker's date and time, or None when they are no time (2026-13-45,
+    25:00:00, a year before the epoch): the line is then not a marker."""
+    hh, mm, ss = (int(x) for x in clock.split(":"))
+    try:
+        naive = datetime(year, month, day, hh, mm, ss, tzinfo=UTC).timestamp()
+    except ValueError:
+        return None
+    return naive if year >= 1970 else None
+
+
 def marker_time(line: str, ctx: Context) -> float | None:
     """The epoch a marker line stands for, or None when the line is not a marker."""
     s = line.strip()
     if m := _TS.match(s):
         return float(m.group(1))
     if m := _ISO.match(s):
-        naive = datetime.fromisoformat(f"{m.group(1)} {m.group(2)}").replace(tzinfo=UTC).timestamp()
+        y, mo, d = (int(x) for x in m.group(1).split("-"))
+        naive = _naive(y, mo, d, m.group(2))
+        if naive is None:
+            return None
         zone = m.group(3)
         if zone:
             offset = 0 if zone == "Z" else (1 if zone[0] == "+" else -1) * (int(zone[1:3]) * 3600 + int(zone[-2:]) * 60)
@@ -53,10 +68,9 @@ def marker_time(line: str, ctx: Context) -> float | None:
         return float(ctx.clock.wall(np.array([naive]))[0])
     if m := _DATE.match(s):
         month = _MONTHS.get(m.group(1))
-        if month is None:
+        wall = _naive(int(m.group(5)), month, int(m.group(2)), m.group(3)) if month else None
+        if wall is None:
             return None
-        hh, mm, ss = (int(x) for x in m.group(3).split(":"))
-        wall = datetime(int(m.group(5)), month, int(m.group(2)), hh, mm, ss, tzinfo=UTC).timestamp()
         zone = m.group(4)
         if zone and zone[0] in "+-":
             offset = (1 if zone[0] == "+" else -1) * (int(zone[1:3]) * 3600 + int(zone[3:5]) * 60)
@@ -74,7 +88,7 @@ def snapshots(chunks: Iterator[bytes], ctx: Context) -> Iterator[Snapshot]:
     current = Snapshot(None, [], 1)
     line_no = 0
     for data in chunks:
-        for line in data.decode("utf-8", "replace").splitlines():
+        for line in text_lines(data):
             line_no += 1
             t = marker_time(line, ctx) if len(line) < 64 else None
             if t is None:

@@ -61,6 +61,13 @@ def line_signature(toks: Tokens, lines: np.ndarray, skip: int = 0) -> np.ndarray
     return sig ^ counts.astype(np.uint64)
 
 
+def in_order_of_appearance(sigs: np.ndarray) -> np.ndarray:
+    """The distinct header signatures of a chunk's rows, in the order the rows first show them: the
+    series of a capture whose header changes come out in file order, however it is chunked."""
+    distinct, first = np.unique(sigs, return_index=True)
+    return distinct[np.argsort(first)]
+
+
 def label_rows(toks: Tokens, label_at: int = 0) -> np.ndarray:
     """Lines shaped `[prefix tokens] LABEL NUMBER...`: tokens after the label all numeric, with
     `label_at` tokens before the label. Returns a boolean mask over lines."""
@@ -88,6 +95,8 @@ def label_order(
     """Order rows by the text of their label token (device, CPU) and give each label its slice of
     that order: groups are then contiguous, so columns are sliced, not gathered per label. Labels
     are compared by token hash, so only one per group is decoded; `names` caches hash -> text."""
+    if len(label_tok) == 0:  # every row of the chunk was refused (wrong number of values)
+        return np.zeros(0, np.int64), []
     labels = toks.hash[label_tok]
     order = np.argsort(labels, kind="stable")
     ordered = labels[order]
@@ -118,12 +127,17 @@ def load_json(chunks: Iterator[bytes]) -> dict[str, object]:
             raise FormatError(f"JSON capture larger than {MAX_JSON >> 20} MiB")
         parts.append(data)
     try:
-        doc = json.loads(b"".join(parts).decode("utf-8"))
+        doc = json.loads(b"".join(parts).decode("utf-8"), parse_int=_json_int)
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise FormatError(f"not valid JSON ({e})") from None
     except RecursionError:
         raise FormatError("JSON nested too deeply") from None
     return doc if isinstance(doc, dict) else {}
+
+
+def _json_int(text: str) -> int | float:
+    """A JSON integer; one too long for int() (Python refuses 4300+ digits) is a float (inf)."""
+    return int(text) if len(text) <= 300 else float(text)
 
 
 def json_hosts(doc: dict[str, object], ctx: Context) -> list[dict[str, object]]:

@@ -70,10 +70,10 @@ def fields(toks: Tokens, idx: np.ndarray, pattern: str) -> tuple[dict[str, np.nd
     """Digits of tokens shaped exactly like `pattern` (letters are digits, the rest literal)."""
     idx, ok = _valid(toks, idx)
     width = len(pattern)
-    ok &= (toks.tok_end[idx] - toks.tok_start[idx]) == width
     buf = np.frombuffer(toks.data, np.uint8)
-    if buf.size == 0 or idx.size == 0:
+    if buf.size == 0 or idx.size == 0 or len(toks.tok_start) == 0:  # no token to read (blank lines)
         return {c: np.zeros(idx.size, np.int64) for c in set(pattern) if c.isalpha()}, ok & False
+    ok &= (toks.tok_end[idx] - toks.tok_start[idx]) == width
     pos = np.minimum(toks.tok_start[idx][:, None] + np.arange(width), buf.size - 1)
     ch = buf[pos].astype(np.int64)
     out: dict[str, np.ndarray] = {}
@@ -95,7 +95,8 @@ def dates(toks: Tokens, idx: np.ndarray, style: str) -> tuple[np.ndarray, np.nda
     if style.endswith("/YY"):
         year = np.where(year < 70, 2000 + year, 1900 + year)
     month, day = f["o"], f["d"]
-    ok &= (month >= 1) & (month <= 12) & (day >= 1) & (day <= 31)
+    # a capture is not older than the epoch: 0000-01-01 is no date (and no date the folder clock can place)
+    ok &= (month >= 1) & (month <= 12) & (day >= 1) & (day <= 31) & (year >= 1970)
     return days_from_civil(year, month, day), ok
 
 
@@ -129,7 +130,7 @@ def iso_times(toks: Tokens, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
     body_ok = np.zeros(n, bool)
     naive = np.zeros(n, np.float64)
     offset = np.full(n, np.nan)
-    if n == 0 or buf.size == 0:
+    if n == 0 or buf.size == 0 or len(toks.tok_start) == 0:
         return naive, offset, body_ok
     width = len(_ISO_BODY)
     pos = np.minimum(toks.tok_start[idx][:, None] + np.arange(width), buf.size - 1)

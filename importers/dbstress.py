@@ -64,6 +64,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from importers._text import text_lines
 from importers._types import Block, Context
 
 name = "dbstress"
@@ -79,7 +80,7 @@ _MS_NOTE = re.compile(r"(?i)\b(?:response\s*times?|rt|latenc(?:y|ies))\b.*\b(?:m
 _RW = re.compile(r"\bRW\s*=\s*([01])\b")
 _INT = re.compile(r"^[+-]?\d+$")
 _DOT = re.compile(r"^[+-]?(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?$|^[+-]?\d+[eE][+-]?\d+$")
-_COMMA = re.compile(r"^[+-]?\d*,\d+$")
+_COMMA = re.compile(r"^[+-]?(?:\d+,\d*|,\d+)$")  # the mirror of _DOT: `2,` reads like `2.`
 _CLOCK = re.compile(r"^(\d{1,2}):(\d\d):(\d\d)(?:[.,](\d+))?$")
 _DATE = re.compile(r"^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$")
 _STAMP = re.compile(r"^(\d{4}[-/]\d{1,2}[-/]\d{1,2})[T ](\d{1,2}:\d\d:\d\d(?:[.,]\d+)?)$")
@@ -218,7 +219,7 @@ def _naive(date: str, clock: str) -> float | None:
     if d is None or c is None:
         return None
     y, mo, day = (int(x) for x in d.groups())
-    if not (1 <= mo <= 12 and 1 <= day <= 31):
+    if not (1 <= mo <= 12 and 1 <= day <= 31 and y >= 1970):  # a log is not older than the epoch
         return None
     try:
         return calendar.timegm((y, mo, day, 0, 0, 0)) + c
@@ -339,7 +340,7 @@ class _Reader:
             return self.placed(line_no, "absolute", _naive(cells[date].strip(), cells[time].strip()), cells)
         if time is not None:
             t = self.number(line_no, cells[time], h.names[time])
-            return self.placed(line_no, "relative", None if np.isnan(t) else t, cells)
+            return self.placed(line_no, "relative", t if np.isfinite(t) else None, cells)  # 1e400 s: unreadable
         return self.placed(line_no, "index", float(len(self.t) + 1), cells)
 
     def placed(self, line_no: int, mode: str, t: float | None, cells: list[str]) -> float | None:
@@ -415,7 +416,7 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     r = _Reader(ctx)
     line_no = 0
     for data in chunks:
-        for raw in data.decode("utf-8", "replace").splitlines():
+        for raw in text_lines(data):
             line_no += 1
             r.line(line_no, raw)
     if r.header is None:

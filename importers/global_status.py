@@ -193,6 +193,9 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     if not taken:
         ctx.warn(None, "no SHOW GLOBAL STATUS rows found")
         return
+    if not any(values for _, _, values, _ in taken):
+        ctx.warn(taken[0][1], "no numeric SHOW GLOBAL STATUS value found")
+        return
     if "no timestamps" in ctx.variant and len(taken) > 1:
         ctx.note_variant("tables without times (mysqladmin extended-status -i)")
         _reaccumulate(taken, ctx)
@@ -233,6 +236,9 @@ def _values(res: mt.Result, ctx: Context) -> dict[str, float]:
     out: dict[str, float] = {}
     for row in res.rows:
         var, text = row.cells["variable_name"].strip(), row.cells["value"].strip()
+        if not var:  # `\t0` read as a headerless batch row: a value without a name is no series
+            ctx.warn(row.line, f"value {text[:20]!r} without a variable name; skipped")
+            continue
         if row.continued:  # a PEM key (MySQL 8 Rsa_public_key) spans lines; a number never does
             if _NUMBER.match(text.split("\n", 1)[0].strip()):
                 ctx.warn(row.line, f"{var}: value goes on over {len(row.continued)} more line(s); skipped")

@@ -40,6 +40,7 @@ ALIASES = {"os_waits_time": "os_wait_times"}  # 5.0 column vs the 5.1 debug Stat
 RATE_UNITS = {"os_wait_times": "ms/s"}
 TOTAL_UNITS = {"os_wait_times": "ms"}
 _PAIR = re.compile(r"([A-Za-z_]+)=(\d+)")
+_COUNT = re.compile(r"\s*([0-9]+)\s*")
 _MONITOR = re.compile(r"INNODB MONITOR OUTPUT")
 _STATEMENT = re.compile(r"SHOW\s+(?:ENGINE\s+INNODB\s+MUTEX|MUTEX\s+STATUS)\b", re.I)
 _STATUS_VALUE = re.compile(r"\b(?:os_)?waits=\d", re.M)
@@ -126,11 +127,11 @@ def _values(res: mt.Result, ctx: Context) -> dict[tuple[str, str], float]:
                 continue
             ctx.note_variant(_status_variant(pairs[0][0]))
         for key, text in pairs:
-            try:
-                v = float(int(text))
-            except ValueError:
+            count = _COUNT.fullmatch(text)
+            if count is None:
                 ctx.warn(row.line, f"{key} is not a count: {text[:40]!r}; skipped")
                 continue
+            v = float(count.group(1))  # not int(): it takes `1_000` and 5000 digits are an error
             metric = ALIASES.get(key.lower(), key.lower())
             out[(entity, metric)] = out.get((entity, metric), 0.0) + v
     return out

@@ -92,7 +92,7 @@ _BATCH = re.compile(r"^InnoDB\t[^\t]*\t(.*)$")
 _ESCAPE = re.compile(r"\\(.)", re.S)
 _UNESCAPE = {"n": "\n", "t": "\t", "0": "\0", "\\": "\\"}
 _INT = re.compile(r"^\d+$")
-_LSN = re.compile(r"^(\d+)(?:\s+(\d+))?$")
+_LSN = re.compile(r"^(\d{1,20})(?:\s+(\d{1,20}))?$")  # a 64-bit number has at most 20 digits
 _PAGES = re.compile(r"^(\d+), created (\d+), written (\d+)$")
 _SPINS = re.compile(r"^(\d+), rounds (\d+), OS waits (\d+)$")
 _RW_OLD = re.compile(r"^(\d+), OS waits (\d+); RW-excl spins (\d+), OS waits (\d+)$")
@@ -142,8 +142,10 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     for snap in snapshots(chunks, ctx):
         reader.snapshot(snap)
     reader.finish()
-    yield from reader.gauges.totals(ctx, GAUGE_UNITS)
-    yield from reader.counters.rates(ctx, RATE_UNITS, suffix="/s")
+    blocks = [*reader.gauges.totals(ctx, GAUGE_UNITS), *reader.counters.rates(ctx, RATE_UNITS, suffix="/s")]
+    if reader.statuses and not any(len(b.t) and b.values for b in blocks):
+        ctx.warn(None, "no gauge read in the InnoDB status, and rates need two statuses")
+    yield from blocks
 
 
 class _Status:
@@ -320,6 +322,8 @@ class _Reader:
             else:
                 y, mo, d = 2000 + int(m["yy"]), int(m["mo2"]), int(m["dd2"])
                 style = "YYMMDD header (MySQL <= 5.6)"
+            if y < 1970:
+                raise ValueError("a status is not older than the epoch")
             naive = datetime(y, mo, d, int(m["h"]), int(m["mi"]), int(m["s"]), tzinfo=UTC).timestamp()
         except ValueError:
             naive, style = None, "unreadable header"

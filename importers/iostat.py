@@ -8,7 +8,8 @@ Variants covered (fixtures in tests/fixtures/iostat and ../shared/samples/iostat
   `rkB/s`, `Blk_read/s` /2 -> `kB_read/s`) so runs of different sysstat versions compare;
 - `-t` timestamp lines in C (`11/22/26 02:09:24`), en_US (`11/22/2026 02:09:24 AM`), de_DE
   (`22.11.2026 02:09:24`), ISO (`2026-11-22T02:09:24+0000`) styles; no `-t` (report number only);
-- the avg-cpu block (entity ""), devices appearing and disappearing between reports, decimal comma;
+- the avg-cpu block (entity ""; its columns from the first `avg-cpu:` header naming them, values read
+  only under headers naming the same), devices appearing and disappearing between reports, decimal comma;
 - JSON (`-o JSON`: keys without `%` are mapped back to the text names).
 
 Metrics are the column names in the current spelling (`avgqu-sz` -> `aqu-sz`), entity is the device.
@@ -119,7 +120,9 @@ class _Text:
         self.header_sig: int | None = None  # signature of the Device header in force
         self.headers: dict[int, list[tuple[str, float]]] = {}
         self.avg_cols: list[str] = []
-        self.avg_pending = False  # the last line of the previous chunk was an avg-cpu header
+        self.avg_sig = 0  # signature of the avg-cpu header line that named avg_cols
+        # the last line of the previous chunk was an avg-cpu header: whether its values are read
+        self.avg_pending: bool | None = None
         self.date_style: str | None = None
         self.banner_date: str | None = None
         self.names: dict[int, str] = {}
@@ -129,13 +132,21 @@ class _Text:
             ctx.note_variant("decimal comma")
 
     def run(self, chunks: Iterator[bytes]) -> Iterator[Block]:
+        read = text = False
         for toks, line_no in tokenized(chunks, self.decimal):
-            yield from self.chunk(toks, line_no)
+            text = text or len(toks.val) > 0
+            for block in self.chunk(toks, line_no):
+                read = True
+                yield block
+        if text and not read and not self.ctx.warnings:  # say why nothing was read
+            self.ctx.warn(None, "no iostat device or avg-cpu rows found")
 
     def chunk(self, toks: Tokens, line_no: int) -> Iterator[Block]:
         ctx = self.ctx
         n = toks.n_lines
         if n == 0 or len(toks.val) == 0:  # blank lines only
+            if n:
+                self.avg_pending = None  # a blank line parts avg-cpu from its values
             return
         cnt = toks.count
         text_first = ss.first_is_text(toks)
@@ -264,7 +275,7 @@ class _Text:
                 self._header(toks, int(hdr_lines[np.argmax(sigs == sig)]), int(sig))
         row_lines = np.flatnonzero(rows)
         row_sig = ss.header_in_force(hdr_lines, sigs, row_lines, self.header_sig or 0)
-        for sig in np.unique(row_sig):
+        for sig in ss.in_order_of_appearance(row_sig):
             sel = row_lines[row_sig == sig]
             cols = self.headers.get(int(sig))
             if cols is None:
@@ -301,19 +312,24 @@ class _Text:
         line_time: np.ndarray,
     ) -> Iterator[Block]:
         hdr_lines = np.flatnonzero(avg_hdr)
-        if len(hdr_lines) and not self.avg_cols:
-            self.avg_cols = toks.words(int(hdr_lines[0]))[1:]
-            for m in self.avg_cols:
-                self.ctx.units[m] = "%"
-        after = np.zeros(toks.n_lines, bool)
-        after[hdr_lines[hdr_lines + 1 < toks.n_lines] + 1] = True
-        if self.avg_pending:
-            after[0] = True
-        self.avg_pending = bool(len(hdr_lines)) and hdr_lines[-1] == toks.n_lines - 1
-        value_lines = np.flatnonzero(after & numeric_all)
+        if not self.avg_cols:
+            self._avg_columns(toks, hdr_lines[toks.count[hdr_lines] > 1])  # a cut `avg-cpu:` names nothing
+        # values are read under a header naming the columns in force only
+        usable = ss.line_signature(toks, hdr_lines) == np.uint64(self.avg_sig)
+        for i in hdr_lines[~usable][:5]:
+            self.ctx.warn(line_no + int(i), "avg-cpu header without the columns of the first one; its values skipped")
+        n = toks.n_lines
+        after = np.zeros(n, bool)  # the line after any avg-cpu header: its values, never stray numbers
+        after[hdr_lines[hdr_lines + 1 < n] + 1] = True
+        take = np.zeros(n, bool)
+        take[hdr_lines[usable & (hdr_lines + 1 < n)] + 1] = True
+        if self.avg_pending is not None:
+            after[0], take[0] = True, self.avg_pending
+        self.avg_pending = bool(usable[-1]) if len(hdr_lines) and hdr_lines[-1] == n - 1 else None
         stray = np.flatnonzero(numeric_all & ~after)
         for i in stray[:5]:
             self.ctx.warn(line_no + int(i), "numbers outside any block; skipped")
+        value_lines = np.flatnonzero(take & numeric_all)
         if not self.avg_cols or len(value_lines) == 0:
             return
         good = toks.count[value_lines] == len(self.avg_cols)
@@ -321,6 +337,14 @@ class _Text:
         if len(value_lines):
             vals = ss.gather(toks, value_lines, 0, len(self.avg_cols))
             yield Block("", line_time[value_lines], {m: vals[:, j] for j, m in enumerate(self.avg_cols)})
+
+    def _avg_columns(self, toks: Tokens, named: np.ndarray) -> None:
+        """The avg-cpu columns, from the first header that names them."""
+        if len(named):
+            self.avg_cols = toks.words(int(named[0]))[1:]
+            self.avg_sig = int(ss.line_signature(toks, named[:1])[0])
+            for m in self.avg_cols:
+                self.ctx.units[m] = "%"
 
 
 def _generation(names: list[str]) -> str:
@@ -387,7 +411,7 @@ def _json_times(stats: list[object], ctx: Context) -> list[float]:
             ampm = firsts + 2 if (toks.count == 3).all() else None
             secs, cok = clock_times(toks, firsts + 1, ampm)
             naive, ok = (days * 86400 + secs).astype(np.float64), ok & cok
-        if ok.all():
+        if ok.all() and len(ok) == len(stats):  # an empty last stamp has no line of its own
             return list(ctx.clock.wall(naive))
         ctx.warn(None, "unreadable JSON timestamps; using report numbers")
     ctx.note_variant("no timestamps")

@@ -59,8 +59,10 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         return
     state = _Text(ss.detect_decimal(head), ctx)
     pending: list[Block] = []
+    read = text = False
     for toks, line_no in tokenized(prepend(first, chunks), state.decimal):
         blocks = list(state.chunk(toks, line_no))
+        read, text = read or bool(blocks), text or len(toks.val) > 0
         if state.second_time:
             yield from pending
             pending = []
@@ -71,6 +73,8 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         ctx.warn(None, "a single report without an interval is the average since boot; dropped")
     else:
         yield from pending
+    if text and not read and not ctx.warnings:  # say why nothing was read
+        ctx.warn(None, "no mpstat CPU rows (a time, a CPU and numbers under a `CPU %usr ...` header) found")
 
 
 def _is_summary(words: list[str]) -> bool:
@@ -109,9 +113,9 @@ class _Text:
         tf = toks.tok_first
         if self.k is None:
             self._learn(toks)
-            if self.k is None:
-                return
-        k = self.k
+        # No time row yet (a chunk holding only the banner, say): its lines are still read below,
+        # as banner or stray lines, with the 24-hour layout assumed; none of them is a row.
+        k = self.k or 1
         has_time = cnt >= k + 1
         secs, ok = np.zeros(n, np.int64), np.zeros(n, bool)
         lines = np.flatnonzero(has_time)
@@ -127,6 +131,20 @@ class _Text:
         hdr &= toks.numeric_after(k + 1) == 0
         rows = ok & ss.label_rows(toks, label_at=k) & ~hdr
         rest = (cnt > 0) & ~hdr & ~rows
+        hdr_lines = np.flatnonzero(hdr)
+        sigs = ss.line_signature(toks, hdr_lines, skip=k)
+        for sig in np.unique(sigs):  # a new header: decode it once
+            self._header(toks, int(hdr_lines[np.argmax(sigs == sig)]), int(sig))
+        row_lines = np.flatnonzero(rows)
+        row_sig = ss.header_in_force(hdr_lines, sigs, row_lines, self.header_sig)
+        headed = np.isin(row_sig, np.array(list(self.headers), np.uint64))
+        if not headed.all():
+            first = line_no + int(row_lines[~headed][0])
+            ctx.warn(first, f"{int((~headed).sum())} rows before any mpstat header; skipped")
+            row_lines, row_sig = row_lines[headed], row_sig[headed]
+        # Lines are read in file order, whatever the chunks: a banner counts only before the first
+        # row it could date (the rows before it were dated without it).
+        first_row = int(row_lines[0]) if len(row_lines) else n
         rest_lines = np.flatnonzero(rest)
         for j, i in enumerate(rest_lines):
             if self.summary and not ctx.room(len(rest_lines) - j):
@@ -134,17 +152,13 @@ class _Text:
             words = toks.words(int(i))
             if not ok[i] and _is_summary(words):
                 self.summary = True  # 'Average:' in any language: the summary at the end
-            elif (i == 0 and line_no == 1) or (self.day is None and ss.BANNER.match(toks.line(int(i)))):
+            elif (i == 0 and line_no == 1) or (
+                self.day is None and i < first_row and ss.BANNER.match(toks.line(int(i)))
+            ):
                 self._banner(toks.line(int(i)))
             else:
                 ctx.warn(line_no + int(i), f"not an mpstat line: {toks.line(int(i))[:80]!r}")
-        hdr_lines = np.flatnonzero(hdr)
-        sigs = ss.line_signature(toks, hdr_lines, skip=k)
-        for sig in np.unique(sigs):  # a new header: decode it once
-            self._header(toks, int(hdr_lines[np.argmax(sigs == sig)]), int(sig))
-        row_lines = np.flatnonzero(rows)
         if len(row_lines):
-            row_sig = ss.header_in_force(hdr_lines, sigs, row_lines, self.header_sig)
             yield from self._rows(toks, line_no, row_lines, secs[row_lines], row_sig)
         if len(hdr_lines):
             self.header_sig = int(sigs[-1])
@@ -212,7 +226,7 @@ class _Text:
             self.second_time = True
             self.ctx.meta.setdefault("interval", float(t[t != self.first_time][0] - self.first_time))
         k = self.k or 1
-        for sig in np.unique(row_sig):
+        for sig in ss.in_order_of_appearance(row_sig):
             block, cols = self.headers.get(int(sig), (None, []))
             sel = row_sig == sig
             if block is None:
@@ -222,6 +236,8 @@ class _Text:
             for i in lines[~good][:5]:
                 self.ctx.warn(line_no + int(i), f"{toks.count[i] - k - 1} values where the header has {len(cols)}")
             lines, tt = lines[good], t[sel][good]
+            if len(lines) == 0:
+                continue
             order, groups = ss.label_order(toks, toks.tok_first[lines] + k, self.names)
             values = ss.gather(toks, lines, k + 1, len(cols))[order]
             tt = tt[order]
@@ -246,7 +262,7 @@ def _parse_json(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         toks = tokenize("\n".join(str(s) for s in stamps).encode())
         two = bool(len(stamps)) and bool((toks.count == 2).all())
         secs, tok = clock_times(toks, toks.tok_first[:-1], toks.tok_first[:-1] + 1 if two else None)
-        if not ok[0] or not tok.all():
+        if not ok[0] or not tok.all() or toks.n_lines != len(stamps):  # an empty or multi-line stamp
             raise FormatError("unreadable JSON timestamps")
         prev = np.concatenate(([secs[0]], secs[:-1]))
         naive = (days[0] + np.cumsum((secs < prev) & (prev - secs > 43200))) * 86400 + secs

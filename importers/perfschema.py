@@ -44,6 +44,9 @@ RATE_UNITS = {
     "SUM_NUMBER_OF_BYTES_WRITE": "B/s",
 }
 SCALE = {"SUM_TIMER_WAIT": 1e-9}  # picoseconds per second -> milliseconds per second
+# COUNT_* and SUM_* are BIGINT UNSIGNED: digits, never a sign or an exponent (a count of 1e-320 would
+# make an infinite average wait)
+_NUMBER = re.compile(r"\s*[0-9]+(?:\.[0-9]+)?\s*")
 HEADERS = [frozenset({"event_name", "count_star"}), frozenset({"event_name", "count_read"})]
 
 
@@ -72,11 +75,10 @@ def _values(res: mt.Result, ctx: Context) -> dict[tuple[str, str], float]:
             text = row.cells.get(metric.lower())
             if text is None or text in ("", "NULL"):
                 continue
-            try:
-                v = float(text)
-            except ValueError:
+            if not _NUMBER.fullmatch(text):  # float() would take `1_000`, `inf` and other digits than 0-9
                 ctx.warn(row.line, f"{metric} {text[:20]!r} is not a number; skipped")
                 continue
+            v = float(text)
             out[(entity, metric)] = out.get((entity, metric), 0.0) + v  # instances/threads summed
     return out
 
@@ -199,7 +201,7 @@ def _blocks(snaps: Snapshots, ctx: Context) -> Iterator[Block]:
         scaled = {m: v * SCALE.get(m, 1.0) for m, v in block.values.items()}
         if "SUM_TIMER_WAIT" in scaled and "COUNT_STAR" in scaled:
             wait, count = scaled["SUM_TIMER_WAIT"], scaled["COUNT_STAR"]
-            with np.errstate(invalid="ignore", divide="ignore"):  # ms/s over 1/s -> us per event
+            with np.errstate(invalid="ignore", divide="ignore", over="ignore"):  # ms/s over 1/s -> us per event
                 scaled["AVG_TIMER_WAIT"] = np.where(count > 0, wait / count * 1e3, np.nan)
             ctx.units["AVG_TIMER_WAIT"] = "us"
         yield Block(block.entity, block.t, scaled)

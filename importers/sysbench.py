@@ -22,23 +22,27 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from importers._text import text_lines
 from importers._types import Block, Context
 
 name = "sysbench"
 
+# A number as sysbench prints it (%.2f): it must end there, so "1.5e+16" or "1.2.3" is no number,
+# never 1.5 or a float() error.
+_N = r"\d+(?:\.\d+)?(?![\d.eE])"
 _V1 = re.compile(
-    r"^\[\s*(?P<t>\d+(?:\.\d+)?)s\s*\]\s+thds:\s*(?P<thds>\d+)\s+tps:\s*(?P<tps>[\d.]+)\s+qps:\s*(?P<qps>[\d.]+)"
-    r"\s+\(r/w/o:\s*(?P<r>[\d.]+)/(?P<w>[\d.]+)/(?P<o>[\d.]+)\)\s+lat\s+\(ms,(?P<pct>[^)]+?)%?\):\s*(?P<lat>[\d.]+)"
-    r"\s+err/s:?\s*(?P<err>[\d.]+)\s+reconn/s:?\s*(?P<reconn>[\d.]+)"
+    rf"^\[\s*(?P<t>\d+(?:\.\d+)?)s\s*\]\s+thds:\s*(?P<thds>\d+)\s+tps:\s*(?P<tps>{_N})\s+qps:\s*(?P<qps>{_N})"
+    rf"\s+\(r/w/o:\s*(?P<r>{_N})/(?P<w>{_N})/(?P<o>{_N})\)\s+lat\s+\(ms,(?P<pct>[^)]+?)%?\):\s*(?P<lat>{_N})"
+    rf"\s+err/s:?\s*(?P<err>{_N})\s+reconn/s:?\s*(?P<reconn>{_N})"
 )
 _V05 = re.compile(
-    r"^\[\s*(?P<t>\d+(?:\.\d+)?)s\s*\]\s+threads:\s*(?P<thds>\d+),\s+tps:\s*(?P<tps>[\d.]+),\s+reads:\s*(?P<r>[\d.]+),"
-    r"\s+writes:\s*(?P<w>[\d.]+),\s+response time:\s*(?P<lat>[\d.]+)ms\s+\((?P<pct>[^)]+?)%?\),"
-    r"\s+errors:\s*(?P<err>[\d.]+),\s+reconnects:\s*(?P<reconn>[\d.]+)"
+    rf"^\[\s*(?P<t>\d+(?:\.\d+)?)s\s*\]\s+threads:\s*(?P<thds>\d+),\s+tps:\s*(?P<tps>{_N}),\s+reads:\s*(?P<r>{_N}),"
+    rf"\s+writes:\s*(?P<w>{_N}),\s+response time:\s*(?P<lat>{_N})ms\s+\((?P<pct>[^)]+?)%?\),"
+    rf"\s+errors:\s*(?P<err>{_N}),\s+reconnects:\s*(?P<reconn>{_N})"
 )
 _EPS = re.compile(  # sysbench cpu / memory / threads tests: events per second
-    r"^\[\s*(?P<t>\d+(?:\.\d+)?)s\s*\]\s+thds:\s*(?P<thds>\d+)\s+eps:\s*(?P<tps>[\d.]+)"
-    r"\s+lat\s+\(ms,(?P<pct>[^)]+?)%?\):\s*(?P<lat>[\d.]+)"
+    rf"^\[\s*(?P<t>\d+(?:\.\d+)?)s\s*\]\s+thds:\s*(?P<thds>\d+)\s+eps:\s*(?P<tps>{_N})"
+    rf"\s+lat\s+\(ms,(?P<pct>[^)]+?)%?\):\s*(?P<lat>{_N})"
 )
 _REPORT = re.compile(r"^\[\s*\d+(?:\.\d+)?s\s*\]\s+(?:thds|threads):", re.M)
 _VERSION = re.compile(r"^sysbench (\d+\.\d+(?:\.\d+)?)", re.M)
@@ -73,15 +77,17 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     rows: dict[str, list[float]] = {k: [] for k in (*COLUMNS.values(), "t", "lat")}
     percentile = None
     segment_start, last_t, line_no, steps = 0.0, -1.0, 0, []
+    text = False
     for data in chunks:
-        for raw in data.decode("utf-8", "replace").splitlines():
+        for raw in text_lines(data):
             line_no += 1
+            text = text or bool(raw.strip())
             if not raw.startswith("["):
                 if line_no < 5 and (m := _VERSION.match(raw)):
                     ctx.meta.setdefault("tool_version", f"sysbench {m.group(1)}")
                 continue
             m = _V1.match(raw) or _V05.match(raw) or _EPS.match(raw)
-            if m is None:
+            if m is None or not np.isfinite(float(m["t"])):  # `[ 1e400s ]` has no place in time
                 if _REPORT.match(raw):
                     ctx.warn(line_no, f"unreadable report line: {raw[:80]!r}")
                 continue
@@ -102,6 +108,8 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
                     {_V1: "sysbench 1.0+", _V05: "sysbench 0.5", _EPS: "sysbench 1.0+ events/s (eps)"}[m.re]
                 )
     if not rows["t"]:
+        if text and not ctx.warnings:  # say why nothing was read
+            ctx.warn(None, "no sysbench report lines (`[ 1s ] thds: ...`, --report-interval) found")
         return
     steps.append((segment_start, last_t))
     if len(steps) > 1:

@@ -55,6 +55,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from importers._text import text_lines
 from importers._types import Block, Context
 
 name = "tpcc"
@@ -79,9 +80,9 @@ _RT90 = re.compile(
 )
 _LOOKS = re.compile(r"^\s*\d+,\s*(?:trx:|\d+\(\d+\):|[a-z]+,\s*trx:)")  # what an interval line starts like
 _PARAM = re.compile(r"^\s*\[(\w+)\]:\s*(.*?)\s*$")
-_RAMPUP = re.compile(r"RAMP-UP TIME\.?\s*\(\s*(\d+)\s*sec")
-_OPTION_I = re.compile(r"^option i with value '(\d+)'")
-_RAW = re.compile(r"^\s*\[(\d)\]\s*sc:\s*(\d+)\s+lt:\s*(\d+)\s+rt:\s*(\d+)\s+fl:\s*(\d+)")
+_RAMPUP = re.compile(r"RAMP-UP TIME\.?\s*\(\s*(\d{1,18})\s*sec")
+_OPTION_I = re.compile(r"^option i with value '(\d{1,18})'")
+_RAW = re.compile(r"^\s*\[(\d)\]\s*sc:\s*(\d{1,18})\s+lt:\s*(\d{1,18})\s+rt:\s*(\d{1,18})\s+fl:\s*(\d{1,18})(?!\d)")
 _MEASURED = re.compile(r"^\s*in\s+(\d+(?:\.\d+)?)\s+sec\.")
 _TPMC = re.compile(r"^\s*(\d+(?:\.\d+)?)\s+TpmC\b")
 _CHECK = re.compile(r"\[(OK|NG)\]")
@@ -107,7 +108,7 @@ def sniff(head: str) -> float:
 
 
 def _int_of(text: str) -> int | None:
-    m = re.match(r"\d+", text)
+    m = re.match(r"\d{1,18}(?!\d)", text)  # a longer run is no count (and too long for int())
     return int(m.group()) if m else None
 
 
@@ -251,10 +252,10 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     r = _Reader(ctx)
     line_no = 0
     for data in chunks:
-        for raw in data.decode("utf-8", "replace").splitlines():
+        for raw in text_lines(data):
             line_no += 1
             m = _TRX.match(raw) or _RT90.match(raw)
-            if m is not None:
+            if m is not None and np.isfinite(float(m.group(1))):  # `1e400` seconds: no place in time
                 placed = r.interval(line_no, float(m.group(1)))
                 if placed is not None:
                     ctx.note_variant(_variant(m))

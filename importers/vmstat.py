@@ -5,7 +5,8 @@ Variants covered (fixtures in tests/fixtures/vmstat and ../shared/samples/vmstat
   `-a` (`inact active` instead of `buff cache`), extra-wide `--procs--` group headers;
 - `-t`: rows end with `YYYY-MM-DD HH:MM:SS`; the zone abbreviation (`UTC`, `PDT`, `JST`) ends the
   names line and is recorded as evidence for the folder's clock. Without `-t` rows have no time:
-  they are placed by the folder clock (report number x interval);
+  they are placed by the folder clock (report number x interval). The header in force says which:
+  a row without the date and time under a `-t` header (or with them under another) is warned;
 - headers repeated mid-stream; translated header labels (de_DE `frei`/`Cache`/`inakt`/`aktiv`,
   fr_FR `libre`/`actif`) mapped to the C names.
 
@@ -97,6 +98,8 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     state = _State(ctx)
     for toks, line_no in tokenized(chunks):
         yield from state.chunk(toks, line_no)
+    if state.text and not state.rows_seen and not ctx.warnings:  # say why nothing was read
+        ctx.warn(None, "no vmstat rows (numbers under an `r b swpd ...` header) found")
 
 
 class _State:
@@ -104,14 +107,16 @@ class _State:
         self.ctx = ctx
         self.zone: str | None = None
         self.rows_seen = 0  # data rows so far, the since-boot row included
+        self.text = False  # a line that is not blank was seen
         self.header_sig = 0  # signature of the names line in force (0: none yet)
-        self.headers: dict[int, list[str]] = {}
+        self.headers: dict[int, tuple[list[str], bool]] = {}  # signature -> columns, `-t`
 
     def chunk(self, toks: Tokens, line_no: int) -> Iterator[Block]:
         ctx = self.ctx
         n = toks.n_lines
         if n == 0 or len(toks.val) == 0:  # blank lines only
             return
+        self.text = True
         cnt = toks.count
         tf = toks.tok_first
         all_num = (cnt > 0) & (toks.line_numeric == cnt)
@@ -133,17 +138,21 @@ class _State:
                 self.headers[int(sig)] = self._columns(toks.words(int(hdr_lines[np.argmax(sigs == sig)])))
         row_lines = np.flatnonzero(all_num | timed)
         row_sig = ss.header_in_force(hdr_lines, sigs, row_lines, self.header_sig)
-        for sig in np.unique(row_sig):
-            lines = row_lines[row_sig == sig]
-            cols = self.headers.get(int(sig))
-            if cols is None:
+        # runs of rows under one header, in file order: rows are numbered (since-boot row, report k)
+        for run in np.split(np.arange(len(row_lines)), np.flatnonzero(np.diff(row_sig)) + 1):
+            if not len(run):
+                continue
+            lines = row_lines[run]
+            header = self.headers.get(int(row_sig[run[0]]))
+            if header is None:
                 ctx.warn(line_no + int(lines[0]), f"{len(lines)} rows before any vmstat header; skipped")
                 continue
-            yield from self._rows(toks, line_no, lines, cols)
+            yield from self._rows(toks, line_no, lines, *header)
         if len(hdr_lines):
             self.header_sig = int(sigs[-1])
 
-    def _columns(self, words: list[str]) -> list[str]:
+    def _columns(self, words: list[str]) -> tuple[list[str], bool]:
+        """The columns of a names line, and whether it is `-t` output (it ends with a zone)."""
         cols = [ALIASES.get(w, w) for w in words]
         zone = None
         if cols[-1] not in KNOWN:  # `-t`: the zone abbreviation closes the names line
@@ -157,23 +166,26 @@ class _State:
         self.ctx.note_variant(" ".join(cols))
         for c in cols:
             self.ctx.units[c] = UNITS.get(c, "")
-        return cols
+        return cols, zone is not None
 
-    def _rows(self, toks: Tokens, line_no: int, lines: np.ndarray, cols: list[str]) -> Iterator[Block]:
+    def _rows(self, toks: Tokens, line_no: int, lines: np.ndarray, cols: list[str], timed: bool) -> Iterator[Block]:
         cnt = toks.count[lines]
         ncol = len(cols)
-        plain = cnt == ncol
-        with_time = cnt == ncol + 2
-        bad = ~(plain | with_time)
-        for i in lines[bad][:5]:
-            self.ctx.warn(line_no + int(i), f"{toks.count[i]} fields where the header has {ncol}")
-        if bad.any():
-            lines, plain, with_time = lines[~bad], plain[~bad], with_time[~bad]
+        numeric = toks.line_numeric[lines] == cnt
+        # Under a `-t` header (it ends with the zone) every row ends with a date and a time; under
+        # any other, rows are numbers only. Decided by the header, never by the rows around: a `-t`
+        # row that lost two values has as many tokens as a plain row, and is not one.
+        good = ((cnt == ncol + 2) & ~numeric) if timed else ((cnt == ncol) & numeric)
+        expected = f"{ncol} and a time (-t)" if timed else str(ncol)
+        for i, is_numeric in zip(lines[~good][:5], numeric[~good][:5], strict=True):
+            fields = f"{toks.count[i]} fields" if is_numeric else f"{toks.count[i] - 2} fields and a time"
+            self.ctx.warn(line_no + int(i), f"{fields} where the header has {expected}")
+        lines = lines[good]
         if len(lines) == 0:
             return
         number = self.rows_seen + np.arange(len(lines))
         self.rows_seen += len(lines)
-        if with_time.all():
+        if timed:
             first = toks.tok_first[lines] + ncol
             days, dok = dates(toks, first, "YYYY-MM-DD")
             secs, tok = clock_times(toks, first + 1)
@@ -181,20 +193,16 @@ class _State:
             for i in lines[~ok][:5]:
                 self.ctx.warn(line_no + int(i), "unreadable time")
             naive = (days * 86400 + secs).astype(np.float64)
-            t = self.ctx.clock.wall(naive)
+            t = np.full(len(lines), np.nan)  # the clock only sees times that were read
+            t[ok] = self.ctx.clock.wall(naive[ok])
             self.ctx.note_variant("timestamps (-t)")
-        elif plain.all():
+        else:
             ok = np.ones(len(lines), bool)
             t = self.ctx.clock.index(number.astype(np.float64))
             self.ctx.note_variant("no timestamps")
-        else:
-            self.ctx.warn(line_no + int(lines[0]), "rows with and without times mixed; kept the majority")
-            self.rows_seen -= len(lines)
-            keep = with_time if with_time.sum() > plain.sum() else plain
-            yield from self._rows(toks, line_no, lines[keep], cols)
-            return
         if number[0] == 0:
-            self.ctx.meta.setdefault("launch", float(t[0]))
+            if ok[0]:
+                self.ctx.meta.setdefault("launch", float(t[0]))
             self.ctx.warn(None, "first report is the average since boot; dropped")
             ok[0] = False
         lines, t = lines[ok], t[ok]
