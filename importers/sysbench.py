@@ -70,7 +70,15 @@ COLUMNS = {
 
 
 def sniff(head: str) -> float:
-    return 0.95 if _REPORT.search(head) else 0.0
+    """A sysbench log: its banner near the top, or report lines from the first line (a log cut at
+    the front) or making up most of the text. A document that quotes a few report lines in its
+    prose (a MANIFEST, a blog post draft) is not a log."""
+    reports = len(_REPORT.findall(head))
+    if not reports:
+        return 0.0
+    lines = [line for line in head.splitlines() if line.strip()]
+    banner = _VERSION.search("\n".join(lines[:10])) is not None
+    return 0.95 if banner or _REPORT.match(lines[0]) or 2 * reports >= len(lines) else 0.0
 
 
 def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:

@@ -88,3 +88,15 @@ def test_relative_log_without_monitors_uses_its_modification_time(tmp_path: Path
         assert "modification time" in rep.sources[0].clock
         info = next(s for s in lib.series(rep.id) if s.metric == "tps")
         assert info.end == 1_800_000_000 and info.start == 1_800_000_000 - 89
+
+
+def test_a_document_quoting_report_lines_is_not_a_log() -> None:
+    # resources/demo/MANIFEST.md quotes real report lines in its prose; `import resources/demo/*`
+    # took it for a sysbench run
+    manifest = (Path(__file__).resolve().parents[1] / "resources" / "demo" / "MANIFEST.md").read_text()
+    assert "] thds: 4 tps:" in manifest
+    assert importers.detect(manifest[:65536]) is None
+    log = (FIXTURES / "runs" / "recorded_mariadb_oltp" / "bench.log").read_text()
+    reports = "".join(line for line in log.splitlines(keepends=True) if line.startswith("[ "))
+    assert importers.detect(log) is importers.by_name("sysbench")  # banner on top
+    assert importers.detect(reports[reports.index("[ 3s ]") :]) is importers.by_name("sysbench")  # cut at the front
