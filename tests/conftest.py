@@ -8,6 +8,7 @@ from datetime import UTC
 from pathlib import Path
 from types import ModuleType
 
+import numpy as np
 import pytest
 
 from app.clock import FolderClock
@@ -55,6 +56,14 @@ def assert_prefix_of(got: dict, whole: dict, where: object) -> None:
 def run_series(lib, run_id: int) -> dict:
     """Every series of a run by (source, metric, entity), pieces of several files merged."""
     return {(s.source, s.metric, s.entity): lib.load(s) for s in lib.series(run_id)}
+
+
+def assert_same_series(got: dict, want: dict) -> None:
+    """Two run_series() results hold the same series, times and values (NaN gaps included)."""
+    assert set(got) == set(want)
+    for key, (t, v) in want.items():
+        assert np.array_equal(got[key][0], t), key
+        assert np.array_equal(got[key][1], v, equal_nan=True), key
 
 
 def head_of(path: Path) -> str:

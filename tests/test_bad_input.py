@@ -29,7 +29,7 @@ from app.ingest import FolderError, Options, RunReport, import_path
 from app.store import Library
 from app.store import writer as store_writer
 from importers._types import ImportCancelled, RawClock
-from tests.conftest import FIXTURES, run_series
+from tests.conftest import FIXTURES, assert_same_series, run_series
 
 RUN = FIXTURES / "runs" / "c_basic"
 FORMATS = ("iostat", "vmstat", "mpstat")
@@ -65,13 +65,6 @@ def import_one(lib: Library, tmp_path: Path, name: str, fmt: str, data: bytes) -
 
 def series_of(lib: Library, run_id: int) -> Series:
     return run_series(lib, run_id)
-
-
-def assert_same_series(got: Series, want: Series) -> None:
-    assert set(got) == set(want)
-    for key, (t, v) in want.items():
-        assert np.array_equal(got[key][0], t), key
-        assert np.array_equal(got[key][1], v, equal_nan=True), key
 
 
 def invented(part: Series, whole: Series) -> list[str]:

@@ -32,7 +32,7 @@ from app.cli import main
 from app.ingest import FolderError, Options, import_path
 from app.store import Library
 from importers._read import Reading, UnreadableCapture, chunks, read_head
-from tests.conftest import FIXTURES, run_series
+from tests.conftest import FIXTURES, assert_same_series, run_series
 
 RUN = FIXTURES / "runs" / "c_basic"
 UTC = Options(tz="UTC")
@@ -92,13 +92,6 @@ def folder(tmp_path: Path, name: str, files: dict[str, bytes]) -> Path:
         (d / fn).write_bytes(data)
         os.utime(d / fn, ns=(MTIME_NS, MTIME_NS))
     return d
-
-
-def assert_same(got: Series, want: Series) -> None:
-    assert set(got) == set(want)
-    for key, (t, v) in want.items():
-        assert np.array_equal(got[key][0], t), key
-        assert np.array_equal(got[key][1], v, equal_nan=True), key
 
 
 def invented(part: Series, whole: Series) -> list[str]:
@@ -194,7 +187,7 @@ def test_compressed_capture_imports_like_the_text(lib: Library, tmp_path: Path, 
         a.warnings,
     )
     assert b.series > 0
-    assert_same(run_series(lib, rep.id), run_series(lib, plain.id))
+    assert_same_series(run_series(lib, rep.id), run_series(lib, plain.id))
     stored = lib.sources(rep.id)[0]
     assert stored["sha256"] == hashlib.sha256(packed).hexdigest()
     assert stored["size"] == len(packed)
@@ -212,7 +205,7 @@ def test_run_folder_with_every_file_compressed_differently(lib: Library, tmp_pat
     plain = import_path(lib, shutil.copytree(RUN, tmp_path / "plain"))
     assert sorted(s.format for s in rep.sources) == ["iostat", "mpstat", "vmstat"]
     assert re.sub(r"\.(gz|xz|bz2)\b", "", lib.run(rep.id)["tz"]) == lib.run(plain.id)["tz"]
-    assert_same(run_series(lib, rep.id), run_series(lib, plain.id))
+    assert_same_series(run_series(lib, rep.id), run_series(lib, plain.id))
 
 
 def test_the_name_never_decides(lib: Library, tmp_path: Path) -> None:
@@ -255,7 +248,7 @@ def test_concatenated_gzip_members_are_one_capture(lib: Library, tmp_path: Path)
     glued = COMPRESS["gzip"](text[:cut]) + COMPRESS["gzip"](text[cut:])
     whole = import_path(lib, folder(tmp_path, "whole", {"v.log": text}), UTC)
     rep = import_path(lib, folder(tmp_path, "glued", {"v.log": glued}), UTC)
-    assert_same(run_series(lib, rep.id), run_series(lib, whole.id))
+    assert_same_series(run_series(lib, rep.id), run_series(lib, whole.id))
 
 
 def test_zero_padding_after_the_data_is_ignored(lib: Library, tmp_path: Path) -> None:
@@ -264,7 +257,7 @@ def test_zero_padding_after_the_data_is_ignored(lib: Library, tmp_path: Path) ->
     whole = import_path(lib, folder(tmp_path, "whole", {"i.log": text}), UTC)
     rep = import_path(lib, folder(tmp_path, "padded", {"i.log": COMPRESS["gzip"](text) + bytes(4096)}), UTC)
     assert rep.skipped == []
-    assert_same(run_series(lib, rep.id), run_series(lib, whole.id))
+    assert_same_series(run_series(lib, rep.id), run_series(lib, whole.id))
 
 
 # ---- cut and corrupt files ------------------------------------------------------------------------
@@ -461,7 +454,7 @@ def test_zstd_imports_like_the_text_when_a_module_is_there(lib: Library, tmp_pat
     raw = (RUN / "vmstat.log").read_bytes()
     plain = import_path(lib, folder(tmp_path, "plain", {"v.log": raw}), UTC)
     rep = import_path(lib, folder(tmp_path, "zst", {"v.log": zst_file()}), UTC)
-    assert_same(run_series(lib, rep.id), run_series(lib, plain.id))
+    assert_same_series(run_series(lib, rep.id), run_series(lib, plain.id))
 
 
 # ---- other containers ---------------------------------------------------------------------------

@@ -29,22 +29,12 @@ from app.ingest import FolderError, Options, import_path
 from app.store import Library
 from tests.conftest import FIXTURES, run_series
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from robustness import WITH_HWM  # the CLI reporting its own peak RSS
+
 ROOT = Path(__file__).parents[1]
 RUN = FIXTURES / "runs" / "c_basic"
 HANG = 300  # seconds: catches a hang only
-
-
-# `python -m app.cli ARGS` that writes its peak RSS (VmHWM, KiB) to $HWM_FILE when it exits. (The
-# rusage of a child is no measure: Linux carries the parent's peak RSS across fork + exec.)
-WITH_HWM = """
-import atexit, os, runpy, sys
-def hwm():
-    with open("/proc/self/status") as f, open(os.environ["HWM_FILE"], "w") as out:
-        out.write(next(line for line in f if line.startswith("VmHWM:")).split()[1])
-atexit.register(hwm)
-sys.argv = ["benchlens", *sys.argv[1:]]
-runpy.run_module("app.cli", run_name="__main__", alter_sys=True)
-"""
 
 
 def benchlens(db: Path, *args: str) -> tuple[int, str, str, int]:
