@@ -64,6 +64,17 @@ class Context:
             self.variant.append(text)
 
 
+def append_row(rows: dict[tuple[str, str], list[float]], done: int, values: dict[tuple[str, str], float]) -> None:
+    """One interval line of a log whose columns may come and go (a new statement type, a header
+    that changes): a column first seen now is NaN for the `done` rows before it, and a column this
+    line lacks gets NaN, so every column stays as long as the time list."""
+    for key in values:
+        if key not in rows:
+            rows[key] = [np.nan] * done
+    for key, column in rows.items():
+        column.append(values.get(key, np.nan))
+
+
 class Clock(Protocol):
     """Turns the times a file prints into epoch seconds (see app/clock.py for the folder rules)."""
 

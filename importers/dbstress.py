@@ -65,7 +65,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from importers._text import text_lines
-from importers._types import Block, Context
+from importers._types import Block, Context, append_row
 
 name = "dbstress"
 
@@ -323,11 +323,7 @@ class _Reader:
                 values[(col.metric, col.entity)] = v
                 if col.role == "users":
                     users = v
-        for key in values:
-            if key not in self.rows:
-                self.rows[key] = [np.nan] * len(self.t)
-        for key, col_values in self.rows.items():
-            col_values.append(values.get(key, np.nan))
+        append_row(self.rows, len(self.t), values)
         self.t.append(t)
         self.users.append(users)
 

@@ -56,7 +56,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from importers._text import text_lines
-from importers._types import Block, Context
+from importers._types import Block, Context, append_row
 
 name = "tpcc"
 
@@ -201,11 +201,7 @@ class _Reader:
 
     def row(self, values: dict[tuple[str, str], float], rel: float) -> None:
         values[("thds", "")] = self.threads
-        for key in values:
-            if key not in self.rows:
-                self.rows[key] = [np.nan] * len(self.t)
-        for key, col in self.rows.items():
-            col.append(values.get(key, np.nan))
+        append_row(self.rows, len(self.t), values)
         self.t.append(rel)
 
 
