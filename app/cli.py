@@ -1,5 +1,7 @@
-"""The command line: `benchlens import | runs | series | dump` (and the app when no command is
-given). Errors are one line on stderr with a non-zero exit code, never a traceback."""
+"""The command line (PRODUCT.md's contract): `benchlens import | runs | series | dump | drops |
+summary | export | record | screenshot`, and the app when no command is given (`--demo`: the
+bundled demo runs). Every error derives from app.errors.BenchlensError and is printed as one line
+on stderr with a non-zero exit code, never a traceback."""
 
 from __future__ import annotations
 
@@ -14,13 +16,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from app.store import Library, LibraryError
+from app.errors import BenchlensError
+from app.store import Library
 
 EXIT_ERROR = 1
 
 
-class CliError(Exception):
-    pass
+class CliError(BenchlensError):
+    """A command line that cannot be carried out as given."""
 
 
 def default_db() -> Path:
@@ -60,7 +63,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="benchlens", parents=[db], description="Compare benchmark runs and system traces.")
     p.add_argument("--demo", action="store_true", help="open the app on the bundled demo runs, compared")
     sub = p.add_subparsers(dest="cmd", metavar="COMMAND")
+    _library_commands(sub, db)
+    _analysis_commands(sub, db)
+    _output_commands(sub, db)
+    return p
 
+
+def _library_commands(sub: Any, db: argparse.ArgumentParser) -> None:
+    """import, runs, series, dump: what goes into the library and what it holds."""
     imp = sub.add_parser("import", parents=[db], help="import run folders or files")
     imp.add_argument("paths", nargs="+", metavar="PATH")
     imp.add_argument("--name", help="run name (default: the folder name)")
@@ -90,6 +100,9 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--json", action="store_true")
     fmt.add_argument("--csv", action="store_true")
 
+
+def _analysis_commands(sub: Any, db: argparse.ArgumentParser) -> None:
+    """drops and summary: what the runs say."""
     drops = sub.add_parser("drops", parents=[db], help="throughput drops of a run, explained")
     drops.add_argument("run", metavar="RUN")
     drops.add_argument("--metric", metavar="SOURCE:METRIC[:ENTITY]", help="the series to scan (default: tps)")
@@ -106,6 +119,9 @@ def build_parser() -> argparse.ArgumentParser:
     summ.add_argument("--top", type=int, default=10, help="waits per run (default 10)")
     summ.add_argument("--format", choices=("text", "markdown", "csv", "json"), default="text")
 
+
+def _output_commands(sub: Any, db: argparse.ArgumentParser) -> None:
+    """export, record, screenshot: files made from the runs, and run folders made for them."""
     exp = sub.add_parser("export", parents=[db], help="export the comparison as PNG, SVG, PDF or CSV (headless)")
     exp.add_argument("--run", action="append", default=[], metavar="RUN", help="a run (repeatable)")
     exp.add_argument(
@@ -137,7 +153,6 @@ def build_parser() -> argparse.ArgumentParser:
     shot.add_argument("--demo", action="store_true", help="the bundled demo runs, compared")
     shot.add_argument("--run", action="append", default=[], metavar="RUN", help="a run to compare (repeatable)")
     shot.add_argument("--size", default="1400x900", metavar="WxH")
-    return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -164,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_record(args)
         with Library(db_path) as lib:
             return int(COMMANDS[args.cmd](lib, args))
-    except (CliError, LibraryError) as e:
+    except BenchlensError as e:
         print(f"benchlens: {e}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
@@ -194,8 +209,8 @@ def cmd_import(lib: Library, args: argparse.Namespace) -> int:
         for r in reports:
             state = "unchanged" if r.unchanged else "imported"
             print(f"run {r.id} {r.name!r}: {state}, {len(r.sources)} sources")
-            for w in r.warnings:
-                print(f"  warning: {w}")
+            for note in r.warnings:
+                print(f"  warning: {note}")
             for src in r.sources:
                 print(f"  {src.path}: {src.format} ({src.variant}), {src.series} series, {src.samples} samples")
                 for w in src.warnings:
@@ -210,41 +225,24 @@ def cmd_import(lib: Library, args: argparse.Namespace) -> int:
 def cmd_runs(lib: Library, args: argparse.Namespace) -> int:
     runs = lib.runs()
     if args.json:
-        keys = (
-            "id",
-            "name",
-            "start",
-            "end",
-            "bench_start",
-            "bench_end",
-            "host",
-            "kernel",
-            "cpus",
-            "sources",
-            "tz",
-            "folder",
-        )
-        print(json.dumps([{k: _clean(r[k]) for k in keys} for r in runs], indent=1))
+        print(json.dumps([{k: _clean(v) for k, v in r.as_json().items()} for r in runs], indent=1))
         return 0
     print(f"{'id':>4}  {'name':24} {'start (UTC)':19}  {'duration':>9}  {'host':16} sources")
     for r in runs:
-        dur = f"{r['end'] - r['start']:.0f} s" if r["start"] is not None and r["end"] is not None else "-"
-        print(
-            f"{r['id']:>4}  {r['name'][:24]:24} {_iso(r['start']):19}  {dur:>9}  {(r['host'] or '-')[:16]:16} "
-            f"{r['sources']}"
-        )
+        dur = f"{r.end - r.start:.0f} s" if r.start is not None and r.end is not None else "-"
+        print(f"{r.id:>4}  {r.name[:24]:24} {_iso(r.start):19}  {dur:>9}  {(r.host or '-')[:16]:16} {r.sources}")
     return 0
 
 
 def cmd_series(lib: Library, args: argparse.Namespace) -> int:
     run = lib.run(args.run)
-    series = lib.series(run["id"])
+    series = lib.series(run.id)
     if args.json:
         print(
             json.dumps(
                 [
                     {
-                        "source": s.source,
+                        "source": s.format,
                         "metric": s.metric,
                         "entity": s.entity,
                         "unit": s.unit,
@@ -260,7 +258,7 @@ def cmd_series(lib: Library, args: argparse.Namespace) -> int:
         return 0
     for s in series:
         print(
-            f"{s.source:8} {s.metric:14} {s.entity or '-':12} {s.unit or '-':9} {s.n:>8}  {_iso(s.start)} .. "
+            f"{s.format:8} {s.metric:14} {s.entity or '-':12} {s.unit or '-':9} {s.n:>8}  {_iso(s.start)} .. "
             f"{_iso(s.end)}"
         )
     return 0
@@ -268,13 +266,13 @@ def cmd_series(lib: Library, args: argparse.Namespace) -> int:
 
 def cmd_dump(lib: Library, args: argparse.Namespace) -> int:
     run = lib.run(args.run)
-    info = lib.find_series(run["id"], args.source, args.metric, args.entity)
+    info = lib.find_series(run.id, args.source, args.metric, args.entity)
     t, v = lib.load(info)
     if args.json:
         print(
             json.dumps(
                 {
-                    "source": info.source,
+                    "source": info.format,
                     "metric": info.metric,
                     "entity": info.entity,
                     "unit": info.unit,
@@ -295,8 +293,9 @@ def cmd_dump(lib: Library, args: argparse.Namespace) -> int:
 
 
 def cmd_drops(lib: Library, args: argparse.Namespace) -> int:
-    from app.analysis.layout import SeriesRef
     from app.analysis.run_drops import run_drops
+    from app.model import SeriesRef
+    from app.rundata import LibraryRunData
 
     run = lib.run(args.run)
     ref = None
@@ -305,12 +304,12 @@ def cmd_drops(lib: Library, args: argparse.Namespace) -> int:
             ref = SeriesRef.parse(args.metric if ":" in args.metric else f"sysbench:{args.metric}")
         except ValueError as e:
             raise CliError(str(e)) from None
-    found = run_drops(lib, run["id"], ref, args.sensitivity, max(1, args.top))
+    found = run_drops(LibraryRunData(lib), run.id, ref, args.sensitivity, max(1, args.top))
     if args.json:
         print(json.dumps([d.as_json() for d in found], indent=1))
         return 0
     if not found:
-        print(f"no drops in {run['name']!r}")
+        print(f"no drops in {run.name!r}")
     for d in found:
         print(
             f"{_iso(d.drop.start)} .. {_iso(d.drop.end)}  {d.drop.label()}  (baseline {d.drop.baseline:.6g}, "
@@ -324,7 +323,8 @@ def cmd_drops(lib: Library, args: argparse.Namespace) -> int:
 
 
 def cmd_summary(lib: Library, args: argparse.Namespace) -> int:
-    from app.analysis.summary import LibraryData, Window, render, series_refs, summarize
+    from app.analysis.summary import Window, render, series_refs, summarize
+    from app.rundata import LibraryRunData
 
     if len(args.runs) > 2:
         raise CliError("summary takes one run, or two to compare (A then B)")
@@ -332,8 +332,8 @@ def cmd_summary(lib: Library, args: argparse.Namespace) -> int:
         raise CliError("--from must be before --to")
     if args.top < 1:
         raise CliError("--top must be at least 1")
-    run_ids = [int(lib.run(r)["id"]) for r in args.runs]
-    data = LibraryData(lib)
+    run_ids = [lib.run(r).id for r in args.runs]
+    data = LibraryRunData(lib)
     try:
         refs = series_refs(data, run_ids, args.metric)
     except ValueError as e:
@@ -346,22 +346,24 @@ def cmd_summary(lib: Library, args: argparse.Namespace) -> int:
 def cmd_export(lib: Library, args: argparse.Namespace) -> int:
     from app.analysis.layout import parse_panel
     from app.figure import Comparison, default_layout, figure_of, write_csv
+    from app.rundata import LibraryRunData
 
     suffix = args.out.suffix.lower()
     if suffix not in (".png", ".svg", ".pdf", ".csv"):
         raise CliError("--out must end in .png, .svg, .pdf or .csv")
     spec: dict[str, Any] = {}
     if args.view:
-        row = lib.conn.execute("SELECT spec FROM views WHERE name = ?", (args.view,)).fetchone()
-        if row is None:
+        saved = lib.view(args.view)
+        if saved is None:
             raise CliError(f"no saved view {args.view!r}")
-        spec = json.loads(row[0])
+        spec = saved
     view = Comparison.from_json(spec)  # the window's own view format: the same figure as its export dialog
-    view.runs = [int(lib.run(r)["id"]) for r in args.run] or view.runs
+    view.runs = [lib.run(r).id for r in args.run] or view.runs
+    data = LibraryRunData(lib)
     if not view.runs:
         raise CliError("give at least one --run (or a --view)")
     try:
-        view.panels = [parse_panel(s) for s in args.panel] or view.panels or default_layout(lib, view.runs)
+        view.panels = [parse_panel(s) for s in args.panel] or view.panels or default_layout(data, view.runs)
     except ValueError as e:
         raise CliError(str(e)) from None
     if not view.panels:
@@ -372,7 +374,7 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
             raise CliError("--from and --to go together, with --from < --to")
         view.x_range = (args.x_from, args.x_to)
     view.align = args.align or view.align
-    fig = figure_of(lib, view, args.title)
+    fig = figure_of(data, view, args.title)
     if suffix == ".csv":
         write_csv(fig, args.out)
     else:

@@ -16,6 +16,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import numpy as np
 
+from app.errors import BenchlensError
+
 # Zone abbreviations with one meaning in practice. Ambiguous ones (CST, IST, BST ...) are left out:
 # they are only trusted when --tz or the machine's zone uses the same abbreviation.
 ABBREVIATIONS = {
@@ -55,7 +57,7 @@ ABBREVIATIONS = {
 }
 
 
-class ClockError(Exception):
+class ClockError(BenchlensError):
     pass
 
 

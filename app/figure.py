@@ -18,9 +18,10 @@ from typing import Any
 import numpy as np
 
 from app.analysis.align import ALIGN_MODES, x_of
-from app.analysis.layout import Panel, SeriesRef, layout_for_runs
+from app.analysis.layout import Panel, layout_for_runs
 from app.analysis.run_drops import decided_label, run_drops, throughput
-from app.store import Library, LibraryError
+from app.errors import AnalysisError
+from app.model import Run, RunData, SeriesRef
 
 
 @dataclass
@@ -81,7 +82,7 @@ class Mark:
 @dataclass
 class Figure:
     title: str
-    runs: list[dict[str, Any]]
+    runs: list[Run]
     panels: list[Panel]
     align: str
     lines: list[list[Line]]  # per panel
@@ -104,7 +105,7 @@ class Figure:
 
 
 def build(
-    lib: Library,
+    data: RunData,
     run_ids: list[int],
     panels: list[Panel],
     align: str = "run",
@@ -114,66 +115,77 @@ def build(
     x_range: tuple[float, float] | None = None,
 ) -> Figure:
     offsets = offsets or {}
-    runs = [lib.run(r) for r in run_ids]
+    runs = [data.run(r) for r in run_ids]
     if align not in ALIGN_MODES:
-        raise LibraryError(f"--align must be one of {', '.join(ALIGN_MODES)}")
-    infos = {r["id"]: {SeriesRef(s.source, s.metric, s.entity): s for s in lib.series(r["id"])} for r in runs}
+        raise AnalysisError(f"--align must be one of {', '.join(ALIGN_MODES)}")
+    lines, units = _lines(data, runs, panels, align, offsets, side_by_side)
+    if not any(lines):
+        raise AnalysisError("none of the requested series exists in these runs")
+    marks = [m for run in runs for m in _marks(data, runs, run, align, offsets, side_by_side)]
+    name = title if title is not None else default_title(runs)
+    # the window colours a run by its place in the library, so it keeps one colour everywhere
+    slots = {rid: k for k, rid in enumerate(sorted(data.run_ids()))}
+    return Figure(name, runs, panels, align, lines, units, marks, x_range, slots)
+
+
+def _lines(
+    data: RunData,
+    runs: list[Run],
+    panels: list[Panel],
+    align: str,
+    offsets: dict[int, float],
+    side_by_side: bool,
+) -> tuple[list[list[Line]], list[str]]:
+    """Each panel's lines, every run's series on the shared axis, and the panel's unit ('' when mixed)."""
     lines: list[list[Line]] = []
     units: list[str] = []
     for panel in panels:
         row, panel_units = [], set()
         for ref in panel.refs:
             for run in runs:
-                info = infos[run["id"]].get(ref)
-                if info is None:
+                d = data.data(run.id, ref)
+                if d is None:
                     continue
-                t, v = lib.load(info)
-                row.append(Line(run["id"], ref, x_of(runs, run["id"], t, align, offsets, side_by_side), v, info.unit))
-                panel_units.add(info.unit)
+                unit = data.unit(run.id, ref)
+                row.append(Line(run.id, ref, x_of(runs, run.id, d[0], align, offsets, side_by_side), d[1], unit))
+                panel_units.add(unit)
         lines.append(row)
         units.append(panel_units.pop() if len(panel_units) == 1 else "")
-    if not any(lines):
-        raise LibraryError("none of the requested series exists in these runs")
-    marks = []
-    for run in runs:
-        notes = lib.annotations(run["id"])
-
-        def xs(start: float, end: float, rid: int = run["id"]) -> tuple[float, float]:
-            a, b = x_of(runs, rid, np.array([start, end]), align, offsets, side_by_side)
-            return float(a), float(b)
-
-        for n in notes:
-            if n["kind"] == "note":
-                marks.append(Mark(run["id"], n["label"], *xs(n["start"], n["end"]), "note"))
-        if throughput(lib, run["id"]) is not None:
-            for rd in run_drops(lib, run["id"]):
-                label, state = decided_label(notes, rd.drop)
-                if state != "dismissed":
-                    marks.append(Mark(run["id"], label, *xs(rd.drop.start, rd.drop.end), "drop"))
-    name = title if title is not None else default_title(runs)
-    # the window colours a run by its place in the library, so it keeps one colour everywhere
-    slots = {rid: k for k, rid in enumerate(sorted(r["id"] for r in lib.runs()))}
-    return Figure(name, runs, panels, align, lines, units, marks, x_range, slots)
+    return lines, units
 
 
-def default_title(runs: list[dict[str, Any]]) -> str:
-    return " vs ".join(r["name"] for r in runs)
+def _marks(
+    data: RunData, runs: list[Run], run: Run, align: str, offsets: dict[int, float], side_by_side: bool
+) -> list[Mark]:
+    """A run's notes and its detected drops as decided (dismissed ones left out)."""
+
+    def xs(start: float, end: float) -> tuple[float, float]:
+        a, b = x_of(runs, run.id, np.array([start, end]), align, offsets, side_by_side)
+        return float(a), float(b)
+
+    notes = data.annotations(run.id)
+    marks = [Mark(run.id, n.label, *xs(n.start, n.end), "note") for n in notes if n.kind == "note"]
+    if throughput(data, run.id) is not None:
+        for rd in run_drops(data, run.id):
+            label, state = decided_label(notes, rd.drop)
+            if state != "dismissed":
+                marks.append(Mark(run.id, label, *xs(rd.drop.start, rd.drop.end), "drop"))
+    return marks
 
 
-def default_layout(lib: Library, run_ids: list[int]) -> list[Panel]:
-    """The default panels for runs read straight from the library (the window caches its own)."""
-    series = {rid: {SeriesRef(s.source, s.metric, s.entity): s for s in lib.series(rid)} for rid in run_ids}
-    return layout_for_runs(
-        run_ids,
-        lambda rid: series[rid],
-        lambda rid, ref: lib.load(series[rid][ref]) if ref in series[rid] else None,
-    )
+def default_title(runs: list[Run]) -> str:
+    return " vs ".join(r.name for r in runs)
 
 
-def figure_of(lib: Library, view: Comparison, title: str | None = None) -> Figure:
+def default_layout(data: RunData, run_ids: list[int]) -> list[Panel]:
+    """The default panels of a comparison of these runs."""
+    return layout_for_runs(run_ids, data.available, data.data)
+
+
+def figure_of(data: RunData, view: Comparison, title: str | None = None) -> Figure:
     """The figure of what a comparison shows: its runs, panels, alignment, offsets, time window,
     and the runs' notes and drops as decided (dismissed ones left out)."""
-    return build(lib, view.runs, view.panels, view.align, view.offsets, view.side_by_side, title, view.x_range)
+    return build(data, view.runs, view.panels, view.align, view.offsets, view.side_by_side, title, view.x_range)
 
 
 def csv_rows(fig: Figure) -> Iterator[list[str]]:
@@ -181,7 +193,7 @@ def csv_rows(fig: Figure) -> Iterator[list[str]]:
     window when it has one, one column per run x series (its unit in the header), blank where a
     run has no sample at that x."""
     columns: list[tuple[str, np.ndarray, np.ndarray]] = []
-    names = {r["id"]: r["name"] for r in fig.runs}
+    names = {r.id: r.name for r in fig.runs}
     for p in range(len(fig.panels)):
         for ln in fig.lines[p]:
             header = f"{names[ln.run]} {ln.ref.spec()}" + (f" ({ln.unit})" if ln.unit else "")

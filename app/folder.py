@@ -12,16 +12,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from types import ModuleType
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 import numpy as np
 
 from app.clock import FolderClock
+from app.errors import BenchlensError
 from importers._read import Reading, chunks
+from importers._types import Importer, SourceMeta
 
 
-class FolderError(Exception):
+class FolderError(BenchlensError):
     """The path cannot be read as a run (one-line reason)."""
 
 
@@ -49,13 +50,15 @@ def shown(name: str) -> str:
 
 @dataclass
 class FolderFile:
-    rel: str
+    """A file of the folder to import: its format and what the head of it says (probed with a raw
+    clock: zone evidence, launch time, how it is timed)."""
+
+    rel: str  # shown relative path
     path: Path
     size: int
     mtime_ns: int
-    fmt: ModuleType
-    meta: dict[str, Any]
-    timed: bool
+    fmt: Importer
+    meta: SourceMeta
     named_start: float | None = None  # naive time from a pt-stalk file name
     parts: list[FolderFile] = field(default_factory=list)  # pt-stalk snapshot files read as one stream
 
@@ -140,7 +143,6 @@ def group_pt_stalk(found: list[FolderFile]) -> list[FolderFile]:
                 max(f.mtime_ns for f in files),
                 first.fmt,
                 first.meta,
-                first.timed,
                 first.named_start,
                 files,
             )

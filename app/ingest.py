@@ -2,18 +2,22 @@
 folder's clock from their heads, then stream every file into the library in one transaction.
 A failed or cancelled import leaves the library as it was; an unchanged folder is a no-op.
 A file whose bytes turn out unreadable while it streams (corrupt or unbounded compressed data)
-is rolled back alone (a savepoint per file) and listed as skipped with the reason."""
+is rolled back alone (a savepoint per file) and listed as skipped with the reason.
+
+The steps: scan the folder (sniff and probe every file) -> plan (the folder's clock, the run it
+updates) -> import each file -> place the files without times of their own -> finish the run.
+How a file is placed in time is decided by its importer's `SourceMeta.timing` alone."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
-import sqlite3
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -30,12 +34,23 @@ from app.folder import (
     pt_stalk_time,
     shown,
 )
+from app.model import Run, SeriesInfo, SourceFile
 from app.record import read_metadata
-from app.store.library import Library, LibraryError
+from app.store.library import Library
 from app.store.writer import ImportTxn, SeriesSink
 from importers import AmbiguousFormat, detect
 from importers._read import HEAD, Reading, UnreadableCapture, chunks, decode_head, looks_binary, read_head
-from importers._types import Context, FormatError, ImportCancelled, RawClock
+from importers._types import (
+    Block,
+    Context,
+    FormatError,
+    ImportCancelled,
+    Importer,
+    RawClock,
+    SourceMeta,
+    SourceWarning,
+    Timing,
+)
 
 PROBE = 256 << 10
 
@@ -54,7 +69,7 @@ class SourceReport:
     format: str
     series: int = 0
     samples: int = 0
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[SourceWarning] = field(default_factory=list)
     variant: str = ""
     clock: str = ""
 
@@ -82,7 +97,7 @@ class RunReport:
                     "clock": s.clock,
                     "series": s.series,
                     "samples": s.samples,
-                    "warnings": s.warnings,
+                    "warnings": [str(w) for w in s.warnings],
                 }
                 for s in self.sources
             ],
@@ -90,147 +105,32 @@ class RunReport:
         }
 
 
-def _probe(path: Path, fmt: ModuleType, interval: float) -> dict[str, Any]:
-    """Parse the head of a file with a raw clock: zone evidence, launch time, timed or not."""
-    with open_regular(path) as f:
-        raw, _ = read_head(f, PROBE)
-    cut = raw.rfind(b"\n") + 1 if len(raw) == PROBE else len(raw)
-    ctx = Context(RawClock())
-    try:
-        for _ in fmt.parse(chunks(io.BytesIO(raw[:cut])), ctx):
-            pass
-    except FormatError:
-        pass
-    meta = dict(ctx.meta)
-    meta["timed"] = "no timestamps" not in ctx.variant and not meta.get("relative")
-    return meta
-
-
 def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> RunReport:
     opts = opts or Options()
+    root = _resolved(path)
+    scan = _scan(root)
+    plan = _plan(lib, root, scan, opts)
+    if plan.existing is not None and plan.same_files(scan.files):
+        return _unchanged(lib, plan.existing, scan.skipped)
+    with lib.begin_import() as txn:
+        run_id = txn.upsert_run(plan.folder, plan.name, plan.existing)
+        job = _Job(lib, txn, run_id, plan.clock, opts, sum(f.size for f in scan.files))
+        reports, bench = _import_files(job, scan)
+        if not reports:
+            raise _nothing(root, scan.skipped)
+        if plan.existing is not None and plan.same_hashes(txn.source_hashes(run_id)):
+            txn.rollback()
+            return _unchanged(lib, plan.existing, scan.skipped)
+        txn.finish_run(run_id, _run_fields(scan.files, plan.clock, bench))
+        txn.commit()
+    return RunReport(run_id, lib.run(run_id).name, reports, scan.skipped, warnings=plan.warnings)
+
+
+def _resolved(path: str | Path) -> Path:
     try:
-        root = Path(path).resolve()
+        return Path(path).resolve()
     except (RuntimeError, OSError) as e:  # a symlink loop
         raise FolderError(f"{shown(str(path))}: cannot resolve the path ({shown(str(e))})") from None
-    files, skipped = candidates(root)
-    base = root if root.is_dir() else root.parent
-    found: list[FolderFile] = []
-    recorded: dict[str, Any] | None = None
-    recorded_path = ""
-    for p in files:
-        rel = shown(str(p.relative_to(base)))
-        try:
-            st = p.stat()
-            with open_regular(p) as f:
-                raw, packed = read_head(f, HEAD)
-            head = decode_head(raw)
-        except OSError as e:
-            skipped.append({"path": rel, "reason": f"cannot read ({e.strerror or e})"})
-            continue
-        except UnreadableCapture as e:
-            skipped.append({"path": rel, "reason": str(e)})
-            continue
-        inside = f" (inside {packed} data)" if packed else ""
-        if st.st_size == 0 or not raw:
-            skipped.append({"path": rel, "reason": "empty file" + inside})
-            continue
-        if head is None:
-            skipped.append({"path": rel, "reason": (looks_binary(raw) or "not text") + inside})
-            continue
-        if head.lstrip().startswith("{") and (meta := read_metadata(head)) is not None:
-            recorded = meta  # benchlens record's description of the run: used, not imported
-            recorded_path = rel
-            continue
-        try:
-            fmt = detect(head)
-        except AmbiguousFormat as e:
-            skipped.append({"path": rel, "reason": str(e)})
-            continue
-        if fmt is None:
-            skipped.append({"path": rel, "reason": "not a known format" + inside})
-            continue
-        try:
-            meta = _probe(p, fmt, opts.interval)
-        except UnreadableCapture as e:
-            skipped.append({"path": rel, "reason": str(e)})
-            continue
-        except OSError as e:
-            skipped.append({"path": rel, "reason": f"cannot read ({e.strerror or e})"})
-            continue
-        found.append(
-            FolderFile(rel, p, st.st_size, st.st_mtime_ns, fmt, meta, bool(meta.pop("timed")), pt_stalk_time(p.name))
-        )
-    if not found:
-        raise _nothing(root, skipped)
-
-    found = group_pt_stalk(found)
-    folder_warnings: list[str] = []
-    clock = _folder_clock(found, opts, folder_warnings, recorded, recorded_path)
-    name = shown(opts.name or (root.name if root.is_dir() else root.stem))
-    folder = shown(str(root))
-    existing = lib.run_by_folder(folder)
-    old = lib.sources(existing["id"]) if existing is not None else []
-    if existing is not None and _same_files(existing, old, found, clock) and name == existing["name"]:
-        return _unchanged(lib, existing, skipped)
-
-    total = sum(f.size for f in found)
-    txn = lib.begin_import()
-    try:
-        run_id = txn.upsert_run(folder, name, existing)
-        reports: list[SourceReport] = []
-        done = 0
-        bench: tuple[float, float] | None = None
-        # Logs timed relative to their own start go last: they are placed from the others.
-        for item in sorted(found, key=lambda f: bool(f.meta.get("relative"))):
-            method = None
-            if item.meta.get("relative") and recorded is not None and "bench_start" in recorded:
-                clock.bench_start = float(recorded["bench_start"])
-                method = f"relative times placed at the benchmark start recorded in {recorded_path}"
-            elif item.meta.get("relative"):
-                clock.bench_start, method = _bench_anchor(lib, run_id)
-            txn.savepoint()
-            try:
-                rep = _import_file(txn, run_id, item, clock, opts, done, total, method)
-            except UnreadableCapture as e:  # nothing of this file stays; the others are imported
-                txn.rollback_to_savepoint()
-                skipped.append({"path": item.rel, "reason": str(e)})
-                done += item.size
-                continue
-            txn.release_savepoint()
-            done += item.size
-            reports.append(rep)
-            if item.meta.get("relative") and bench is None:
-                span = txn.conn.execute(
-                    "SELECT min(se.start), max(se.end) FROM series se JOIN sources so ON so.id = se.source_id "
-                    "WHERE so.run_id = ? AND so.path = ?",
-                    (run_id, item.rel),
-                ).fetchone()
-                if span[0] is not None:  # t = 0 of the log is the benchmark's start
-                    bench = (clock.bench_start if clock.bench_start is not None else span[0], span[1])
-        if not reports:
-            txn.rollback()
-            raise _nothing(root, skipped)
-        if recorded is not None and "bench_start" in recorded and "bench_end" in recorded:
-            bench = (float(recorded["bench_start"]), float(recorded["bench_end"]))
-        if existing is not None and _same_hashes(old, txn, run_id) and name == existing["name"]:
-            txn.rollback()
-            return _unchanged(lib, existing, skipped)
-        host = next((f.meta.get("host") for f in found if f.meta.get("host")), None)
-        kernel = next((f.meta.get("kernel") for f in found if f.meta.get("kernel")), None)
-        cpus = next((f.meta.get("cpus") for f in found if f.meta.get("cpus")), None)
-        txn.finish_run(
-            run_id,
-            {"host": host, "kernel": kernel, "cpus": cpus, "tz": clock.description, "bench": bench},
-        )
-        txn.commit()
-    except sqlite3.Error as e:  # disk full, I/O error ...: a clear line, and nothing written
-        txn.rollback()
-        raise LibraryError(f"{lib.path}: the import was not written ({e})") from None
-    except BaseException:
-        txn.rollback()
-        raise
-    final_name = lib.run(run_id)["name"]
-    return RunReport(run_id, final_name, reports, skipped, warnings=folder_warnings)
 
 
 def _nothing(root: Path, skipped: list[dict[str, str]]) -> FolderError:
@@ -239,43 +139,232 @@ def _nothing(root: Path, skipped: list[dict[str, str]]) -> FolderError:
     return FolderError(f"{shown(str(root))}: nothing to import" + (f" ({reasons}{more})" if reasons else ""))
 
 
-def _folder_clock(
-    found: list[FolderFile], opts: Options, warnings: list[str], recorded: dict[str, Any] | None, recorded_path: str
-) -> FolderClock:
-    evidence: list[tuple[str, str, float | str]] = []
-    if recorded is not None and isinstance(recorded.get("utc_offset"), int | float):
-        evidence.append((recorded_path, "offset", float(recorded["utc_offset"])))
-    for f in found:
-        if "utc_offset" in f.meta:
-            evidence.append((f.rel, "offset", f.meta["utc_offset"]))
-        if "zone_abbrev" in f.meta:
-            evidence.append((f.rel, "abbrev", f.meta["zone_abbrev"]))
-    clock = resolve(evidence, opts.tz, warnings)
+# ---- scan: what the folder holds --------------------------------------------------------------
+
+
+class _Skip(Exception):
+    """A file left out of the import (the reason shown to the user)."""
+
+
+@dataclass
+class _Scan:
+    files: list[FolderFile] = field(default_factory=list)
+    skipped: list[dict[str, str]] = field(default_factory=list)
+    recorded: dict[str, Any] | None = None  # `benchlens record`'s description of the run
+    recorded_path: str = ""
+
+    def recorded_start(self) -> float | None:
+        """The benchmark's start as recorded, if it was."""
+        r = self.recorded
+        return float(r["bench_start"]) if r is not None and "bench_start" in r else None
+
+    def recorded_bench(self) -> tuple[float, float] | None:
+        """The benchmark's (start, end) as recorded, if they were."""
+        r = self.recorded
+        if r is None or "bench_start" not in r or "bench_end" not in r:
+            return None
+        return float(r["bench_start"]), float(r["bench_end"])
+
+
+def _scan(root: Path) -> _Scan:
+    """Every file of the folder (or the one file) sniffed and its head probed; the others skipped
+    with a reason. Nothing to import is an error."""
+    scan = _Scan()
+    paths, scan.skipped = candidates(root)
+    base = root if root.is_dir() else root.parent
+    for p in paths:
+        rel = shown(str(p.relative_to(base)))
+        try:
+            _scan_file(scan, p, rel)
+        except _Skip as e:
+            scan.skipped.append({"path": rel, "reason": str(e)})
+    if not scan.files:
+        raise _nothing(root, scan.skipped)
+    scan.files = group_pt_stalk(scan.files)
+    return scan
+
+
+def _scan_file(scan: _Scan, p: Path, rel: str) -> None:
+    st, head, inside = _text_head(p)
+    if head.lstrip().startswith("{") and (meta := read_metadata(head)) is not None:
+        scan.recorded, scan.recorded_path = meta, rel  # the run's description: used, not imported
+        return
+    try:
+        fmt = detect(head)
+    except AmbiguousFormat as e:
+        raise _Skip(str(e)) from None
+    if fmt is None:
+        raise _Skip("not a known format" + inside)
+    scan.files.append(FolderFile(rel, p, st.st_size, st.st_mtime_ns, fmt, _probe(p, fmt), pt_stalk_time(p.name)))
+
+
+def _text_head(p: Path) -> tuple[os.stat_result, str, str]:
+    """The file's stat, its head as text, and ` (inside gzip data)` when it is compressed."""
+    try:
+        st = p.stat()
+        with open_regular(p) as f:
+            raw, packed = read_head(f, HEAD)
+        head = decode_head(raw)
+    except OSError as e:
+        raise _Skip(_cannot_read(e)) from None
+    except UnreadableCapture as e:
+        raise _Skip(str(e)) from None
+    inside = f" (inside {packed} data)" if packed else ""
+    if st.st_size == 0 or not raw:
+        raise _Skip("empty file" + inside)
+    if head is None:
+        raise _Skip((looks_binary(raw) or "not text") + inside)
+    return st, head, inside
+
+
+def _cannot_read(e: OSError) -> str:
+    return f"cannot read ({e.strerror or e})"
+
+
+def _probe(path: Path, fmt: Importer) -> SourceMeta:
+    """Parse the head of a file with a raw clock: zone evidence, launch time, how it is timed."""
+    ctx = Context(RawClock())
+    try:
+        with open_regular(path) as f:
+            raw, _ = read_head(f, PROBE)
+        cut = raw.rfind(b"\n") + 1 if len(raw) == PROBE else len(raw)
+        with contextlib.suppress(FormatError):
+            for _ in fmt.parse(chunks(io.BytesIO(raw[:cut])), ctx):
+                pass
+    except UnreadableCapture as e:
+        raise _Skip(str(e)) from None
+    except OSError as e:
+        raise _Skip(_cannot_read(e)) from None
+    return ctx.meta
+
+
+# ---- plan: the folder's clock and the run it updates ------------------------------------------
+
+
+@dataclass
+class _Plan:
+    folder: str
+    name: str
+    clock: FolderClock
+    warnings: list[str]  # about the folder (its clock)
+    existing: Run | None  # the run imported from this folder before
+    old: list[SourceFile]  # its sources
+
+    def same_files(self, files: list[FolderFile]) -> bool:
+        """Nothing to do: the same files (names, sizes, times), the same clock and name."""
+        if self.existing is None or self.existing.name != self.name or self.existing.tz != self.clock.description:
+            return False
+        return sorted((f.rel, f.size, f.mtime_ns) for f in files) == sorted(
+            (s.path, s.size, s.mtime_ns) for s in self.old
+        )
+
+    def same_hashes(self, hashes: list[tuple[str, str]]) -> bool:
+        """The files read had the same contents as before (only their times changed)."""
+        if self.existing is None or self.existing.name != self.name:
+            return False
+        return sorted(hashes) == sorted((s.path, s.sha256) for s in self.old)
+
+
+def _plan(lib: Library, root: Path, scan: _Scan, opts: Options) -> _Plan:
+    warnings: list[str] = []
+    clock = _folder_clock(scan, opts, warnings)
+    name = shown(opts.name or (root.name if root.is_dir() else root.stem))
+    folder = shown(str(root))
+    existing = lib.run_by_folder(folder)
+    old = lib.sources(existing.id) if existing is not None else []
+    return _Plan(folder, name, clock, warnings, existing, old)
+
+
+def _folder_clock(scan: _Scan, opts: Options, warnings: list[str]) -> FolderClock:
+    """The zone from the evidence the files print, and the launch that places the files without
+    times (the earliest launch a timed file tells)."""
+    clock = resolve(_zone_evidence(scan), opts.tz, warnings)
     clock.interval = opts.interval
-    launches = []
-    for f in found:
-        if not f.timed:
-            continue
-        aware = "utc_offset" in f.meta and f.fmt.name == "iostat"
-        if "launch" in f.meta:
-            t = float(f.meta["launch"])
-            launches.append((t if aware else float(clock.wall(_arr(t))[0]), f.rel))
-        elif "first_time" in f.meta:  # mpstat prints its first row one interval after launch
-            first = float(clock.wall(_arr(float(f.meta["first_time"])))[0])
-            launches.append((first - float(f.meta.get("interval", opts.interval)), f.rel))
+    launches = [launch for f in scan.files if (launch := _launch(f, clock, opts.interval)) is not None]
     if launches:
         clock.origin, origin_file = min(launches)
         clock.description += f"; files without times start at the launch of {origin_file}"
     return clock
 
 
+def _zone_evidence(scan: _Scan) -> list[tuple[str, str, float | str]]:
+    evidence: list[tuple[str, str, float | str]] = []
+    if scan.recorded is not None and isinstance(scan.recorded.get("utc_offset"), int | float):
+        evidence.append((scan.recorded_path, "offset", float(scan.recorded["utc_offset"])))
+    for f in scan.files:
+        if f.meta.utc_offset is not None:
+            evidence.append((f.rel, "offset", f.meta.utc_offset))
+        if f.meta.zone_abbrev is not None:
+            evidence.append((f.rel, "abbrev", f.meta.zone_abbrev))
+    return evidence
+
+
+def _launch(f: FolderFile, clock: FolderClock, interval: float) -> tuple[float, str] | None:
+    """(epoch, file) of a timed file's launch, when its head tells."""
+    meta = f.meta
+    if meta.timing is not Timing.WALL:
+        return None
+    if meta.launch is not None:
+        # iostat's times carry their offset: its launch is an epoch already
+        aware = meta.utc_offset is not None and f.fmt.name == "iostat"
+        return (meta.launch if aware else float(clock.wall(_arr(meta.launch))[0])), f.rel
+    if meta.first_time is not None:  # mpstat prints its first row one interval after launch
+        first = float(clock.wall(_arr(meta.first_time))[0])
+        return first - (meta.interval if meta.interval is not None else interval), f.rel
+    return None
+
+
 def _arr(x: float) -> np.ndarray:
     return np.array([x])
 
 
+# ---- import each file ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Job:
+    """One import under way: where it writes, the folder's clock, the bytes read so far."""
+
+    lib: Library
+    txn: ImportTxn
+    run_id: int
+    clock: FolderClock
+    opts: Options
+    total: int  # bytes of all the files
+    done: int = 0  # bytes of the files already imported
+
+
+def _import_files(job: _Job, scan: _Scan) -> tuple[list[SourceReport], tuple[float, float] | None]:
+    """Every file, each in a savepoint; and the benchmark's (start, end) when known."""
+    reports: list[SourceReport] = []
+    bench: tuple[float, float] | None = None
+    # Logs timed relative to their own start go last: they are placed from the others.
+    for f in sorted(scan.files, key=lambda f: f.meta.timing is Timing.RELATIVE):
+        relative = f.meta.timing is Timing.RELATIVE
+        method = _anchor_relative(job, scan) if relative else None
+        imported = _import_saved(job, f, method, scan.skipped)
+        if imported is None:
+            continue
+        report, source_id = imported
+        reports.append(report)
+        if relative and bench is None:
+            bench = _bench_span(job, source_id)
+    return reports, scan.recorded_bench() or bench
+
+
+def _anchor_relative(job: _Job, scan: _Scan) -> str | None:
+    """Set where t = 0 of a log timed relative to the benchmark start goes; say how it was found."""
+    start = scan.recorded_start()
+    if start is not None:
+        job.clock.bench_start = start
+        return f"relative times placed at the benchmark start recorded in {scan.recorded_path}"
+    job.clock.bench_start, method = _bench_anchor(job.lib, job.run_id)
+    return method
+
+
 def _bench_anchor(lib: Library, run_id: int) -> tuple[float | None, str | None]:
     """Epoch of a relative log's t = 0: the load onset in the folder's CPU series, if any."""
-    series = {(s.source, s.metric, s.entity): s for s in lib.series(run_id)}
+    series: dict[tuple[str, str, str], SeriesInfo] = {(s.format, s.metric, s.entity): s for s in lib.series(run_id)}
     busy = None
     if ("vmstat", "us", "") in series and ("vmstat", "sy", "") in series:
         t, us = lib.load(series[("vmstat", "us", "")])
@@ -293,118 +382,142 @@ def _bench_anchor(lib: Library, run_id: int) -> tuple[float | None, str | None]:
     return onset, f"relative times placed at the load onset seen in {what} ({when} UTC, ±1 sample)"
 
 
-def _import_file(
-    txn: ImportTxn,
-    run_id: int,
-    f: FolderFile,
-    clock: FolderClock,
-    opts: Options,
-    done: int,
-    total: int,
-    relative_method: str | None = None,
-) -> SourceReport:
-    source_id = txn.add_source(run_id, f.rel, f.size, f.mtime_ns, f.fmt.name)
-    if f.named_start is not None and not f.timed:
+def _bench_span(job: _Job, source_id: int) -> tuple[float, float] | None:
+    """The benchmark's (start, end) from a relative log: its t = 0 is the benchmark's start."""
+    first, last = job.txn.source_span(source_id)
+    if first is None or last is None:
+        return None
+    return (job.clock.bench_start if job.clock.bench_start is not None else first), last
+
+
+def _import_saved(
+    job: _Job, f: FolderFile, relative_method: str | None, skipped: list[dict[str, str]]
+) -> tuple[SourceReport, int] | None:
+    """One file in a savepoint: (its report, its source id), or None when its bytes turned out
+    unreadable (nothing of it stays; the others are imported)."""
+    job.txn.savepoint()
+    try:
+        imported = _import_file(job, f, relative_method)
+    except UnreadableCapture as e:
+        job.txn.rollback_to_savepoint()
+        skipped.append({"path": f.rel, "reason": str(e)})
+        job.done += f.size
+        return None
+    job.txn.release_savepoint()
+    job.done += f.size
+    return imported
+
+
+def _import_file(job: _Job, f: FolderFile, relative_method: str | None) -> tuple[SourceReport, int]:
+    source_id = job.txn.add_source(job.run_id, f.rel, f.size, f.mtime_ns, f.fmt.name)
+    clock = job.clock
+    if f.named_start is not None and f.meta.timing is not Timing.WALL:
         # pt-stalk starts its collectors at the time its file names carry
         clock = replace(clock, origin=float(clock.wall(_arr(f.named_start))[0]))
     ctx = Context(clock)
+    sha256, n_series, samples = _stream(job, source_id, f, clock, ctx)
+    method = _place(job.txn, source_id, f, clock, ctx, relative_method)
+    ctx.finish_warnings()
+    warnings = [replace(w, text=shown(w.text)) for w in ctx.warnings]
+    variant = "; ".join(ctx.variant)
+    job.txn.finish_source(source_id, sha256, variant, method, warnings, ctx.meta.to_json())
+    return SourceReport(f.rel, f.fmt.name, n_series, samples, warnings, variant, method), source_id
+
+
+def _stream(job: _Job, source_id: int, f: FolderFile, clock: FolderClock, ctx: Context) -> tuple[str, int, int]:
+    """Parse the file (pt-stalk's files one after the other) into the store: (sha256, series, samples)."""
+    done, progress = job.done, job.opts.progress
 
     def on_read(n: int) -> None:
-        if opts.progress is not None:
-            opts.progress(done + n, total)
+        if progress is not None:
+            progress(done + n, job.total)
 
     reading = Reading(on_read, hashlib.sha256())
-    sink = SeriesSink(txn, source_id, ctx.units)
+    sink = SeriesSink(job.txn, source_id, ctx.units)
     if f.parts:
-        try:
-            sink.add(f.fmt.parse(chained(f.parts, reading, clock), ctx))
-        except FormatError as e:
-            ctx.warn(None, f"stopped reading: {e}")
+        _parse(sink, f.fmt.parse(chained(f.parts, reading, clock), ctx), ctx)
     else:
         with open_regular(f.path) as fh:
-            try:
-                sink.add(f.fmt.parse(chunks(fh, reading), ctx))
-            except FormatError as e:
-                ctx.warn(None, f"stopped reading: {e}")
+            _parse(sink, f.fmt.parse(chunks(fh, reading), ctx), ctx)
             reading.drain(fh)
     for note in reading.notes:
-        ctx.warn(None, note)
+        ctx.add(note)
     n_series, samples = sink.close()
-    if f.meta.get("relative"):
+    return reading.sha.hexdigest(), n_series, samples
+
+
+def _parse(sink: SeriesSink, blocks: Iterator[Block], ctx: Context) -> None:
+    try:
+        sink.add(blocks)
+    except FormatError as e:  # what was read before stays
+        ctx.warn(None, f"stopped reading: {e}", kind="format")
+
+
+# ---- place the files without times of their own -------------------------------------------------
+
+
+def _place(
+    txn: ImportTxn, source_id: int, f: FolderFile, clock: FolderClock, ctx: Context, relative_method: str | None
+) -> str:
+    """How the file's times were placed (the source's clock text). A file without times and
+    nothing else to place it by is moved so that its last report is at its modification time."""
+    if f.meta.timing is Timing.RELATIVE:
         if relative_method is not None:
-            method = relative_method
-        else:
-            last = _last_time(txn, source_id)
-            txn.shift_source(source_id, f.mtime_ns / 1e9 - last)
-            method = "relative times placed so the last report is at the file's modification time"
-            ctx.warn(None, "no load onset in the folder's CPU series; placed by the file's modification time")
-    elif f.timed:
-        method = f"file times, read as {clock.description.split(';')[0]}"
-    elif f.named_start is not None:
-        method = f"no times in the file: report k placed at the pt-stalk name's time + k x {clock.interval:g} s"
-    elif clock.origin is not None:
-        method = f"no times in the file: report k placed at launch + k x {clock.interval:g} s ({clock.description})"
+            return relative_method
+        _end_at_mtime(txn, source_id, f)
+        ctx.warn(
+            None, "no load onset in the folder's CPU series; placed by the file's modification time", kind="placement"
+        )
+        return "relative times placed so the last report is at the file's modification time"
+    if f.meta.timing is Timing.WALL:
+        return f"file times, read as {clock.description.split(';')[0]}"
+    if f.named_start is not None:
+        return f"no times in the file: report k placed at the pt-stalk name's time + k x {clock.interval:g} s"
+    if clock.origin is not None:
         ctx.warn(
             None,
             f"no times in the file; placed from the folder's other files, one report every "
             f"{clock.interval:g} s (--interval)",
+            kind="placement",
         )
-    else:
-        delta = f.mtime_ns / 1e9 - _last_time(txn, source_id)
-        txn.shift_source(source_id, delta)
-        method = (
-            f"no times in the folder: last report placed at the file's modification time, {clock.interval:g} s apart"
-        )
-        ctx.warn(None, "no times in the folder; placed so the last report is at the file's modification time")
-    ctx.finish_warnings()
-    ctx.warnings = [shown(w) for w in ctx.warnings]
-    keep = (
-        "host",
-        "kernel",
-        "cpus",
-        "zone_abbrev",
-        "utc_offset",
-        "tool_version",
-        "steps",
-        "tpmc",
-        "users",
-        "rw",
-        "warehouses",
-        "threads",
+        return f"no times in the file: report k placed at launch + k x {clock.interval:g} s ({clock.description})"
+    _end_at_mtime(txn, source_id, f)
+    ctx.warn(
+        None, "no times in the folder; placed so the last report is at the file's modification time", kind="placement"
     )
-    meta = {k: v for k, v in ctx.meta.items() if k in keep}
-    txn.finish_source(source_id, reading.sha.hexdigest(), "; ".join(ctx.variant), method, ctx.warnings, meta)
-    return SourceReport(f.rel, f.fmt.name, n_series, samples, ctx.warnings, "; ".join(ctx.variant), method)
+    return f"no times in the folder: last report placed at the file's modification time, {clock.interval:g} s apart"
 
 
-def _last_time(txn: ImportTxn, source_id: int) -> float:
-    row = txn.conn.execute("SELECT max(end) FROM series WHERE source_id = ?", (source_id,)).fetchone()
-    return float(row[0] or 0.0)
+def _end_at_mtime(txn: ImportTxn, source_id: int, f: FolderFile) -> None:
+    _, last = txn.source_span(source_id)
+    txn.shift_source(source_id, f.mtime_ns / 1e9 - (last or 0.0))
 
 
-def _same_files(run: dict[str, Any], old: list[dict[str, Any]], found: list[FolderFile], clock: FolderClock) -> bool:
-    now = sorted((f.rel, f.size, f.mtime_ns) for f in found)
-    return now == sorted((s["path"], s["size"], s["mtime_ns"]) for s in old) and run["tz"] == clock.description
+# ---- finish ---------------------------------------------------------------------------------------
 
 
-def _same_hashes(old: list[dict[str, Any]], txn: ImportTxn, run_id: int) -> bool:
-    new = txn.conn.execute("SELECT path, sha256 FROM sources WHERE run_id = ?", (run_id,)).fetchall()
-    return sorted((p, h) for p, h in new) == sorted((s["path"], s["sha256"]) for s in old)
+def _run_fields(files: list[FolderFile], clock: FolderClock, bench: tuple[float, float] | None) -> dict[str, Any]:
+    """The run's host facts (the first file that tells), its clock and the benchmark's span."""
+    return {
+        "host": next((f.meta.host for f in files if f.meta.host), None),
+        "kernel": next((f.meta.kernel for f in files if f.meta.kernel), None),
+        "cpus": next((f.meta.cpus for f in files if f.meta.cpus), None),
+        "tz": clock.description,
+        "bench": bench,
+    }
 
 
-def _unchanged(lib: Library, run: dict[str, Any], skipped: list[dict[str, str]]) -> RunReport:
-    reports = []
-    by_source: dict[int, list[Any]] = {}
-    for x in lib.source_series(run["id"]):
+def _unchanged(lib: Library, run: Run, skipped: list[dict[str, str]]) -> RunReport:
+    by_source: dict[int, list[SeriesInfo]] = {}
+    for x in lib.source_series(run.id):
         by_source.setdefault(x.source_id, []).append(x)
-    for s in lib.sources(run["id"]):
-        series = by_source.get(s["id"], [])
+    reports = []
+    for s in lib.sources(run.id):
+        series = by_source.get(s.id, [])
         reports.append(
-            SourceReport(
-                s["path"], s["format"], len(series), sum(x.n for x in series), s["warnings"], s["variant"], s["clock"]
-            )
+            SourceReport(s.path, s.format, len(series), sum(x.n for x in series), s.warnings, s.variant, s.clock)
         )
-    return RunReport(run["id"], run["name"], reports, skipped, unchanged=True)
+    return RunReport(run.id, run.name, reports, skipped, unchanged=True)
 
 
 __all__ = ["FolderError", "ImportCancelled", "Options", "RunReport", "import_path"]

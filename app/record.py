@@ -21,8 +21,11 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
+
+from app.errors import BenchlensError
 
 METADATA = "benchlens-run.json"
 FORMAT = "benchlens-run"
@@ -40,7 +43,7 @@ SNAPSHOTS = {
 }
 
 
-class RecordError(Exception):
+class RecordError(BenchlensError):
     pass
 
 
@@ -98,6 +101,63 @@ def _run_bench(bench: list[str], log_path: Path) -> int:
             return p.wait()
 
 
+@dataclass(frozen=True)
+class _BenchRun:
+    argv: list[str]
+    start: float
+    end: float
+    exit_code: int
+
+
+class _Monitors:
+    """What runs around the benchmark: the sysstat monitors and the MySQL snapshot loops, the
+    files they write, and the command behind each file (for the metadata)."""
+
+    def __init__(self) -> None:
+        self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.loops: list[_SnapshotLoop] = []
+        self.files: list[IO[Any]] = []
+        self.commands: dict[str, str] = {}
+        self.done = threading.Event()
+
+    def start_sysstat(self, folder: Path, interval: int) -> None:
+        env = _env()
+        for name, argv in MONITORS.items():
+            cmd = [a.format(interval=interval) for a in argv]
+            if shutil.which(cmd[0]) is None:
+                print(f"benchlens record: {cmd[0]} not found; {name} not recorded", file=sys.stderr)
+                continue
+            out = (folder / name).open("wb")
+            self.files.append(out)
+            self.procs[name] = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL, env=env)
+            self.commands[name] = shlex.join(cmd)
+
+    def start_snapshots(self, folder: Path, mysql: str, every: float) -> None:
+        # -v echoes each statement: even an empty result (MariaDB's mutex list) says what it is
+        client = ["mysql", "-v", *shlex.split(mysql)]
+        for name, query in SNAPSHOTS.items():
+            text = (folder / name).open("w")
+            self.files.append(text)
+            self.loops.append(_SnapshotLoop(client, query, text, every, self.done))
+            self.commands[name] = f"{shlex.join(client)} -e {shlex.quote(query)} every {every:g} s"
+        for loop in self.loops:
+            loop.start()
+
+    def stop(self) -> None:
+        self.done.set()
+        for loop in self.loops:
+            loop.join(timeout=40)
+        for proc in self.procs.values():
+            proc.send_signal(signal.SIGINT)  # sysstat prints its averages and exits
+        for proc in self.procs.values():
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        for handle in self.files:
+            handle.close()
+
+
 def record(
     folder: Path,
     bench: list[str],
@@ -106,84 +166,65 @@ def record(
     every: float = 10.0,
     settle: float = 2.0,
 ) -> dict[str, Any]:
+    """Start the monitors, run the benchmark between two idle stretches, stop the monitors, and
+    write what happened to benchlens-run.json."""
     if not bench:
         raise RecordError("give the benchmark command after --")
     if folder.exists() and any(folder.iterdir()):
         raise RecordError(f"{folder} exists and is not empty")
     folder.mkdir(parents=True, exist_ok=True)
-    env = _env()
-    procs: dict[str, subprocess.Popen[bytes]] = {}
-    files: list[IO[Any]] = []
-    commands: dict[str, str] = {}
     start = time.time()
-    for name, argv in MONITORS.items():
-        cmd = [a.format(interval=interval) for a in argv]
-        if shutil.which(cmd[0]) is None:
-            print(f"benchlens record: {cmd[0]} not found; {name} not recorded", file=sys.stderr)
-            continue
-        out = (folder / name).open("wb")
-        files.append(out)
-        procs[name] = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL, env=env)
-        commands[name] = shlex.join(cmd)
-    stop = threading.Event()
-    loops: list[_SnapshotLoop] = []
+    monitors = _Monitors()
+    monitors.start_sysstat(folder, interval)
     if mysql:
-        # -v echoes each statement: even an empty result (MariaDB's mutex list) says what it is
-        client = ["mysql", "-v", *shlex.split(mysql)]
-        for name, query in SNAPSHOTS.items():
-            text = (folder / name).open("w")
-            files.append(text)
-            loops.append(_SnapshotLoop(client, query, text, every, stop))
-            commands[name] = f"{shlex.join(client)} -e {shlex.quote(query)} every {every:g} s"
-        for loop in loops:
-            loop.start()
+        monitors.start_snapshots(folder, mysql, every)
     try:
-        time.sleep(settle)  # the monitors' first (since-boot) reports, and an idle stretch before the load
-        bench_start = time.time()
-        code = _run_bench(bench, folder / "bench.log")
-        commands["bench.log"] = shlex.join(bench)
-        bench_end = time.time()
-        time.sleep(settle)
+        run = _run_settled(bench, folder / "bench.log", settle)
     finally:  # whatever happened, nothing keeps running behind the user's back
-        stop.set()
-        for loop in loops:
-            loop.join(timeout=40)
-        for proc in procs.values():
-            proc.send_signal(signal.SIGINT)  # sysstat prints its averages and exits
-        for proc in procs.values():
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        for handle in files:
-            handle.close()
+        monitors.stop()
+    meta = _metadata(start, run, interval, monitors.commands, mysql)
+    (folder / METADATA).write_text(json.dumps(meta, indent=1) + "\n")
+    return meta
+
+
+def _run_settled(bench: list[str], log_path: Path, settle: float) -> _BenchRun:
+    time.sleep(settle)  # the monitors' first (since-boot) reports, and an idle stretch before the load
+    start = time.time()
+    code = _run_bench(bench, log_path)
+    end = time.time()
+    time.sleep(settle)
+    return _BenchRun(bench, start, end, code)
+
+
+def _metadata(
+    start: float, run: _BenchRun, interval: int, commands: dict[str, str], mysql: str | None
+) -> dict[str, Any]:
     offset = -time.altzone if time.localtime(start).tm_isdst > 0 else -time.timezone
-    meta = {
+    return {
         "format": FORMAT,
         "version": 1,
         "host": socket.gethostname(),
         "zone": time.strftime("%Z", time.localtime(start)),
         "utc_offset": offset,
         "start": start,
-        "bench_start": bench_start,
-        "bench_end": bench_end,
-        "end": time.time(),
+        "bench_start": run.start,
+        "bench_end": run.end,
+        "end": time.time(),  # before the tools' versions are asked for
         "interval": interval,
-        "bench_exit_code": code,
-        "commands": commands,
-        "tools": {
-            k: v
-            for k, v in {
-                "vmstat": _version(["vmstat", "-V"]),
-                "sysstat": _version(["iostat", "-V"]),
-                "mysql": _version(["mysql", "--version"]) if mysql else None,
-                "benchmark": _version([bench[0], "--version"]),
-            }.items()
-            if v
-        },
+        "bench_exit_code": run.exit_code,
+        "commands": {**commands, "bench.log": shlex.join(run.argv)},
+        "tools": _tools(run.argv[0], bool(mysql)),
     }
-    (folder / METADATA).write_text(json.dumps(meta, indent=1) + "\n")
-    return meta
+
+
+def _tools(bench: str, mysql: bool) -> dict[str, str]:
+    versions = {
+        "vmstat": _version(["vmstat", "-V"]),
+        "sysstat": _version(["iostat", "-V"]),
+        "mysql": _version(["mysql", "--version"]) if mysql else None,
+        "benchmark": _version([bench, "--version"]),
+    }
+    return {k: v for k, v in versions.items() if v}
 
 
 def read_metadata(text: str) -> dict[str, Any] | None:

@@ -27,7 +27,8 @@ from PySide6.QtGui import (
 from PySide6.QtSvg import QSvgGenerator
 
 from app.analysis.decimate import MinMaxPyramid
-from app.figure import Figure, Mark
+from app.analysis.layout import Panel
+from app.figure import Figure, Line, Mark
 
 SIZES = {"blog": (1200, 675), "slide": (1920, 1080), "square": (1080, 1080)}
 STYLES = [Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotLine]
@@ -89,46 +90,131 @@ def time_label(x: float, absolute: bool, span: float) -> str:
     return datetime.fromtimestamp(x, UTC).strftime("%H:%M:%S" if span < 86_400 else "%m-%d %H:%M")
 
 
+@dataclass(frozen=True)
+class _Look:
+    """The theme at this figure's size and for its runs: the unit every size and gap is a
+    multiple of, the fonts, each run's colour and line style."""
+
+    theme: Theme
+    base: float  # 1/60 of the figure's smaller side (9 px at least): text keeps its proportion on any size
+    title_font: QFont  # _title shrinks it in place when the title is long
+    font: QFont
+    small: QFont
+    fm: QFontMetricsF  # of font
+    fs: QFontMetricsF  # of small
+    color: dict[int, QColor]  # run id -> colour
+    run_style: dict[int, Qt.PenStyle]  # run id -> line style
+    text: QColor
+
+
+@dataclass(frozen=True)
+class _Geometry:
+    """Where the panels go: a column from left to right, stacked from top (under the legend) to
+    bottom (over the time axis), gap apart; and the time window x0..x1 they share, with its ticks."""
+
+    width: float
+    left: float
+    right: float
+    top: float
+    bottom: float
+    gap: float
+    panel_height: float
+    x0: float
+    x1: float
+    xticks: list[float]
+
+    def sx(self, v: np.ndarray | float) -> np.ndarray | float:
+        return self.left + (np.asarray(v) - self.x0) / (self.x1 - self.x0) * (self.right - self.left)
+
+    def area(self, i: int, heading: float) -> QRectF:
+        """The plot area of panel i, under its heading."""
+        y_top = self.top + i * (self.panel_height + self.gap)
+        return QRectF(self.left, y_top + heading, self.right - self.left, self.panel_height - heading)
+
+
+@dataclass(frozen=True)
+class _Plot:
+    """A panel's plot area and the values it spans, bottom to top."""
+
+    area: QRectF
+    lo: float
+    hi: float
+
+    def sy(self, v: np.ndarray | float) -> np.ndarray | float:
+        return self.area.bottom() - (np.asarray(v) - self.lo) / (self.hi - self.lo) * self.area.height()
+
+
+@dataclass(frozen=True)
+class _Marks:
+    """The marks inside the time window, each with its tone: its run's colour for a drop, grey for a note."""
+
+    marks: list[Mark]
+    tone: dict[Mark, QColor]
+
+
 def draw(fig: Figure, p: QPainter, w: float, h: float, theme: Theme = PUBLICATION) -> None:
     """Draw the whole figure into the rectangle (0, 0, w, h) of the painter."""
     p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     p.fillRect(QRectF(0, 0, w, h), QColor(theme.background))
+    look = _look(fig, w, h, theme)
+    top = _title(p, fig.title, w, look)
+    top = _run_legend(p, fig, w, top, look)
+    geo = _geometry(fig, w, h, top, look)
+    marks = _visible_marks(fig, geo, look)
+    for i in range(len(fig.panels)):
+        _panel(p, fig, i, geo, marks, look)
+    _time_axis(p, fig, geo, look)
+
+
+def _look(fig: Figure, w: float, h: float, theme: Theme) -> _Look:
     base = max(9.0, min(w, h) / 60)
     title_font, font, small = QFont("DejaVu Sans"), QFont("DejaVu Sans"), QFont("DejaVu Sans")
     title_font.setPixelSize(round(base * 1.5))
     title_font.setBold(True)
     font.setPixelSize(round(base * 1.05))
     small.setPixelSize(round(base * 0.9))
-    fm, fs = QFontMetricsF(font), QFontMetricsF(small)
-    slot = {r["id"]: fig.slots.get(r["id"], i) if theme.window_colors else i for i, r in enumerate(fig.runs)}
-    color = {r["id"]: QColor(theme.colors[slot[r["id"]] % len(theme.colors)]) for r in fig.runs}
+    slot = {r.id: fig.slots.get(r.id, i) if theme.window_colors else i for i, r in enumerate(fig.runs)}
+    color = {r.id: QColor(theme.colors[slot[r.id] % len(theme.colors)]) for r in fig.runs}
     run_style = {
-        r["id"]: STYLES[i % len(STYLES)] if theme.run_styles else Qt.PenStyle.SolidLine for i, r in enumerate(fig.runs)
+        r.id: STYLES[i % len(STYLES)] if theme.run_styles else Qt.PenStyle.SolidLine for i, r in enumerate(fig.runs)
     }
-    text = QColor(theme.text)
-    # title and legend
-    p.setPen(text)
+    fm, fs = QFontMetricsF(font), QFontMetricsF(small)
+    return _Look(theme, base, title_font, font, small, fm, fs, color, run_style, QColor(theme.text))
+
+
+def _title(p: QPainter, text: str, w: float, look: _Look) -> float:
+    """The figure's title, centred; returns where the legend starts."""
+    base = look.base
+    p.setPen(look.text)
     top = base * 0.8
-    title = _fit(title_font, fig.title, w - base * 2)
-    p.setFont(title_font)
+    title = _fit(look.title_font, text, w - base * 2)
+    p.setFont(look.title_font)
     p.drawText(
         QRectF(base, top, w - base * 2, base * 2), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, title
     )
-    top += base * 2.3
-    p.setFont(font)
+    return top + base * 2.3
+
+
+def _run_legend(p: QPainter, fig: Figure, w: float, top: float, look: _Look) -> float:
+    """Each run's line and name, in rows; returns where the panels start."""
+    base, fm = look.base, look.fm
+    p.setFont(look.font)
     x = base * 4
     for r in fig.runs:
-        name = fm.elidedText(r["name"], Qt.TextElideMode.ElideMiddle, w - base * 9)
+        name = fm.elidedText(r.name, Qt.TextElideMode.ElideMiddle, w - base * 9)
         width = base * 4.5 + fm.horizontalAdvance(name)
         if x > base * 4 and x + width - base * 1.5 > w - base * 1.5:  # wrap the legend, never cut a name
             x, top = base * 4, top + fm.height() * 1.25
-        p.setPen(QPen(color[r["id"]], max(2.0, base / 5), run_style[r["id"]]))
+        p.setPen(QPen(look.color[r.id], max(2.0, base / 5), look.run_style[r.id]))
         p.drawLine(QPointF(x, top + fm.height() / 2), QPointF(x + base * 2.5, top + fm.height() / 2))
-        p.setPen(text)
+        p.setPen(look.text)
         p.drawText(QPointF(x + base * 3, top + fm.ascent()), name)
         x += width
-    top += fm.height() * 1.6
-    # panels
+    return top + fm.height() * 1.6
+
+
+def _geometry(fig: Figure, w: float, h: float, top: float, look: _Look) -> _Geometry:
+    base = look.base
     left, right, bottom = base * 6.5, w - base * 1.5, h - base * 4.2
     n = len(fig.panels)
     gap = base * 2.2
@@ -136,95 +222,127 @@ def draw(fig: Figure, p: QPainter, w: float, h: float, theme: Theme = PUBLICATIO
     x0, x1 = fig.extent()
     if x1 <= x0:
         x1 = x0 + 1
-    absolute = fig.align == "absolute"
     xticks = nice_ticks(x0, x1, max(3, int((right - left) / (base * 9))))
+    return _Geometry(w, left, right, top, bottom, gap, ph, x0, x1, xticks)
 
-    def sx(v: np.ndarray | float) -> np.ndarray | float:
-        return left + (np.asarray(v) - x0) / (x1 - x0) * (right - left)
 
-    marks = [m for m in fig.marks if m.x1 >= x0 and m.x0 <= x1]
-    tone = {m: QColor(color[m.run]) if m.kind == "drop" else QColor("#777777") for m in marks}
-    for i, panel in enumerate(fig.panels):
-        y_top = top + i * (ph + gap)
-        area = QRectF(left, y_top + fs.height() * 1.3, right - left, ph - fs.height() * 1.3)
-        lines = fig.lines[i]
-        ys = [ln.y[(ln.x >= x0) & (ln.x <= x1)] for ln in lines]
-        finite = np.concatenate([y[np.isfinite(y)] for y in ys]) if ys else np.zeros(0)
-        lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
-        lo = min(lo, 0.0) if lo >= 0 and lo < 0.35 * hi else lo  # counts and rates start at 0
-        if hi <= lo:
-            hi = lo + 1
-        pad = (hi - lo) * 0.06
-        lo, hi = (lo - pad if lo != 0 else lo), hi + pad
+def _visible_marks(fig: Figure, geo: _Geometry, look: _Look) -> _Marks:
+    marks = [m for m in fig.marks if m.x1 >= geo.x0 and m.x0 <= geo.x1]
+    tone = {m: QColor(look.color[m.run]) if m.kind == "drop" else QColor("#777777") for m in marks}
+    return _Marks(marks, tone)
 
-        def sy(v: np.ndarray | float, area: QRectF = area, lo: float = lo, hi: float = hi) -> np.ndarray | float:
-            return area.bottom() - (np.asarray(v) - lo) / (hi - lo) * area.height()
 
-        # drops (run colour) and notes (grey) behind everything
-        for mark in marks:
-            band = QColor(tone[mark])
-            band.setAlpha(45)
-            a, b = float(sx(max(mark.x0, x0))), float(sx(min(mark.x1, x1)))
-            p.fillRect(QRectF(a, area.top(), max(b - a, 1.0), area.height()), band)
-        # grid, frame, y ticks
-        p.setFont(small)
-        for v in nice_ticks(lo, hi, max(2, int(area.height() / (base * 3)))):
-            yy = float(sy(v))
-            p.setPen(QPen(QColor(theme.grid), 1))
-            p.drawLine(QPointF(area.left(), yy), QPointF(area.right(), yy))
-            p.setPen(text)
-            p.drawText(
-                QRectF(0, yy - fs.height() / 2, left - base * 0.6, fs.height()),
-                Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                fmt(v),
-            )
-        for v in xticks:
-            xx = float(sx(v))
-            p.setPen(QPen(QColor(theme.grid), 1))
-            p.drawLine(QPointF(xx, area.top()), QPointF(xx, area.bottom()))
-        p.setPen(QPen(QColor(theme.frame), 1))
-        p.drawRect(area)
-        # panel title with its unit, and the metrics' line styles when there are several
-        unit = fig.units[i]
-        heading = panel.title if not unit or unit in panel.title else f"{panel.title} [{unit}]"
-        legend_width = 0.0
-        if len(panel.refs) > 1:  # the legend takes what the heading leaves, at least half the width
-            room = max(area.width() - fm.horizontalAdvance(heading) - base * 2, area.width() * 0.5)
-            legend_width = _metric_legend(p, panel.legend(), area, room, base, small, text)
-        p.setFont(font)
-        p.setPen(text)
-        heading = fm.elidedText(heading, Qt.TextElideMode.ElideRight, area.width() - legend_width - base)
-        p.drawText(QPointF(area.left(), area.top() - fs.height() * 0.35), heading)
-        # curves, clipped to the panel, decimated to the pixels they occupy
-        p.save()
-        p.setClipRect(area)
-        for ln in lines:
-            j = panel.refs.index(ln.ref) if ln.ref in panel.refs else 0
-            style = run_style[ln.run] if len(panel.refs) == 1 or not theme.run_styles else STYLES[j % len(STYLES)]
-            width = max(1.2, base / 7) * (1.0 if j == 0 or theme.run_styles is False else 0.8)
-            p.setPen(QPen(color[ln.run], width, style))
-            xs, yv = MinMaxPyramid(ln.x, ln.y).view(x0, x1, int(area.width()))
-            _polyline(p, np.asarray(sx(xs)), np.asarray(sy(yv)))
-        p.restore()
-        if i == 0:  # labels over the curves of the top panel, on a veil so both stay readable
-            p.setFont(small)
-            veil = QColor(theme.background)
-            veil.setAlpha(200)
-            for mark, box in _label_boxes(marks, [float(sx(max(m.x0, x0))) for m in marks], area, fs):
-                p.fillRect(box, veil)
-                p.setPen(tone[mark])
-                p.drawText(box, Qt.AlignmentFlag.AlignCenter, mark.label)
-    # time axis under the last panel, the end labels kept inside the figure
-    p.setFont(small)
-    p.setPen(text)
-    for v in xticks:
-        label = time_label(v, absolute, x1 - x0)
+def _panel(p: QPainter, fig: Figure, i: int, geo: _Geometry, marks: _Marks, look: _Look) -> None:
+    """Panel i: marks behind, then grid and frame, heading, curves, and on the top panel the
+    marks' labels."""
+    area = geo.area(i, look.fs.height() * 1.3)
+    plot = _Plot(area, *_value_range(fig.lines[i], geo.x0, geo.x1))
+    _bands(p, marks, geo, area)
+    _grid(p, geo, plot, look)
+    _heading(p, fig, i, area, look)
+    _curves(p, fig.panels[i], fig.lines[i], geo, plot, look)
+    if i == 0:  # labels over the curves of the top panel, on a veil so both stay readable
+        _mark_labels(p, marks, geo, area, look)
+
+
+def _value_range(lines: list[Line], x0: float, x1: float) -> tuple[float, float]:
+    """The span of the lines' finite values in the time window, padded."""
+    ys = [ln.y[(ln.x >= x0) & (ln.x <= x1)] for ln in lines]
+    finite = np.concatenate([y[np.isfinite(y)] for y in ys]) if ys else np.zeros(0)
+    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    lo = min(lo, 0.0) if lo >= 0 and lo < 0.35 * hi else lo  # counts and rates start at 0
+    if hi <= lo:
+        hi = lo + 1
+    pad = (hi - lo) * 0.06
+    return (lo - pad if lo != 0 else lo), hi + pad
+
+
+def _bands(p: QPainter, marks: _Marks, geo: _Geometry, area: QRectF) -> None:
+    """Drops (run colour) and notes (grey) behind everything."""
+    for mark in marks.marks:
+        band = QColor(marks.tone[mark])
+        band.setAlpha(45)
+        a, b = float(geo.sx(max(mark.x0, geo.x0))), float(geo.sx(min(mark.x1, geo.x1)))
+        p.fillRect(QRectF(a, area.top(), max(b - a, 1.0), area.height()), band)
+
+
+def _grid(p: QPainter, geo: _Geometry, plot: _Plot, look: _Look) -> None:
+    """The grid at the value and time ticks, the values left of the panel, the frame."""
+    area, base, fs = plot.area, look.base, look.fs
+    p.setFont(look.small)
+    for v in nice_ticks(plot.lo, plot.hi, max(2, int(area.height() / (base * 3)))):
+        yy = float(plot.sy(v))
+        p.setPen(QPen(QColor(look.theme.grid), 1))
+        p.drawLine(QPointF(area.left(), yy), QPointF(area.right(), yy))
+        p.setPen(look.text)
+        p.drawText(
+            QRectF(0, yy - fs.height() / 2, geo.left - base * 0.6, fs.height()),
+            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+            fmt(v),
+        )
+    for v in geo.xticks:
+        xx = float(geo.sx(v))
+        p.setPen(QPen(QColor(look.theme.grid), 1))
+        p.drawLine(QPointF(xx, area.top()), QPointF(xx, area.bottom()))
+    p.setPen(QPen(QColor(look.theme.frame), 1))
+    p.drawRect(area)
+
+
+def _heading(p: QPainter, fig: Figure, i: int, area: QRectF, look: _Look) -> None:
+    """The panel's title with its unit, and the metrics' line styles when there are several."""
+    panel, unit, base, fm = fig.panels[i], fig.units[i], look.base, look.fm
+    heading = panel.title if not unit or unit in panel.title else f"{panel.title} [{unit}]"
+    legend_width = 0.0
+    if len(panel.refs) > 1:  # the legend takes what the heading leaves, at least half the width
+        room = max(area.width() - fm.horizontalAdvance(heading) - base * 2, area.width() * 0.5)
+        legend_width = _metric_legend(p, panel.legend(), area, room, base, look.small, look.text)
+    p.setFont(look.font)
+    p.setPen(look.text)
+    heading = fm.elidedText(heading, Qt.TextElideMode.ElideRight, area.width() - legend_width - base)
+    p.drawText(QPointF(area.left(), area.top() - look.fs.height() * 0.35), heading)
+
+
+def _curves(p: QPainter, panel: Panel, lines: list[Line], geo: _Geometry, plot: _Plot, look: _Look) -> None:
+    """The lines, clipped to the panel, decimated to the pixels they occupy: a run's colour, and
+    the metric's line style when the panel has several (else the run's)."""
+    theme = look.theme
+    p.save()
+    p.setClipRect(plot.area)
+    for ln in lines:
+        j = panel.refs.index(ln.ref) if ln.ref in panel.refs else 0
+        style = look.run_style[ln.run] if len(panel.refs) == 1 or not theme.run_styles else STYLES[j % len(STYLES)]
+        width = max(1.2, look.base / 7) * (1.0 if j == 0 or theme.run_styles is False else 0.8)
+        p.setPen(QPen(look.color[ln.run], width, style))
+        xs, yv = MinMaxPyramid(ln.x, ln.y).view(geo.x0, geo.x1, int(plot.area.width()))
+        _polyline(p, np.asarray(geo.sx(xs)), np.asarray(plot.sy(yv)))
+    p.restore()
+
+
+def _mark_labels(p: QPainter, marks: _Marks, geo: _Geometry, area: QRectF, look: _Look) -> None:
+    p.setFont(look.small)
+    veil = QColor(look.theme.background)
+    veil.setAlpha(200)
+    starts = [float(geo.sx(max(m.x0, geo.x0))) for m in marks.marks]
+    for mark, box in _label_boxes(marks.marks, starts, area, look.fs):
+        p.fillRect(box, veil)
+        p.setPen(marks.tone[mark])
+        p.drawText(box, Qt.AlignmentFlag.AlignCenter, mark.label)
+
+
+def _time_axis(p: QPainter, fig: Figure, geo: _Geometry, look: _Look) -> None:
+    """The time axis under the last panel, the end labels kept inside the figure."""
+    base, fm, fs = look.base, look.fm, look.fs
+    absolute = fig.align == "absolute"
+    p.setFont(look.small)
+    p.setPen(look.text)
+    for v in geo.xticks:
+        label = time_label(v, absolute, geo.x1 - geo.x0)
         tw = fs.horizontalAdvance(label)
-        lx = min(max(float(sx(v)) - tw / 2, 1.0), w - tw - 1)
-        p.drawText(QPointF(lx, bottom + base * 0.4 + fs.ascent()), label)
-    p.setFont(font)
+        lx = min(max(float(geo.sx(v)) - tw / 2, 1.0), geo.width - tw - 1)
+        p.drawText(QPointF(lx, geo.bottom + base * 0.4 + fs.ascent()), label)
+    p.setFont(look.font)
     p.drawText(
-        QRectF(left, bottom + base * 0.5 + fs.height(), right - left, fm.height() * 1.5),
+        QRectF(geo.left, geo.bottom + base * 0.5 + fs.height(), geo.right - geo.left, fm.height() * 1.5),
         Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignVCenter,
         fig.x_label,
     )

@@ -59,7 +59,8 @@ def main() -> None:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from app.analysis.layout import Panel, SeriesRef
+    from app.analysis.layout import Panel
+    from app.model import SeriesRef
     from app.ui.main_window import MainWindow
     from app.ui.session import Session
 

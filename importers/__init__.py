@@ -8,8 +8,6 @@ is an error, never a silent pick.
 
 from __future__ import annotations
 
-from types import ModuleType
-
 from importers import (
     dbstress,
     global_status,
@@ -22,8 +20,9 @@ from importers import (
     tpcc,
     vmstat,
 )
+from importers._types import Importer
 
-FORMATS: tuple[ModuleType, ...] = (
+FORMATS: tuple[Importer, ...] = (
     vmstat,
     iostat,
     mpstat,
@@ -42,7 +41,7 @@ class AmbiguousFormat(Exception):
     pass
 
 
-def by_name(name: str) -> ModuleType:
+def by_name(name: str) -> Importer:
     for fmt in FORMATS:
         if fmt.name == name:
             return fmt
@@ -53,7 +52,7 @@ def scores(head: str) -> dict[str, float]:
     return {fmt.name: float(fmt.sniff(head)) for fmt in FORMATS}
 
 
-def detect(head: str) -> ModuleType | None:
+def detect(head: str) -> Importer | None:
     """The importer for this text, None when no format claims it; AmbiguousFormat on a tie."""
     s = scores(head)
     best = max(s.values(), default=0.0)

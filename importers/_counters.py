@@ -60,7 +60,9 @@ class Snapshots:
         dt = np.diff(t)
         bad_dt = ~(dt > 0)
         if bad_dt.any():
-            ctx.warn(None, f"{int(bad_dt.sum())} snapshot(s) not later than the one before; no rate for them")
+            ctx.warn(
+                None, f"{int(bad_dt.sum())} snapshot(s) not later than the one before; no rate for them", kind="time"
+            )
         resets = 0
         for entity, group in _by_entity(self.keys()).items():
             vals = {}
@@ -76,7 +78,11 @@ class Snapshots:
                 ctx.units.setdefault(m + suffix, units.get(m, "1/s"))
             yield Block(entity, t[1:][keep], {m: r[keep] for m, r in vals.items()})
         if resets:
-            ctx.warn(None, f"{resets} counter reset(s) (restart, FLUSH or TRUNCATE): no rate for those intervals")
+            ctx.warn(
+                None,
+                f"{resets} counter reset(s) (restart, FLUSH or TRUNCATE): no rate for those intervals",
+                kind="counter_reset",
+            )
 
 
 def _by_entity(keys: list[tuple[str, str]]) -> dict[str, list[str]]:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from importers._snapshots import snapshots
-from importers._types import Context
+from importers._types import Context, Timing, WarningKind
 
 _BORDER = re.compile(r"^\+(?:-+\+)+$")
 _ROW_MARK = re.compile(r"^\*+ (\d{1,18})\. row \*+$")  # more digits: no row number (nor int())
@@ -110,7 +110,7 @@ class _Reader:
         if self.state == "vertical":
             self._check_row()
         if self.pending is not None:
-            self._warn(self.pending.line, "table row cut inside a value that spans lines; skipped")
+            self._warn(self.pending.line, "table row cut inside a value that spans lines; skipped", "truncated")
         self._end(None if self.state in ("batch", "vertical") else False)
 
     # ---- starting a result, or chatter between results -------------------------------------
@@ -291,9 +291,9 @@ class _Reader:
             self._warn(row.line, "empty row (cut?); skipped")
             res.rows.pop()
 
-    def _warn(self, no: int, msg: str) -> None:
+    def _warn(self, no: int, msg: str, kind: WarningKind = "unreadable") -> None:
         if self.ctx.room():
-            self.ctx.warn(no, msg)
+            self.ctx.warn(no, msg, kind=kind)
 
 
 # ---- repeated snapshots of one statement ----------------------------------------------------
@@ -331,25 +331,27 @@ def snapshot_results(
     for snap in snapshots(chunks, ctx):
         parsed = parse(enumerate(snap.lines, snap.first_line), ctx, headers, headerless)
         for no, text in parsed.errors:
-            ctx.warn(no, f"the statement failed: {text[:120]}")
+            ctx.warn(no, f"the statement failed: {text[:120]}", kind="format")
         mine = []
         for res in parsed.results:
             if res.shape == "empty" or wanted(res):
                 mine.append(res)
             else:
                 ctx.warn(
-                    res.first_line, f"result with columns {' '.join(res.columns)[:80]} is not this format's; skipped"
+                    res.first_line,
+                    f"result with columns {' '.join(res.columns)[:80]} is not this format's; skipped",
+                    kind="format",
                 )
         if snap.t is None:
             untimed.extend((snap.first_line, r) for r in mine)
             continue
         if not timed and untimed:
-            ctx.warn(untimed[0][0], f"{len(untimed)} result(s) before the first time marker; skipped")
+            ctx.warn(untimed[0][0], f"{len(untimed)} result(s) before the first time marker; skipped", kind="time")
             untimed = []
         timed = True
         ctx.note_variant("snapshots with time markers")
         if len(mine) > 1:
-            ctx.warn(mine[1].first_line, f"{len(mine)} results after one time marker; used the first")
+            ctx.warn(mine[1].first_line, f"{len(mine)} results after one time marker; used the first", kind="time")
         # an empty snapshot (a marker at the end of the file) is pointed at by its marker line
         line = snap.first_line if snap.lines else snap.first_line - 1
         yield Taken(snap.t, line, _usable(mine[0], ctx) if mine else None)
@@ -359,6 +361,7 @@ def snapshot_results(
     if not usable:
         return
     ctx.note_variant("no timestamps")
+    ctx.meta.timing = Timing.INDEX
     t = ctx.clock.index(np.arange(len(usable), dtype=np.float64))
     for k, (no, r) in enumerate(usable):
         yield Taken(float(t[k]), no, r)
@@ -368,7 +371,9 @@ def _usable(res: Result, ctx: Context) -> Result | None:
     if res.shape == "empty":
         return None
     if res.complete is False:
-        ctx.warn(res.first_line, f"result cut short ({len(res.rows)} rows, no closing border); skipped")
+        ctx.warn(
+            res.first_line, f"result cut short ({len(res.rows)} rows, no closing border); skipped", kind="truncated"
+        )
         return None
     ctx.note_variant(SHAPES.get(res.shape, res.shape))
     return res

@@ -24,6 +24,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Protocol
 
+from importers._types import SourceWarning
+
 CHUNK = 4 << 20
 HEAD = 64 << 10
 MAX_LINE = 1 << 20  # a "line" longer than this is not a monitor's output
@@ -46,11 +48,12 @@ class UnreadableCapture(Exception):
 
 @dataclass
 class Reading:
-    """What the reader reports besides the lines: bytes read, the running hash, notes."""
+    """What the reader reports besides the lines: bytes read, the running hash, notes (warnings
+    about the file as a whole: a cut last line, a huge line)."""
 
     on_read: Callable[[int], None] | None = None
     sha: Any = None  # a hashlib object, updated with every byte read
-    notes: list[str] = field(default_factory=list)
+    notes: list[SourceWarning] = field(default_factory=list)
     done: int = 0
 
     def _got(self, data: bytes) -> bytes:
@@ -355,7 +358,9 @@ def chunks(f: BinaryIO, reading: Reading | None = None, size: int = CHUNK) -> It
             if len(rest) > MAX_LINE and not rest.endswith(b"\n"):
                 cut = block.rfind(b"\n") + 1
                 start = pos - len(rest) - (len(block) - cut)  # where the long line begins in the text
-                r.notes.append(f"a line longer than {MAX_LINE >> 20} MiB at byte {start} was skipped")
+                r.notes.append(
+                    SourceWarning(None, "limit", f"a line longer than {MAX_LINE >> 20} MiB at byte {start} was skipped")
+                )
                 while True:  # the rest of the long line
                     part = src.readline(MAX_LINE)
                     pos += len(part)
@@ -372,11 +377,13 @@ def chunks(f: BinaryIO, reading: Reading | None = None, size: int = CHUNK) -> It
                 yield block[:cut]
             if tail.strip():
                 shown = tail[:60].decode("utf-8", "replace")
-                r.notes.append(f"the last line has no newline (the file was cut?) and was not read: {shown!r}")
+                text = f"the last line has no newline (the file was cut?) and was not read: {shown!r}"
+                r.notes.append(SourceWarning(None, "truncated", text))
             break
         yield block
     if src.truncated:
-        r.notes.append(f"the {kind} data ends early (the file was cut?): the complete lines before the cut were read")
+        text = f"the {kind} data ends early (the file was cut?): the complete lines before the cut were read"
+        r.notes.append(SourceWarning(None, "truncated", text))
 
 
 def _mostly_zero(b: bytes) -> bool:

@@ -7,7 +7,7 @@ Markers recognised (alone on their line):
 - `2026-11-22 02:09:24`                 `date '+%F %T'`: local wall clock;
 - `Sun Nov 22 02:09:24 UTC 2026`        plain `date` in the C locale, with its zone abbreviation.
 Naive times go through the folder clock (ctx.clock.wall); offsets and zone abbreviations are
-recorded in ctx.meta as evidence for the folder's zone.
+recorded in ctx.meta (utc_offset, zone_abbrev) as evidence for the folder's zone.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def marker_time(line: str, ctx: Context) -> float | None:
         zone = m.group(3)
         if zone:
             offset = 0 if zone == "Z" else (1 if zone[0] == "+" else -1) * (int(zone[1:3]) * 3600 + int(zone[-2:]) * 60)
-            ctx.meta.setdefault("utc_offset", float(offset))
+            _offset(ctx, offset)
             return naive - offset
         return float(ctx.clock.wall(np.array([naive]))[0])
     if m := _DATE.match(s):
@@ -74,12 +74,17 @@ def marker_time(line: str, ctx: Context) -> float | None:
         zone = m.group(4)
         if zone and zone[0] in "+-":
             offset = (1 if zone[0] == "+" else -1) * (int(zone[1:3]) * 3600 + int(zone[3:5]) * 60)
-            ctx.meta.setdefault("utc_offset", float(offset))
+            _offset(ctx, offset)
             return wall - offset
-        if zone:
-            ctx.meta.setdefault("zone_abbrev", zone)
+        if zone and ctx.meta.zone_abbrev is None:
+            ctx.meta.zone_abbrev = zone
         return float(ctx.clock.wall(np.array([wall]))[0])
     return None
+
+
+def _offset(ctx: Context, seconds: int) -> None:
+    if ctx.meta.utc_offset is None:  # the first offset seen is the file's evidence
+        ctx.meta.utc_offset = float(seconds)
 
 
 def snapshots(chunks: Iterator[bytes], ctx: Context) -> Iterator[Snapshot]:

@@ -28,10 +28,13 @@ def parse_banner(line: str, ctx: Context) -> str | None:
     m = BANNER.match(line)
     if not m:
         return None
-    ctx.meta.setdefault("host", m["host"])
-    ctx.meta.setdefault("kernel", f"{m['sys']} {m['kernel']}")
-    if m["cpus"]:
-        ctx.meta.setdefault("cpus", int(m["cpus"]))
+    meta = ctx.meta
+    if meta.host is None:
+        meta.host = m["host"]
+    if meta.kernel is None:
+        meta.kernel = f"{m['sys']} {m['kernel']}"
+    if m["cpus"] and meta.cpus is None:
+        meta.cpus = int(m["cpus"])
     return m["date"]
 
 
@@ -147,13 +150,15 @@ def json_hosts(doc: dict[str, object], ctx: Context) -> list[dict[str, object]]:
     if not isinstance(hosts, list) or not hosts:
         raise FormatError("JSON without sysstat.hosts")
     out = [h for h in hosts if isinstance(h, dict)]
+    meta = ctx.meta
     for h in out[:1]:
-        if isinstance(h.get("nodename"), str):
-            ctx.meta.setdefault("host", h["nodename"])
-        if isinstance(h.get("release"), str):
-            ctx.meta.setdefault("kernel", f"{h.get('sysname', 'Linux')} {h['release']}")
-        if isinstance(h.get("number-of-cpus"), int):
-            ctx.meta.setdefault("cpus", h["number-of-cpus"])
+        host, release, cpus = h.get("nodename"), h.get("release"), h.get("number-of-cpus")
+        if isinstance(host, str) and meta.host is None:
+            meta.host = host
+        if isinstance(release, str) and meta.kernel is None:
+            meta.kernel = f"{h.get('sysname', 'Linux')} {release}"
+        if isinstance(cpus, int) and meta.cpus is None:
+            meta.cpus = cpus
     return out
 
 

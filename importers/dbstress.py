@@ -5,7 +5,7 @@ accepts the tabular logs described there, exactly as follows. The fixtures in
 tests/fixtures/dbstress are written by hand from that description, not captured.
 
 Layout
-- Lines before the header are a preamble: `RW=0`/`RW=1` anywhere in it -> meta "rw"; a line that
+- Lines before the header are a preamble: `RW=0`/`RW=1` anywhere in it -> meta.rw; a line that
   says statement response times are in milliseconds (`response time(s)`, `rt` or `latency` and
   `ms`/`millisecond(s)` on one line, e.g. `# response times in ms`) makes the statement columns
   without a unit suffix milliseconds.
@@ -29,18 +29,18 @@ Columns
   such as `time(s)` allowed) holding plain numbers (`.`/`,` decimals; not `10s`, not `00:00:10`).
   Several runs in one log whose times go back (restart at 0, e.g. one run per users step) are
   placed back to back like sysbench: the new run's t = 0 is the previous run's last row (one
-  interval later when its first row is at t = 0). ctx.meta relative/steps/last_relative are set
-  and times go through ctx.clock.relative.
+  interval later when its first row is at t = 0). ctx.meta.timing is RELATIVE, meta.last_relative
+  is set and times go through ctx.clock.relative.
 - absolute local times: a `timestamp`/`datetime` column (`YYYY-MM-DD HH:MM:SS[.f]`, `T` between
   date and time allowed, `/` in the date allowed) or a `date` column (`YYYY-MM-DD`) plus a `time`
-  column (`HH:MM:SS[.f]`). No zone suffix. They go through ctx.clock.wall as naive seconds; meta
-  relative is not set; meta first_time/interval describe the first row.
+  column (`HH:MM:SS[.f]`). No zone suffix. They go through ctx.clock.wall as naive seconds (timing
+  WALL); meta.first_time/interval describe the first row.
 - a time column whose first cell is not in these forms (epoch numbers or `22.11.2026` in a
   timestamp, a zone suffix, a `date` without a `time` column, clock times in `time` without a
   `date` column) is dropped with one warning: the log is then read as without time. A later row
   whose time cell is unreadable is skipped with a warning.
-- no time column: row k (1, 2 ...) is placed by the folder clock (ctx.clock.index, variant
-  "no timestamps"), one row per --interval.
+- no time column: row k (1, 2 ...) is placed by the folder clock (ctx.clock.index, timing INDEX,
+  variant "no timestamps"), one row per --interval.
 - users: `users`, `user`, `sessions`, `sess`, `threads`, `thds`, `conc`, `concurrency` -> metric
   `thds` (threads; the name sysbench uses, so drop detection cuts the run into its load steps).
 - throughput: `tps`, `tx/s`, `trx/s`, `txn/s`, `transactions/s` -> metric `tps` (1/s).
@@ -49,9 +49,9 @@ Columns
   preamble line above) -> metric `rt_ms`, unit ms, entity = the name without its suffix (`SEL1`);
   otherwise the metric is the column name as printed, with the suffix's unit if it has one.
 - a column whose first cell is text is ignored (warning once).
-Steps: ctx.meta["steps"] = (first, last) row time of each run of rows with the same users value
+Steps: ctx.meta.user_steps = (first, last) row time of each run of rows with the same users value
 (1, 2, 4 ... 256), in the time base handed to the clock (seconds since start, naive local seconds
-or row number); meta "users" lists the levels.
+or row number); meta.user_levels lists the levels.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from importers._text import text_lines
-from importers._types import Block, Context, append_row
+from importers._types import Block, Context, Timing, append_row
 
 name = "dbstress"
 
@@ -133,38 +133,15 @@ def _header(line: str, ms_default: bool = False) -> _Header | None:
     if not text or text[0].isdigit():
         return None
     sep = _separator(text)
-    tokens = _split(text, sep)
-    if sep == " ":  # `SEL1 (ms)`: a lone unit belongs to the name before it
-        merged: list[str] = []
-        for tok in tokens:
-            if merged and _UNIT_ONLY.match(tok):
-                merged[-1] += tok
-            else:
-                merged.append(tok)
-        tokens = merged
-    tokens = [t.strip().strip('"').strip() for t in tokens]
+    tokens = _header_cells(text, sep)
     if not tokens or any(not t or "=" in t for t in tokens):
         return None
     h = _Header(sep, tokens)
     seen: set[tuple[str, str]] = set()
     roles: set[str] = set()
     for tok in tokens:
-        base, unit = _name_unit(tok)
-        low, full = base.lower(), tok.lower()
-        col = _Column("value", tok, "", tok)
-        if low in TIME and "time" not in roles:
-            col = _Column("time", printed=tok)
-        elif low in TIMESTAMP and "timestamp" not in roles:
-            col = _Column("timestamp", printed=tok)
-        elif low == "date" and "date" not in roles:
-            col = _Column("date", printed=tok)
-        elif low in USERS and "users" not in roles:
-            col = _Column("users", "thds", "", tok)
-        elif (low in TPS or full in TPS) and "tps" not in roles:
-            col = _Column("tps", "tps", "", tok)
-        elif unit.lower() == "ms" or (ms_default and not unit and _STATEMENT.match(base)):
-            col = _Column("value", "rt_ms", base, tok)
-        if col.role == "value" and _STATEMENT.match(base):
+        col = _column(tok, roles, ms_default)
+        if col.role == "value" and _STATEMENT.match(_name_unit(tok)[0]):
             roles.add("statement")
         roles.add(col.role)
         key = (col.metric, col.entity)
@@ -176,6 +153,38 @@ def _header(line: str, ms_default: bool = False) -> _Header | None:
     if "tps" not in roles or not ({"users", "statement"} & roles):
         return None
     return h
+
+
+def _header_cells(text: str, sep: str) -> list[str]:
+    tokens = _split(text, sep)
+    if sep == " ":  # `SEL1 (ms)`: a lone unit belongs to the name before it
+        merged: list[str] = []
+        for tok in tokens:
+            if merged and _UNIT_ONLY.match(tok):
+                merged[-1] += tok
+            else:
+                merged.append(tok)
+        tokens = merged
+    return [t.strip().strip('"').strip() for t in tokens]
+
+
+def _column(tok: str, roles: set[str], ms_default: bool) -> _Column:
+    """What a header cell names (the first time, users, tps ... column of a header only)."""
+    base, unit = _name_unit(tok)
+    low, full = base.lower(), tok.lower()
+    if low in TIME and "time" not in roles:
+        return _Column("time", printed=tok)
+    if low in TIMESTAMP and "timestamp" not in roles:
+        return _Column("timestamp", printed=tok)
+    if low == "date" and "date" not in roles:
+        return _Column("date", printed=tok)
+    if low in USERS and "users" not in roles:
+        return _Column("users", "thds", "", tok)
+    if (low in TPS or full in TPS) and "tps" not in roles:
+        return _Column("tps", "tps", "", tok)
+    if unit.lower() == "ms" or (ms_default and not unit and _STATEMENT.match(base)):
+        return _Column("value", "rt_ms", base, tok)
+    return _Column("value", tok, "", tok)
 
 
 def _looks_numeric(cell: str) -> bool:
@@ -261,7 +270,7 @@ class _Reader:
             return np.nan
         if self.ctx.room():
             why = f"the file uses {self.decimal!r} as decimal mark" if mark else "not a number"
-            self.ctx.warn(line_no, f"{what}: {cell!r} unreadable ({why})")
+            self.ctx.warn(line_no, f"{what}: {cell!r} unreadable ({why})", kind="unreadable")
         return np.nan
 
     def check_columns(self, line_no: int, cells: list[str], h: _Header) -> None:
@@ -271,12 +280,12 @@ class _Reader:
                 col.role = "skip"
                 if col.printed not in self.text_columns:
                     self.text_columns.add(col.printed)
-                    self.ctx.warn(line_no, f"column {col.printed!r} holds text ({cell!r}): ignored")
+                    self.ctx.warn(line_no, f"column {col.printed!r} holds text ({cell!r}): ignored", kind="column")
 
         # A time column this module cannot read is dropped once here (the log is then read as
         # without time) rather than warned on every row.
         def drop(i: int, why: str) -> None:
-            self.ctx.warn(line_no, f"column {h.names[i]!r} ({cells[i]!r}) {why}: not read as times")
+            self.ctx.warn(line_no, f"column {h.names[i]!r} ({cells[i]!r}) {why}: not read as times", kind="column")
             h.columns[i].role = "skip"
 
         ts, date, time = h.index("timestamp"), h.index("date"), h.index("time")
@@ -307,7 +316,11 @@ class _Reader:
             cells[ts : ts + 2] = [cells[ts] + " " + cells[ts + 1]]
         if len(cells) != n:
             if self.ctx.room():
-                self.ctx.warn(line_no, f"not a row: {len(cells)} cells, the header has {n}: {line.strip()[:60]!r}")
+                self.ctx.warn(
+                    line_no,
+                    f"not a row: {len(cells)} cells, the header has {n}: {line.strip()[:60]!r}",
+                    kind="unreadable",
+                )
             return
         if not self.checked:
             self.check_columns(line_no, cells, h)
@@ -349,13 +362,17 @@ class _Reader:
                     "index": "no timestamps",
                 }[mode]
             )
+            if mode == "index":  # row k is placed by the folder clock
+                self.ctx.meta.timing = Timing.INDEX
         elif mode != self.mode:
             if self.ctx.room():
-                self.ctx.warn(line_no, f"row timed differently ({mode}) from the rows above ({self.mode}): skipped")
+                self.ctx.warn(
+                    line_no, f"row timed differently ({mode}) from the rows above ({self.mode}): skipped", kind="time"
+                )
             return None
         if t is None:
             if self.ctx.room():
-                self.ctx.warn(line_no, f"unreadable time: {' '.join(cells)[:60]!r}")
+                self.ctx.warn(line_no, f"unreadable time: {' '.join(cells)[:60]!r}", kind="time")
             return None
         if mode == "relative":
             if self.prev_t is not None and t <= self.prev_t:  # a new run in the same log: place it after
@@ -367,7 +384,7 @@ class _Reader:
             self.prev_t = t
             return self.offset + t
         if self.t and t <= self.t[-1] and self.ctx.room():
-            self.ctx.warn(line_no, "time does not increase")
+            self.ctx.warn(line_no, "time does not increase", kind="time")
         return t
 
     def line(self, line_no: int, raw: str) -> None:
@@ -384,7 +401,7 @@ class _Reader:
             return
         if self.header is None:  # preamble
             if m := _RW.search(stripped):
-                self.ctx.meta["rw"] = int(m.group(1))
+                self.ctx.meta.rw = int(m.group(1))
             if _MS_NOTE.search(stripped):
                 self.ms_default = True
             return
@@ -417,29 +434,29 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
             r.line(line_no, raw)
     if r.header is None:
         if line_no:
-            ctx.warn(None, "no header naming a TPS column and a users or statement column")
+            ctx.warn(None, "no header naming a TPS column and a users or statement column", kind="format")
         return
     if not r.t:
-        ctx.warn(None, "no rows under the header")
+        ctx.warn(None, "no rows under the header", kind="format")
         return
     t = np.array(r.t)
     users = np.array(r.users)
     steps, levels = _steps(t, users)
-    ctx.meta["steps"] = steps
+    ctx.meta.user_steps = steps
     if levels:
-        ctx.meta["users"] = [int(u) if float(u).is_integer() else u for u in dict.fromkeys(levels) if not np.isnan(u)]
+        ctx.meta.user_levels = [int(u) if u.is_integer() else u for u in dict.fromkeys(levels) if not np.isnan(u)]
         if len(steps) > 1:
             ctx.note_variant(f"{len(steps)} load steps")
     if r.restarts:
         ctx.note_variant(f"{r.restarts + 1} runs in one log, placed one after the other")
     if r.mode == "relative":
-        ctx.meta["relative"] = True
-        ctx.meta["last_relative"] = float(t[-1])
+        ctx.meta.timing = Timing.RELATIVE
+        ctx.meta.last_relative = float(t[-1])
         times = ctx.clock.relative(t)
     elif r.mode == "absolute":
-        ctx.meta["first_time"] = float(t[0])
+        ctx.meta.first_time = float(t[0])
         if len(t) > 1:
-            ctx.meta["interval"] = float(np.median(np.diff(t)))
+            ctx.meta.interval = float(np.median(np.diff(t)))
         times = ctx.clock.wall(t)
     else:
         times = ctx.clock.index(t)

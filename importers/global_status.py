@@ -30,7 +30,7 @@ from collections.abc import Iterator
 
 from importers import _mysql_table as mt
 from importers._counters import Snapshots
-from importers._types import Block, Context
+from importers._types import Block, Context, Timing
 
 name = "global_status"
 
@@ -187,16 +187,16 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     taken: list[tuple[float, int, dict[str, float], bool | None]] = []
     for s in mt.snapshot_results(chunks, ctx, _wanted, HEADERS, ["Variable_name", "Value"]):
         if s.result is None or not s.result.rows:
-            ctx.warn(s.line, "snapshot without rows (failed query?); skipped")
+            ctx.warn(s.line, "snapshot without rows (failed query?); skipped", kind="unreadable")
             continue
         taken.append((s.t, s.line, _values(s.result, ctx), s.result.complete))
     if not taken:
-        ctx.warn(None, "no SHOW GLOBAL STATUS rows found")
+        ctx.warn(None, "no SHOW GLOBAL STATUS rows found", kind="format")
         return
     if not any(values for _, _, values, _ in taken):
-        ctx.warn(taken[0][1], "no numeric SHOW GLOBAL STATUS value found")
+        ctx.warn(taken[0][1], "no numeric SHOW GLOBAL STATUS value found", kind="format")
         return
-    if "no timestamps" in ctx.variant and len(taken) > 1:
+    if ctx.meta.timing is Timing.INDEX and len(taken) > 1:
         ctx.note_variant("tables without times (mysqladmin extended-status -i)")
         _reaccumulate(taken, ctx)
     if len(taken) > 1 and taken[-1][3] is None:
@@ -205,6 +205,7 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
             ctx.warn(
                 taken[-1][1],
                 f"last snapshot looks cut ({len(gone)} variables of the one before missing); skipped",
+                kind="truncated",
             )
             taken.pop()
     counters, gauges = Snapshots(), Snapshots()
@@ -216,7 +217,11 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         gauges.add(t, {("", n): v for n, v in values.items() if kinds[n] in ("gauge", "unknown")})
     if unknown:
         names = ", ".join(sorted(unknown)[:8])
-        ctx.warn(None, f"{len(unknown)} numeric variable(s) not known as counter or gauge, kept as values: {names}")
+        ctx.warn(
+            None,
+            f"{len(unknown)} numeric variable(s) not known as counter or gauge, kept as values: {names}",
+            kind="column",
+        )
     counter_names = [n for _, n in counters.keys()]  # noqa: SIM118 (not a dict)
     if len(taken) == 1:
         ctx.note_variant("single snapshot: counters as totals since start")
@@ -237,11 +242,13 @@ def _values(res: mt.Result, ctx: Context) -> dict[str, float]:
     for row in res.rows:
         var, text = row.cells["variable_name"].strip(), row.cells["value"].strip()
         if not var:  # `\t0` read as a headerless batch row: a value without a name is no series
-            ctx.warn(row.line, f"value {text[:20]!r} without a variable name; skipped")
+            ctx.warn(row.line, f"value {text[:20]!r} without a variable name; skipped", kind="unreadable")
             continue
         if row.continued:  # a PEM key (MySQL 8 Rsa_public_key) spans lines; a number never does
             if _NUMBER.match(text.split("\n", 1)[0].strip()):
-                ctx.warn(row.line, f"{var}: value goes on over {len(row.continued)} more line(s); skipped")
+                ctx.warn(
+                    row.line, f"{var}: value goes on over {len(row.continued)} more line(s); skipped", kind="unreadable"
+                )
             continue
         if _NUMBER.match(text):
             out[var] = float(text)
@@ -304,4 +311,8 @@ def _warn_resets(taken: list[tuple[float, int, dict[str, float], bool | None]], 
             why = "FLUSH STATUS"
         else:
             why = "counter reset"
-        ctx.warn(taken[k][1], f"{why}: {len(down)} counter(s) went down ({', '.join(down[:4])}); no rate there")
+        ctx.warn(
+            taken[k][1],
+            f"{why}: {len(down)} counter(s) went down ({', '.join(down[:4])}); no rate there",
+            kind="counter_reset",
+        )

@@ -80,16 +80,22 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         lines.append(s.line)
         last_complete = s.result.complete
     if not len(snaps):
-        ctx.warn(None, "no mutex rows (MariaDB prints none)")
+        ctx.warn(None, "no mutex rows (MariaDB prints none)", kind="format")
         return
     if empty:
         ctx.warn(
-            None, f"{empty} snapshot(s) without rows (failed query, or all counters zero after a restart); skipped"
+            None,
+            f"{empty} snapshot(s) without rows (failed query, or all counters zero after a restart); skipped",
+            kind="unreadable",
         )
     if len(snaps) > 1 and last_complete is None:
         gone = mt.missing_names({e for e, _ in snaps.values[-2]}, {e for e, _ in snaps.values[-1]})
         if gone:
-            ctx.warn(lines[-1], f"last snapshot looks cut ({len(gone)} names of the one before missing); skipped")
+            ctx.warn(
+                lines[-1],
+                f"last snapshot looks cut ({len(gone)} names of the one before missing); skipped",
+                kind="truncated",
+            )
             snaps.times.pop()
             snaps.values.pop()
             lines.pop()
@@ -114,7 +120,7 @@ def _values(res: mt.Result, ctx: Context) -> dict[tuple[str, str], float]:
         ctx.note_variant("SHOW MUTEX STATUS (5.0)")
     for row in res.rows:
         if row.continued:
-            ctx.warn(row.line, "value over several lines; row skipped")
+            ctx.warn(row.line, "value over several lines; row skipped", kind="unreadable")
             continue
         if old:
             entity = row.cells["mutex"] or row.cells["module"]
@@ -123,13 +129,15 @@ def _values(res: mt.Result, ctx: Context) -> dict[tuple[str, str], float]:
             entity = row.cells["name"]
             pairs = _PAIR.findall(row.cells["status"])
             if not pairs:
-                ctx.warn(row.line, f"no counters in status {row.cells['status'][:60]!r}; row skipped")
+                ctx.warn(
+                    row.line, f"no counters in status {row.cells['status'][:60]!r}; row skipped", kind="unreadable"
+                )
                 continue
             ctx.note_variant(_status_variant(pairs[0][0]))
         for key, text in pairs:
             count = _COUNT.fullmatch(text)
             if count is None:
-                ctx.warn(row.line, f"{key} is not a count: {text[:40]!r}; skipped")
+                ctx.warn(row.line, f"{key} is not a count: {text[:40]!r}; skipped", kind="unreadable")
                 continue
             v = float(count.group(1))  # not int(): it takes `1_000` and 5000 digits are an error
             metric = ALIASES.get(key.lower(), key.lower())
@@ -152,4 +160,8 @@ def _warn_resets(snaps: Snapshots, lines: list[int], ctx: Context) -> None:
         down = [e for (e, m), v in before.items() if now.get((e, m), 0.0) < v]
         if down:
             names = ", ".join(sorted(set(down))[:3])
-            ctx.warn(lines[k], f"counters went down since the snapshot before ({names} ...): restart? no rate there")
+            ctx.warn(
+                lines[k],
+                f"counters went down since the snapshot before ({names} ...): restart? no rate there",
+                kind="counter_reset",
+            )

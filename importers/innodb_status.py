@@ -127,6 +127,12 @@ _KEYS: dict[str, list[tuple[str, str]]] = {
     ],
 }
 _MAX_OUTSIDE = 5  # garbage lines outside any status warned one by one; the rest are counted
+# Lines that say which server wrote the status: noted in the variant, no value read.
+_FEATURE_LINES = {
+    "xtradb": "XtraDB checkpoint lines",
+    "redo_files": "8.0.30+ LOG section",
+    "mariadb": "MariaDB (dirty pages percent line)",
+}
 
 
 def sniff(head: str) -> float:
@@ -144,7 +150,7 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     reader.finish()
     blocks = [*reader.gauges.totals(ctx, GAUGE_UNITS), *reader.counters.rates(ctx, RATE_UNITS, suffix="/s")]
     if reader.statuses and not any(len(b.t) and b.values for b in blocks):
-        ctx.warn(None, "no gauge read in the InnoDB status, and rates need two statuses")
+        ctx.warn(None, "no gauge read in the InnoDB status, and rates need two statuses", kind="format")
     yield from blocks
 
 
@@ -196,9 +202,11 @@ class _Reader:
         if self.cur is not None:
             self._close(truncated=True)
         if self.outside > _MAX_OUTSIDE:
-            self.ctx.warn(None, f"{self.outside - _MAX_OUTSIDE} more lines outside any InnoDB status ignored")
+            self.ctx.warn(
+                None, f"{self.outside - _MAX_OUTSIDE} more lines outside any InnoDB status ignored", kind="limit"
+            )
         if not self.statuses:
-            self.ctx.warn(None, "no InnoDB status found (no `INNODB MONITOR OUTPUT` header)")
+            self.ctx.warn(None, "no InnoDB status found (no `INNODB MONITOR OUTPUT` header)", kind="format")
 
     def _unwrap(self, raw: str) -> list[str]:
         """The status lines a file line stands for: batch cells unescaped, \\G wrapper lines removed."""
@@ -223,20 +231,21 @@ class _Reader:
         s = text.rstrip()
         if "INNODB MONITOR OUTPUT" in s and (m := _HEADER.match(s)):
             self._open(line_no, m)
-            return
-        cur = self.cur
-        if cur is None:
-            if _WRAPPER.match(s):
-                return
-            self.outside += 1
-            if self.outside <= _MAX_OUTSIDE:
-                self.ctx.warn(line_no, f"not part of an InnoDB status: {s[:80]!r}")
-            return
-        if s == _END:
+        elif self.cur is None:
+            self._outside(line_no, s)
+        elif s == _END:
             self._close(truncated=False)
+        elif s:
+            self._status_line(self.cur, line_no, s)
+
+    def _outside(self, line_no: int, s: str) -> None:
+        if _WRAPPER.match(s):
             return
-        if not s:
-            return
+        self.outside += 1
+        if self.outside <= _MAX_OUTSIDE:
+            self.ctx.warn(line_no, f"not part of an InnoDB status: {s[:80]!r}", kind="unreadable")
+
+    def _status_line(self, cur: _Status, line_no: int, s: str) -> None:
         if "\x00" in s or "\ufffd" in s:
             cur.bad_bytes += 1
             cur.first_bad = cur.first_bad or line_no
@@ -267,44 +276,14 @@ class _Reader:
     # ---- values ----------------------------------------------------------------------------
 
     def _value(self, cur: _Status, line_no: int, what: str, rest: str, line: str) -> None:
-        found: dict[str, float] = {}
         if what == "skip":
             return
-        if what == "xtradb":
-            cur.features.append("XtraDB checkpoint lines")
+        if what in _FEATURE_LINES:
+            cur.features.append(_FEATURE_LINES[what])
             return
-        if what == "redo_files":
-            cur.features.append("8.0.30+ LOG section")
-            return
-        if what == "mariadb":
-            cur.features.append("MariaDB (dirty pages percent line)")
-            return
-        if what in ("lsn", "checkpoint"):
-            m = _LSN.match(rest)
-            if m and m.group(2) is not None:
-                found[what] = float((int(m.group(1)) << 32) + int(m.group(2)))
-                cur.features.append("two-part LSN (MySQL 5.0)")
-            elif m:
-                found[what] = float(m.group(1))
-        elif what == "pages":
-            if m := _PAGES.match(rest):
-                found.update(zip(("pages_read", "pages_created", "pages_written"), map(float, m.groups()), strict=True))
-        elif what == "mutex":
-            if m := _SPINS.match(rest):
-                found.update(zip(SEMAPHORE_COUNTERS[:3], map(float, m.groups()), strict=True))
-        elif what.startswith("rw_"):
-            if m := _SPINS.match(rest):
-                found.update(
-                    zip((f"{what}_spins", f"{what}_rounds", f"{what}_os_waits"), map(float, m.groups()), strict=True)
-                )
-            elif what == "rw_shared" and (m := _RW_OLD.match(rest)):
-                keys = ("rw_shared_spins", "rw_shared_os_waits", "rw_excl_spins", "rw_excl_os_waits")
-                found.update(zip(keys, map(float, m.groups()), strict=True))
-                cur.features.append("one-line RW-shared/RW-excl (<= 5.1)")
-        elif _INT.match(rest):
-            found[what] = float(rest)
+        found = _numbers(cur, what, rest)
         if not found:
-            self.ctx.warn(line_no, f"unreadable number in {line[:80]!r}; skipped")
+            self.ctx.warn(line_no, f"unreadable number in {line[:80]!r}; skipped", kind="unreadable")
             return
         for key, v in found.items():
             cur.values.setdefault(key, (v, cur.n))  # the first wins
@@ -336,6 +315,7 @@ class _Reader:
                 self.ctx.warn(
                     line_no,
                     f"another InnoDB status after the marker of line {self.marker_line}: timed by its own header",
+                    kind="time",
                 )
         self.cur = _Status(line_no, self.wrapper, t, naive, style)
         self.wrapper = "bare text"
@@ -346,7 +326,7 @@ class _Reader:
             return
         ctx = self.ctx
         if cur.bad_bytes:
-            ctx.warn(cur.first_bad, f"{cur.bad_bytes} line(s) with binary or non-UTF-8 bytes ignored")
+            ctx.warn(cur.first_bad, f"{cur.bad_bytes} line(s) with binary or non-UTF-8 bytes ignored", kind="encoding")
         if truncated:
             last = {k for k, (_, n) in cur.values.items() if n == cur.n}
             for k in last:  # the last line may have been cut: "History list length 4|2"
@@ -354,36 +334,74 @@ class _Reader:
             ctx.warn(
                 cur.line_no,
                 f"InnoDB status has no `{_END}` (truncated): kept the {len(cur.values)} values of its complete lines",
+                kind="truncated",
             )
         vals = {k: v for k, (v, _) in cur.values.items()}
         if not vals:
-            ctx.warn(cur.line_no, "InnoDB status without any value read; skipped")
+            ctx.warn(cur.line_no, "InnoDB status without any value read; skipped", kind="unreadable")
             return
         if cur.t is not None:
             t = cur.t
         elif cur.naive is not None:
             t = float(ctx.clock.wall(np.array([cur.naive]))[0])
         else:
-            ctx.warn(cur.line_no, "unreadable InnoDB status header time and no marker: status skipped")
+            ctx.warn(cur.line_no, "unreadable InnoDB status header time and no marker: status skipped", kind="time")
             return
         self.statuses += 1
         for v in (cur.style, cur.wrapper, *cur.features, *(["truncated"] if truncated else [])):
             ctx.note_variant(v)
+        self.gauges.add(t, self._gauges(cur, vals))
+        counters = {("", k): vals[k] for k in RATE_UNITS if k in vals}
+        if "lsn" in vals:
+            counters[("", "log_bytes")] = vals["lsn"]
+        if counters:
+            self.counters.add(t, counters)
+
+    def _gauges(self, cur: _Status, vals: dict[str, float]) -> dict[tuple[str, str], float]:
         gauges: dict[tuple[str, str], float] = {}
         if "lsn" in vals and "checkpoint" in vals:
             age = vals["lsn"] - vals["checkpoint"]
             if age >= 0:
                 gauges[("", "checkpoint_age")] = age
             else:
-                ctx.warn(cur.line_no, "Last checkpoint at is beyond the log sequence number: no checkpoint age")
+                self.ctx.warn(
+                    cur.line_no,
+                    "Last checkpoint at is beyond the log sequence number: no checkpoint age",
+                    kind="unreadable",
+                )
         elif "checkpoint_age_line" in vals:
             gauges[("", "checkpoint_age")] = vals["checkpoint_age_line"]
         for k in GAUGE_UNITS:
             if k in vals:
                 gauges[("", k)] = vals[k]
-        self.gauges.add(t, gauges)
-        counters = {("", k): vals[k] for k in RATE_UNITS if k in vals}
-        if "lsn" in vals:
-            counters[("", "log_bytes")] = vals["lsn"]
-        if counters:
-            self.counters.add(t, counters)
+        return gauges
+
+
+def _numbers(cur: _Status, what: str, rest: str) -> dict[str, float]:
+    """The values a status line gives (none when unreadable); format features noted on `cur`."""
+    found: dict[str, float] = {}
+    if what in ("lsn", "checkpoint"):
+        m = _LSN.match(rest)
+        if m and m.group(2) is not None:
+            found[what] = float((int(m.group(1)) << 32) + int(m.group(2)))
+            cur.features.append("two-part LSN (MySQL 5.0)")
+        elif m:
+            found[what] = float(m.group(1))
+    elif what == "pages":
+        if m := _PAGES.match(rest):
+            found.update(zip(("pages_read", "pages_created", "pages_written"), map(float, m.groups()), strict=True))
+    elif what == "mutex":
+        if m := _SPINS.match(rest):
+            found.update(zip(SEMAPHORE_COUNTERS[:3], map(float, m.groups()), strict=True))
+    elif what.startswith("rw_"):
+        if m := _SPINS.match(rest):
+            found.update(
+                zip((f"{what}_spins", f"{what}_rounds", f"{what}_os_waits"), map(float, m.groups()), strict=True)
+            )
+        elif what == "rw_shared" and (m := _RW_OLD.match(rest)):
+            keys = ("rw_shared_spins", "rw_shared_os_waits", "rw_excl_spins", "rw_excl_os_waits")
+            found.update(zip(keys, map(float, m.groups()), strict=True))
+            cur.features.append("one-line RW-shared/RW-excl (<= 5.1)")
+    elif _INT.match(rest):
+        found[what] = float(rest)
+    return found

@@ -29,7 +29,7 @@ from importers import _sysstat as ss
 from importers._read import prepend
 from importers._times import clock_times, date_style, dates, iso_times, pick_date_style
 from importers._tokens import Tokens, fnv1a, tokenize, tokenized
-from importers._types import Block, Context, FormatError
+from importers._types import Block, Context, FormatError, Timing
 
 name = "iostat"
 
@@ -139,7 +139,7 @@ class _Text:
                 read = True
                 yield block
         if text and not read and not self.ctx.warnings:  # say why nothing was read
-            self.ctx.warn(None, "no iostat device or avg-cpu rows found")
+            self.ctx.warn(None, "no iostat device or avg-cpu rows found", kind="format")
 
     def chunk(self, toks: Tokens, line_no: int) -> Iterator[Block]:
         ctx = self.ctx
@@ -173,14 +173,15 @@ class _Text:
                     ctx.warn(
                         line_no + int(i),
                         "values with unit suffixes (iostat --human) are not imported: capture without --human",
+                        kind="format",
                     )
             else:
-                ctx.warn(line_no + int(i), f"not an iostat line: {text[:80]!r}")
+                ctx.warn(line_no + int(i), f"not an iostat line: {text[:80]!r}", kind="unreadable")
 
         ts_lines = np.flatnonzero(ts)
         ts_times, ts_ok, aware = self._timestamps(toks, ts_lines)
         for i in ts_lines[~ts_ok]:
-            ctx.warn(line_no + int(i), f"unreadable timestamp {toks.line(int(i))[:40]!r}")
+            ctx.warn(line_no + int(i), f"unreadable timestamp {toks.line(int(i))[:40]!r}", kind="time")
         ts[ts_lines[~ts_ok]] = False
         ts_times = ts_times[ts_ok]
 
@@ -190,6 +191,8 @@ class _Text:
             if pos < n:
                 self.start_kind = kind
                 ctx.note_variant({"ts": "timestamps (-t)", "avg": "no timestamps", "dev": "no timestamps"}[kind])
+                if kind != "ts":  # reports open with a header, not a time: placed by the folder clock
+                    ctx.meta.timing = Timing.INDEX
         start = {"ts": ts, "avg": avg_hdr, "dev": dev_hdr}.get(self.start_kind or "", np.zeros(n, bool))
         report = self.report + np.cumsum(start)  # report number of every line
         start_lines = np.flatnonzero(start)
@@ -198,8 +201,8 @@ class _Text:
         else:
             times = np.concatenate(([self.report_time], ctx.clock.index(report[start_lines].astype(np.float64))))
         line_time = times[np.cumsum(start)]
-        if self.report < 0 and len(start_lines):
-            self.ctx.meta.setdefault("launch", float(times[1]))  # the since-boot report prints at launch
+        if self.report < 0 and len(start_lines) and ctx.meta.launch is None:
+            ctx.meta.launch = float(times[1])  # the since-boot report prints at launch
 
         yield from self._devices(toks, line_no, rows, dev_hdr, report, line_time)
         yield from self._avg_cpu(toks, line_no, numeric_all, avg_hdr, report, line_time)
@@ -218,9 +221,9 @@ class _Text:
             naive, offset, ok = iso_times(toks, firsts)
             ok &= cnt == 1
             known = ~np.isnan(offset)
-            if known.any():
+            if known.any() and self.ctx.meta.utc_offset is None:
                 # the offset printed with each time is evidence for the whole folder's clock
-                self.ctx.meta.setdefault("utc_offset", float(offset[known][0]))
+                self.ctx.meta.utc_offset = float(offset[known][0])
             if known.all():
                 return naive - offset, ok, True
             return naive, ok, False
@@ -279,15 +282,21 @@ class _Text:
             sel = row_lines[row_sig == sig]
             cols = self.headers.get(int(sig))
             if cols is None:
-                self.ctx.warn(line_no + int(sel[0]), f"{len(sel)} device rows before any Device header; skipped")
+                self.ctx.warn(
+                    line_no + int(sel[0]),
+                    f"{len(sel)} device rows before any Device header; skipped",
+                    kind="unreadable",
+                )
                 continue
             good = toks.count[sel] == len(cols) + 1
             for i in sel[~good][:5]:
-                self.ctx.warn(line_no + int(i), f"{toks.count[i] - 1} values where the header has {len(cols)}")
+                self.ctx.warn(
+                    line_no + int(i), f"{toks.count[i] - 1} values where the header has {len(cols)}", kind="unreadable"
+                )
             sel = sel[good]
             if not self.dropped_first and (report[sel] == 0).any():
                 self.dropped_first = True
-                self.ctx.warn(None, "first report is the average since boot; dropped")
+                self.ctx.warn(None, "first report is the average since boot; dropped", kind="since_boot")
             sel = sel[report[sel] > 0]
             if len(sel):
                 yield from self._blocks(toks, sel, cols, line_time[sel])
@@ -317,7 +326,11 @@ class _Text:
         # values are read under a header naming the columns in force only
         usable = ss.line_signature(toks, hdr_lines) == np.uint64(self.avg_sig)
         for i in hdr_lines[~usable][:5]:
-            self.ctx.warn(line_no + int(i), "avg-cpu header without the columns of the first one; its values skipped")
+            self.ctx.warn(
+                line_no + int(i),
+                "avg-cpu header without the columns of the first one; its values skipped",
+                kind="unreadable",
+            )
         n = toks.n_lines
         after = np.zeros(n, bool)  # the line after any avg-cpu header: its values, never stray numbers
         after[hdr_lines[hdr_lines + 1 < n] + 1] = True
@@ -328,7 +341,7 @@ class _Text:
         self.avg_pending = bool(usable[-1]) if len(hdr_lines) and hdr_lines[-1] == n - 1 else None
         stray = np.flatnonzero(numeric_all & ~after)
         for i in stray[:5]:
-            self.ctx.warn(line_no + int(i), "numbers outside any block; skipped")
+            self.ctx.warn(line_no + int(i), "numbers outside any block; skipped", kind="unreadable")
         value_lines = np.flatnonzero(take & numeric_all)
         if not self.avg_cols or len(value_lines) == 0:
             return
@@ -369,7 +382,7 @@ def _parse_json(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         avg: tuple[list[float], dict[str, list[float]]] = ([], {})
         for k, (entry, t) in enumerate(zip(stats, times, strict=True)):
             if k == 0:
-                ctx.warn(None, "first report is the average since boot; dropped")
+                ctx.warn(None, "first report is the average since boot; dropped", kind="since_boot")
                 continue
             if not isinstance(entry, dict):
                 continue
@@ -403,8 +416,8 @@ def _json_times(stats: list[object], ctx: Context) -> list[float]:
         firsts = toks.tok_first[:-1]
         if (toks.count == 1).all():
             naive, offset, ok = iso_times(toks, firsts)
-            if (~np.isnan(offset)).any():
-                ctx.meta.setdefault("utc_offset", float(offset[~np.isnan(offset)][0]))
+            if (~np.isnan(offset)).any() and ctx.meta.utc_offset is None:
+                ctx.meta.utc_offset = float(offset[~np.isnan(offset)][0])
         else:
             style = pick_date_style([toks.text(int(t)) for t in firsts]) or "MM/DD/YY"
             days, ok = dates(toks, firsts, style)
@@ -413,6 +426,7 @@ def _json_times(stats: list[object], ctx: Context) -> list[float]:
             naive, ok = (days * 86400 + secs).astype(np.float64), ok & cok
         if ok.all() and len(ok) == len(stats):  # an empty last stamp has no line of its own
             return list(ctx.clock.wall(naive))
-        ctx.warn(None, "unreadable JSON timestamps; using report numbers")
+        ctx.warn(None, "unreadable JSON timestamps; using report numbers", kind="time")
     ctx.note_variant("no timestamps")
+    ctx.meta.timing = Timing.INDEX
     return list(ctx.clock.index(np.arange(len(stats), dtype=np.float64)))

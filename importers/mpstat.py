@@ -70,11 +70,13 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         else:
             pending.extend(blocks)
     if pending and not state.summary:
-        ctx.warn(None, "a single report without an interval is the average since boot; dropped")
+        ctx.warn(None, "a single report without an interval is the average since boot; dropped", kind="since_boot")
     else:
         yield from pending
     if text and not read and not ctx.warnings:  # say why nothing was read
-        ctx.warn(None, "no mpstat CPU rows (a time, a CPU and numbers under a `CPU %usr ...` header) found")
+        ctx.warn(
+            None, "no mpstat CPU rows (a time, a CPU and numbers under a `CPU %usr ...` header) found", kind="format"
+        )
 
 
 def _is_summary(words: list[str]) -> bool:
@@ -140,7 +142,7 @@ class _Text:
         headed = np.isin(row_sig, np.array(list(self.headers), np.uint64))
         if not headed.all():
             first = line_no + int(row_lines[~headed][0])
-            ctx.warn(first, f"{int((~headed).sum())} rows before any mpstat header; skipped")
+            ctx.warn(first, f"{int((~headed).sum())} rows before any mpstat header; skipped", kind="unreadable")
             row_lines, row_sig = row_lines[headed], row_sig[headed]
         # Lines are read in file order, whatever the chunks: a banner counts only before the first
         # row it could date (the rows before it were dated without it).
@@ -157,7 +159,7 @@ class _Text:
             ):
                 self._banner(toks.line(int(i)))
             else:
-                ctx.warn(line_no + int(i), f"not an mpstat line: {toks.line(int(i))[:80]!r}")
+                ctx.warn(line_no + int(i), f"not an mpstat line: {toks.line(int(i))[:80]!r}", kind="unreadable")
         if len(row_lines):
             yield from self._rows(toks, line_no, row_lines, secs[row_lines], row_sig)
         if len(hdr_lines):
@@ -210,7 +212,7 @@ class _Text:
         row_sig: np.ndarray,
     ) -> Iterator[Block]:
         if self.day is None:
-            self.ctx.warn(None, "no banner with a date; rows dated 1970-01-01")
+            self.ctx.warn(None, "no banner with a date; rows dated 1970-01-01", kind="time")
             self.day = 0
         # Rows carry the time of day only: the day advances when it goes backwards (midnight).
         prev = np.concatenate(([self.last_sec], secs[:-1]))
@@ -221,10 +223,12 @@ class _Text:
         t = self.ctx.clock.wall(naive)
         if self.first_time is None:
             self.first_time = float(t[0])
-            self.ctx.meta.setdefault("first_time", self.first_time)
+            if self.ctx.meta.first_time is None:
+                self.ctx.meta.first_time = self.first_time
         if not self.second_time and (t != self.first_time).any():
             self.second_time = True
-            self.ctx.meta.setdefault("interval", float(t[t != self.first_time][0] - self.first_time))
+            if self.ctx.meta.interval is None:
+                self.ctx.meta.interval = float(t[t != self.first_time][0] - self.first_time)
         k = self.k or 1
         for sig in ss.in_order_of_appearance(row_sig):
             block, cols = self.headers.get(int(sig), (None, []))
@@ -234,7 +238,11 @@ class _Text:
             lines = row_lines[sel]
             good = toks.count[lines] == len(cols) + k + 1
             for i in lines[~good][:5]:
-                self.ctx.warn(line_no + int(i), f"{toks.count[i] - k - 1} values where the header has {len(cols)}")
+                self.ctx.warn(
+                    line_no + int(i),
+                    f"{toks.count[i] - k - 1} values where the header has {len(cols)}",
+                    kind="unreadable",
+                )
             lines, tt = lines[good], t[sel][good]
             if len(lines) == 0:
                 continue
@@ -256,7 +264,7 @@ def _parse_json(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         style = pick_date_style([date]) or "MM/DD/YY"
         days, ok = dates(tokenize(date.encode()), np.array([0]), style)
         if not stats:
-            ctx.warn(None, "JSON without statistics")
+            ctx.warn(None, "JSON without statistics", kind="format")
             return
         stamps = [e.get("timestamp", "") if isinstance(e, dict) else "" for e in stats]
         toks = tokenize("\n".join(str(s) for s in stamps).encode())

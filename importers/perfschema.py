@@ -76,7 +76,7 @@ def _values(res: mt.Result, ctx: Context) -> dict[tuple[str, str], float]:
             if text is None or text in ("", "NULL"):
                 continue
             if not _NUMBER.fullmatch(text):  # float() would take `1_000`, `inf` and other digits than 0-9
-                ctx.warn(row.line, f"{metric} {text[:20]!r} is not a number; skipped")
+                ctx.warn(row.line, f"{metric} {text[:20]!r} is not a number; skipped", kind="unreadable")
                 continue
             v = float(text)
             out[(entity, metric)] = out.get((entity, metric), 0.0) + v  # instances/threads summed
@@ -157,7 +157,7 @@ def _dump_snapshots(chunks: Iterator[bytes], ctx: Context, snaps: Snapshots) -> 
                 else created.get(name) or DUMP_COLUMNS.get(name)
             )
             if not cols:
-                ctx.warn(snap.first_line + k, f"INSERT into {name} without known columns; skipped")
+                ctx.warn(snap.first_line + k, f"INSERT into {name} without known columns; skipped", kind="column")
                 continue
             res = mt.Result("table", cols, snap.first_line + k)
             for row in _tuples(m.group(3)):
@@ -168,7 +168,7 @@ def _dump_snapshots(chunks: Iterator[bytes], ctx: Context, snaps: Snapshots) -> 
         if values and snap.t is not None:
             snaps.add(snap.t, values)
         elif values:
-            ctx.warn(snap.first_line, "a dump without a time marker; skipped")
+            ctx.warn(snap.first_line, "a dump without a time marker; skipped", kind="time")
     ctx.note_variant("mysqldump INSERTs")
 
 
@@ -191,7 +191,7 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
 
 def _blocks(snaps: Snapshots, ctx: Context) -> Iterator[Block]:
     if not len(snaps):
-        ctx.warn(None, "no Performance Schema rows (is performance_schema ON?)")
+        ctx.warn(None, "no Performance Schema rows (is performance_schema ON?)", kind="format")
         return
     if len(snaps) == 1:
         ctx.note_variant("single snapshot: totals since start")

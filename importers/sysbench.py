@@ -23,7 +23,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from importers._text import text_lines
-from importers._types import Block, Context
+from importers._types import Block, Context, Timing
 
 name = "sysbench"
 
@@ -84,20 +84,21 @@ def sniff(head: str) -> float:
 def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     rows: dict[str, list[float]] = {k: [] for k in (*COLUMNS.values(), "t", "lat")}
     percentile = None
-    segment_start, last_t, line_no, steps = 0.0, -1.0, 0, []
+    segment_start, last_t, line_no = 0.0, -1.0, 0
+    steps: list[tuple[float, float]] = []  # the runs of this log (a step load)
     text = False
     for data in chunks:
         for raw in text_lines(data):
             line_no += 1
             text = text or bool(raw.strip())
             if not raw.startswith("["):
-                if line_no < 5 and (m := _VERSION.match(raw)):
-                    ctx.meta.setdefault("tool_version", f"sysbench {m.group(1)}")
+                if line_no < 5 and (m := _VERSION.match(raw)) and ctx.meta.tool_version is None:
+                    ctx.meta.tool_version = f"sysbench {m.group(1)}"
                 continue
             m = _V1.match(raw) or _V05.match(raw) or _EPS.match(raw)
             if m is None or not np.isfinite(float(m["t"])):  # `[ 1e400s ]` has no place in time
                 if _REPORT.match(raw):
-                    ctx.warn(line_no, f"unreadable report line: {raw[:80]!r}")
+                    ctx.warn(line_no, f"unreadable report line: {raw[:80]!r}", kind="unreadable")
                 continue
             t = float(m["t"])
             if t <= last_t - segment_start:  # a new run in the same log (step load): place it after
@@ -117,14 +118,14 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
                 )
     if not rows["t"]:
         if text and not ctx.warnings:  # say why nothing was read
-            ctx.warn(None, "no sysbench report lines (`[ 1s ] thds: ...`, --report-interval) found")
+            ctx.warn(None, "no sysbench report lines (`[ 1s ] thds: ...`, --report-interval) found", kind="format")
         return
     steps.append((segment_start, last_t))
     if len(steps) > 1:
         ctx.note_variant(f"{len(steps)} runs in one log (step load)")
-    ctx.meta["relative"] = True
-    ctx.meta["steps"] = steps
-    ctx.meta["last_relative"] = last_t
+    ctx.meta.timing = Timing.RELATIVE
+    ctx.meta.log_runs = steps
+    ctx.meta.last_relative = last_t
     ctx.units.update(UNITS)
     times = ctx.clock.relative(np.array(rows["t"]))
     values = {m: np.array(v) for m, v in rows.items() if m not in ("t", "lat") and not np.isnan(v).all()}

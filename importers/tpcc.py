@@ -28,7 +28,7 @@ New-Order/s) is only consistent with ms. The unit of builds older than those cou
 Times. The interval timer starts at `MEASURING START.`, after the ramp-up sleep: printed times count
 from the end of the ramp-up, while the load (the threads) starts with the ramp-up. Times handed to
 ctx.clock.relative are therefore seconds since the load started = ramp-up + printed time (variant
-says so; meta "rampup" holds the seconds); without a `[rampup]:`/`RAMP-UP TIME.(N sec.)` line the
+says so; the run's meta `rampup` holds the seconds); without a `[rampup]:`/`RAMP-UP TIME.(N sec.)` line the
 printed times are used as they are, with a warning. The interval of a line is its time minus the
 previous line's time (the first line: its time, the timer starts at 0).
 Several runs in one log (a new banner or `MEASURING START.` after interval lines, or times going
@@ -41,11 +41,12 @@ not all transaction types), `trx` (New-Order count as printed), `lat_ms` (ms) en
 fixed in tpcc_start: [0] New-Order ... [4] Stock-Level, as in its summary), and in the "rt90"
 layout `trx_late`, `<Type>_late`, `<Type>_p90_ms`. A response time printed for an interval whose
 count is 0 (`trx: 0, 95%: 0.000 ...`) is no sample: NaN.
-Meta (of the first run; with several runs "runs" lists every run's): threads ([connection]),
-warehouses, rampup, measure, server, port, database, interval (`option i`), tpmc (`<TpmC>` then
-`N TpmC`), raw_results ({type: {sc, lt, rt, fl}} of `<Raw Results>`), measured_s (` in N sec.`),
-constraints_ok (every `<Constraint Check>` line [OK]). The `[pass]:` and `option p` values (the
-password) are never kept.
+Meta: ctx.meta.tpcc_runs lists every run's TpccRun (the library keeps the first run's threads,
+warehouses and tpmc): threads ([connection]), warehouses, rampup, measure, server, port, database,
+interval (`option i`), tpmc (`<TpmC>` then `N TpmC`), raw_results ({type: {sc, lt, rt, fl}} of
+`<Raw Results>`), measured_s (` in N sec.`), constraints_ok (every `<Constraint Check>` line [OK]).
+The `[pass]:` and `option p` values (the password) are never kept. ctx.meta.log_runs holds the
+runs of the log, as sysbench's.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from importers._text import text_lines
-from importers._types import Block, Context, append_row
+from importers._types import Block, Context, Timing, TpccRun, append_row
 
 name = "tpcc"
 
@@ -127,7 +128,7 @@ class _Reader:
         self.threads: float = np.nan
         self.no_rampup_warned = False
         self.section = ""
-        self.runs: list[dict[str, object]] = [{}]  # header and summary values, one dict per run
+        self.runs: list[TpccRun] = [TpccRun()]  # header and summary values of each run
 
     def new_run(self) -> None:
         if self.run_rows:
@@ -141,28 +142,31 @@ class _Reader:
                 self.new_run_pending = True
             if BANNER in raw:
                 self.rampup, self.threads = None, np.nan
-                if self.runs[-1] or self.run_rows:
-                    self.runs.append({})
+                if self.runs[-1] != TpccRun() or self.run_rows:
+                    self.runs.append(TpccRun())
             return
         if m := _PARAM.match(raw):
             key, value = m.group(1).lower(), m.group(2)
             number = _int_of(value)
             run = self.runs[-1]
             if key in _NUMERIC and number is not None:
-                run[_NUMERIC[key]] = number
+                setattr(run, _NUMERIC[key], number)  # an int field of TpccRun
                 if key == "connection":
                     self.threads = float(number)
                 elif key == "rampup":
                     self.rampup = float(number)
             elif key in ("server", "dbname") and value:
-                run["server" if key == "server" else "database"] = value
+                if key == "server":
+                    run.server = value
+                else:
+                    run.database = value
             return  # [pass] (the password) and [user] are not kept
         if m := _RAMPUP.search(raw):
             if self.rampup is None:
                 self.rampup = float(m.group(1))
-                self.runs[-1]["rampup"] = int(m.group(1))
+                self.runs[-1].rampup = int(m.group(1))
         elif m := _OPTION_I.match(raw.strip()):
-            self.runs[-1]["interval"] = int(m.group(1))
+            self.runs[-1].interval = int(m.group(1))
 
     def summary(self, raw: str) -> None:
         run = self.runs[-1]
@@ -170,15 +174,13 @@ class _Reader:
             i = int(m.group(1))
             if i < len(TYPES):
                 sc, lt, rt, fl = (int(g) for g in m.groups()[1:])
-                raw_results = run.setdefault("raw_results", {})
-                assert isinstance(raw_results, dict)
-                raw_results[TYPES[i]] = {"sc": sc, "lt": lt, "rt": rt, "fl": fl}
+                run.raw_results[TYPES[i]] = {"sc": sc, "lt": lt, "rt": rt, "fl": fl}
         elif self.section == "<Raw Results>" and (m := _MEASURED.match(raw)):
-            run["measured_s"] = float(m.group(1))
+            run.measured_s = float(m.group(1))
         elif self.section.startswith("<Constraint Check>") and (m := _CHECK.search(raw)):
-            run["constraints_ok"] = run.get("constraints_ok", True) and m.group(1) == "OK"
+            run.constraints_ok = run.constraints_ok is not False and m.group(1) == "OK"
         elif self.section == "<TpmC>" and (m := _TPMC.match(raw)):
-            run["tpmc"] = float(m.group(1))
+            run.tpmc = float(m.group(1))
             self.ctx.note_variant("TpmC summary")
 
     def interval(self, line_no: int, printed: float) -> tuple[float, float] | None:
@@ -187,17 +189,41 @@ class _Reader:
             self.new_run()
         if self.rampup is None and not self.no_rampup_warned:
             self.ctx.warn(
-                line_no, "no ramp-up line before the first report: times taken as printed (from MEASURING START)"
+                line_no,
+                "no ramp-up line before the first report: times taken as printed (from MEASURING START)",
+                kind="time",
             )
             self.no_rampup_warned = True
         rel = self.run_start + (self.rampup or 0.0) + printed
         interval = printed - self.prev_printed
         if interval <= 0:
-            self.ctx.warn(line_no, f"interval line at {printed:g} s has no length: skipped")
+            self.ctx.warn(line_no, f"interval line at {printed:g} s has no length: skipped", kind="time")
             return None
         self.prev_printed, self.last_rel = printed, rel
         self.run_rows += 1
         return rel, interval
+
+    def line(self, line_no: int, raw: str) -> None:
+        m = _TRX.match(raw) or _RT90.match(raw)
+        if m is not None and np.isfinite(float(m.group(1))):  # `1e400` seconds: no place in time
+            placed = self.interval(line_no, float(m.group(1)))
+            if placed is not None:
+                self.ctx.note_variant(_variant(m))
+                self.row(_values(m, placed[1]), placed[0])
+            return
+        stripped = raw.strip()
+        if _LOOKS.match(raw):
+            if self.ctx.room():
+                self.ctx.warn(line_no, f"unreadable interval line: {stripped[:80]!r}", kind="unreadable")
+        elif BANNER in raw or stripped.startswith(("MEASURING START", "RAMP-UP TIME")):
+            self.section = ""
+            self.header(stripped)
+        elif stripped.startswith("<"):  # <Parameters> opens the header, the others the summary
+            self.section = "" if stripped.startswith("<Parameters>") else stripped
+        elif self.section:
+            self.summary(raw)
+        else:
+            self.header(raw)
 
     def row(self, values: dict[tuple[str, str], float], rel: float) -> None:
         values[("thds", "")] = self.threads
@@ -250,43 +276,20 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     for data in chunks:
         for raw in text_lines(data):
             line_no += 1
-            m = _TRX.match(raw) or _RT90.match(raw)
-            if m is not None and np.isfinite(float(m.group(1))):  # `1e400` seconds: no place in time
-                placed = r.interval(line_no, float(m.group(1)))
-                if placed is not None:
-                    ctx.note_variant(_variant(m))
-                    r.row(_values(m, placed[1]), placed[0])
-                continue
-            stripped = raw.strip()
-            if _LOOKS.match(raw):
-                if ctx.room():
-                    ctx.warn(line_no, f"unreadable interval line: {stripped[:80]!r}")
-            elif BANNER in raw or stripped.startswith(("MEASURING START", "RAMP-UP TIME")):
-                r.section = ""
-                r.header(stripped)
-            elif stripped.startswith("<"):  # <Parameters> opens the header, the others the summary
-                r.section = "" if stripped.startswith("<Parameters>") else stripped
-            elif r.section:
-                r.summary(raw)
-            else:
-                r.header(raw)
-    runs = [run for run in r.runs if run]
-    if runs:
-        ctx.meta.update(runs[0])
-    if len(runs) > 1:
-        ctx.meta["runs"] = runs
+            r.line(line_no, raw)
+    ctx.meta.tpcc_runs = [run for run in r.runs if run != TpccRun()]
     if not r.t:
         if line_no:
-            ctx.warn(None, "no tpcc interval lines found")
+            ctx.warn(None, "no tpcc interval lines found", kind="format")
         return
     r.steps.append((r.run_start, r.last_rel))
     if len(r.steps) > 1:
         ctx.note_variant(f"{len(r.steps)} runs in one log (step load)")
     if r.rampup is not None:
         ctx.note_variant("times = ramp-up + printed time (tpcc_start counts from MEASURING START)")
-    ctx.meta["relative"] = True
-    ctx.meta["steps"] = r.steps
-    ctx.meta["last_relative"] = r.last_rel
+    ctx.meta.timing = Timing.RELATIVE
+    ctx.meta.log_runs = r.steps
+    ctx.meta.last_relative = r.last_rel
     times = ctx.clock.relative(np.array(r.t))
     by_entity: dict[str, dict[str, np.ndarray]] = {}
     for (metric, entity), col in r.rows.items():

@@ -27,7 +27,7 @@ import numpy as np
 from importers import _sysstat as ss
 from importers._times import clock_times, dates
 from importers._tokens import Tokens, fnv1a, tokenized
-from importers._types import Block, Context
+from importers._types import Block, Context, Timing
 
 name = "vmstat"
 
@@ -99,7 +99,7 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     for toks, line_no in tokenized(chunks):
         yield from state.chunk(toks, line_no)
     if state.text and not state.rows_seen and not ctx.warnings:  # say why nothing was read
-        ctx.warn(None, "no vmstat rows (numbers under an `r b swpd ...` header) found")
+        ctx.warn(None, "no vmstat rows (numbers under an `r b swpd ...` header) found", kind="format")
 
 
 class _State:
@@ -130,7 +130,7 @@ class _State:
                 break
             words = toks.words(int(i))
             if not (words[0].startswith("procs") or words[0].startswith("--procs")):
-                ctx.warn(line_no + int(i), f"not a vmstat line: {toks.line(int(i))[:80]!r}")
+                ctx.warn(line_no + int(i), f"not a vmstat line: {toks.line(int(i))[:80]!r}", kind="unreadable")
         hdr_lines = np.flatnonzero(names)
         sigs = ss.line_signature(toks, hdr_lines)
         for sig in np.unique(sigs):  # a new header: decode it once
@@ -145,7 +145,9 @@ class _State:
             lines = row_lines[run]
             header = self.headers.get(int(row_sig[run[0]]))
             if header is None:
-                ctx.warn(line_no + int(lines[0]), f"{len(lines)} rows before any vmstat header; skipped")
+                ctx.warn(
+                    line_no + int(lines[0]), f"{len(lines)} rows before any vmstat header; skipped", kind="unreadable"
+                )
                 continue
             yield from self._rows(toks, line_no, lines, *header)
         if len(hdr_lines):
@@ -159,10 +161,11 @@ class _State:
             zone = cols.pop()
             if self.zone is None:
                 self.zone = zone
-                self.ctx.meta.setdefault("zone_abbrev", zone)
+                if self.ctx.meta.zone_abbrev is None:
+                    self.ctx.meta.zone_abbrev = zone
         unknown = [c for c in cols if c not in KNOWN]
         if unknown:
-            self.ctx.warn(None, f"unknown vmstat columns kept as printed: {' '.join(unknown)}")
+            self.ctx.warn(None, f"unknown vmstat columns kept as printed: {' '.join(unknown)}", kind="column")
         self.ctx.note_variant(" ".join(cols))
         for c in cols:
             self.ctx.units[c] = UNITS.get(c, "")
@@ -179,7 +182,7 @@ class _State:
         expected = f"{ncol} and a time (-t)" if timed else str(ncol)
         for i, is_numeric in zip(lines[~good][:5], numeric[~good][:5], strict=True):
             fields = f"{toks.count[i]} fields" if is_numeric else f"{toks.count[i] - 2} fields and a time"
-            self.ctx.warn(line_no + int(i), f"{fields} where the header has {expected}")
+            self.ctx.warn(line_no + int(i), f"{fields} where the header has {expected}", kind="unreadable")
         lines = lines[good]
         if len(lines) == 0:
             return
@@ -191,7 +194,7 @@ class _State:
             secs, tok = clock_times(toks, first + 1)
             ok = dok & tok
             for i in lines[~ok][:5]:
-                self.ctx.warn(line_no + int(i), "unreadable time")
+                self.ctx.warn(line_no + int(i), "unreadable time", kind="time")
             naive = (days * 86400 + secs).astype(np.float64)
             t = np.full(len(lines), np.nan)  # the clock only sees times that were read
             t[ok] = self.ctx.clock.wall(naive[ok])
@@ -200,10 +203,11 @@ class _State:
             ok = np.ones(len(lines), bool)
             t = self.ctx.clock.index(number.astype(np.float64))
             self.ctx.note_variant("no timestamps")
+            self.ctx.meta.timing = Timing.INDEX
         if number[0] == 0:
-            if ok[0]:
-                self.ctx.meta.setdefault("launch", float(t[0]))
-            self.ctx.warn(None, "first report is the average since boot; dropped")
+            if ok[0] and self.ctx.meta.launch is None:
+                self.ctx.meta.launch = float(t[0])
+            self.ctx.warn(None, "first report is the average since boot; dropped", kind="since_boot")
             ok[0] = False
         lines, t = lines[ok], t[ok]
         if len(lines):

@@ -55,7 +55,7 @@ def assert_prefix_of(got: dict, whole: dict, where: object) -> None:
 
 def run_series(lib, run_id: int) -> dict:
     """Every series of a run by (source, metric, entity), pieces of several files merged."""
-    return {(s.source, s.metric, s.entity): lib.load(s) for s in lib.series(run_id)}
+    return {(s.format, s.metric, s.entity): lib.load(s) for s in lib.series(run_id)}
 
 
 def assert_same_series(got: dict, want: dict) -> None:

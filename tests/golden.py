@@ -15,6 +15,8 @@ import numpy as np
 
 from tests.conftest import parse_bytes
 
+HOST_FACTS = ("cpus", "host", "kernel", "zone_abbrev")  # the SourceMeta fields a golden holds
+
 
 def summary(fmt: ModuleType, path: Path) -> dict[str, Any]:
     blocks, ctx = parse_bytes(fmt, path.read_bytes())
@@ -39,8 +41,8 @@ def summary(fmt: ModuleType, path: Path) -> dict[str, Any]:
     return {
         "format": fmt.name,
         "variant": ctx.variant,
-        "meta": {k: ctx.meta[k] for k in sorted(ctx.meta) if k in ("host", "kernel", "cpus", "zone_abbrev")},
-        "warnings": ctx.warnings,
+        "meta": {k: v for k in HOST_FACTS if (v := getattr(ctx.meta, k)) is not None},
+        "warnings": [str(w) for w in ctx.warnings],
         "series": out,
     }
 

@@ -11,6 +11,7 @@ from PySide6.QtCore import QSettings
 
 from app.figure import build
 from app.ingest import import_path
+from app.rundata import LibraryRunData
 from app.store import Library, LibraryError
 from app.ui.main_window import MainWindow
 from app.ui.session import Session
@@ -30,7 +31,7 @@ def open_window(qtbot, db: Path, tmp_path: Path) -> MainWindow:
     session = Session(db)
     w = MainWindow(session, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(w)
-    session.add_runs([r["id"] for r in session.runs()])
+    session.add_runs([r.id for r in session.runs()])
     qtbot.wait(20)  # the drops list refreshes once the event loop runs
     return w
 
@@ -46,10 +47,10 @@ def close(w: MainWindow) -> None:
 
 def test_store_api(db: Path) -> None:
     with Library(db) as lib:
-        run = lib.runs()[0]["id"]
+        run = lib.runs()[0].id
         a = lib.add_annotation(run, 10.0, 20.0, "checkpoint storm")
         lib.update_annotation(a, label="flush storm")
-        assert [x["label"] for x in lib.annotations(run)] == ["flush storm"]
+        assert [x.label for x in lib.annotations(run)] == ["flush storm"]
         with pytest.raises(LibraryError):
             lib.update_annotation(a, run_id=2)  # only start, end, label, state
         with pytest.raises(LibraryError):
@@ -80,16 +81,16 @@ def test_a_note_marked_with_shift_drag_survives_reopening(qtbot, db: Path, tmp_p
     qtbot.wait(20)
     run = w.session.comparison.runs[0]
     (note,) = w.session.notes(run)
-    assert note["end"] - note["start"] == pytest.approx(3.0, abs=0.05)
+    assert note.end - note.start == pytest.approx(3.0, abs=0.05)
     assert any("dd burst" in w.drops.tree.topLevelItem(0).child(k).text(0) for k in range(3))
     close(w)
     w2 = open_window(qtbot, db, tmp_path)
     assert "dd burst" in band_texts(w2)
-    w2.session.edit_note(note["id"], "dd burst (4 GB)")
+    w2.session.edit_note(note.id, "dd burst (4 GB)")
     assert "dd burst (4 GB)" in band_texts(w2)
     w2.session.undo_stack.undo()
     assert "dd burst" in band_texts(w2)
-    w2.session.delete_note(note["id"])
+    w2.session.delete_note(note.id)
     assert "dd burst" not in band_texts(w2)
     w2.session.undo_stack.undo()
     assert "dd burst" in band_texts(w2)
@@ -112,7 +113,7 @@ def test_dismissed_and_renamed_drops_are_remembered(qtbot, db: Path, tmp_path: P
     assert band_texts(w2) == []
     assert "(dismissed)" in w2.drops.tree.topLevelItem(0).child(0).text(0)
     with Library(db) as lib:
-        assert build(lib, [run], w2.session.comparison.panels).marks == []  # the export agrees
+        assert build(LibraryRunData(lib), [run], w2.session.comparison.panels).marks == []  # the export agrees
     w2.session.decide_drop(run, rd.drop, "")  # restore
     assert band_texts(w2) == ["buffer pool flush"]
     w2.session.undo_stack.undo()

@@ -28,7 +28,7 @@ from app.cli import main
 from app.ingest import FolderError, Options, RunReport, import_path
 from app.store import Library
 from app.store import writer as store_writer
-from importers._types import ImportCancelled, RawClock
+from importers._types import ImportCancelled, RawClock, SourceWarning
 from tests.conftest import FIXTURES, assert_same_series, run_series
 
 RUN = FIXTURES / "runs" / "c_basic"
@@ -81,13 +81,13 @@ def invented(part: Series, whole: Series) -> list[str]:
     return bad
 
 
-def says_cut(warnings: list[str]) -> bool:
+def says_cut(warnings: list[SourceWarning]) -> bool:
     """Some warning tells the user the last line was cut."""
-    return any("cut" in w.lower() for w in warnings)
+    return any("cut" in w.text.lower() for w in warnings)
 
 
-def line_numbers(warnings: list[str]) -> set[int]:
-    return {int(m.group(1)) for w in warnings if (m := re.match(r"line (\d+): ", w))}
+def line_numbers(warnings: list[SourceWarning]) -> set[int]:
+    return {w.line for w in warnings if w.line is not None}
 
 
 def insert_line(data: bytes, index: int, line: bytes) -> bytes:
@@ -308,7 +308,7 @@ def test_many_garbage_lines_give_a_bounded_warning_list(lib: Library, tmp_path: 
     rep = import_one(lib, tmp_path, "bad", "iostat", insert_line(clean("iostat"), NEUTRAL["iostat"], junk))
     warnings = rep.sources[0].warnings
     assert len(warnings) <= 210
-    assert "more warnings not shown" in warnings[-1]
+    assert "more warnings not shown" in warnings[-1].text
     assert_same_series(series_of(lib, rep.id), reference("iostat"))
 
 
@@ -459,7 +459,7 @@ def test_cut_inside_the_last_number_stores_no_truncated_value(
     data = clean(fmt)
     cut = data[: data.index(number) + 1]
     rep = import_one(lib, tmp_path, "cut", fmt, cut)
-    assert any("cut" in w for w in rep.sources[0].warnings)
+    assert any("cut" in w.text for w in rep.sources[0].warnings)
     assert invented(series_of(lib, rep.id), reference(fmt)) == []
 
 
@@ -535,7 +535,7 @@ def test_truncated_json_capture_is_a_warning(lib: Library, tmp_path: Path, fmt: 
     name = {"iostat": "iostat/iostat_12.6.1_C_JSON-x-t.txt", "mpstat": "mpstat/mpstat_12.6.1_C_JSON-P-ALL.txt"}[fmt]
     data = (FIXTURES / name).read_bytes()
     rep = import_one(lib, tmp_path, "cut", fmt, data[: len(data) // 2])
-    assert any("JSON" in w for w in rep.sources[0].warnings), rep.sources[0].warnings
+    assert any("JSON" in w.text for w in rep.sources[0].warnings), rep.sources[0].warnings
     assert rep.sources[0].series == 0
 
 
@@ -642,7 +642,7 @@ def test_line_over_the_limit_keeps_the_reports_before_it(lib: Library, tmp_path:
     """A 5 MiB junk line after the reports: reading stops there with a message, the reports read
     before it are kept."""
     rep = import_one(lib, tmp_path, "huge", "iostat", clean("iostat") + b"y" * (5 << 20) + b"\n")
-    assert any("longer than" in w for w in rep.sources[0].warnings), rep.sources[0].warnings
+    assert any("longer than" in w.text for w in rep.sources[0].warnings), rep.sources[0].warnings
     assert_same_series(series_of(lib, rep.id), reference("iostat"))
 
 
@@ -662,7 +662,7 @@ def test_crlf_and_bom_give_the_same_series(
 ) -> None:
     """A capture saved with Windows line ends and/or a UTF-8 BOM imports exactly like the original."""
     rep = import_one(lib, tmp_path, "v", fmt, VARIANTS[variant](clean(fmt)))
-    assert not any("line" in w for w in rep.sources[0].warnings), rep.sources[0].warnings
+    assert not any("line" in str(w) for w in rep.sources[0].warnings), rep.sources[0].warnings
     assert_same_series(series_of(lib, rep.id), reference(fmt))
 
 
@@ -671,7 +671,7 @@ def test_whole_folder_with_crlf_and_bom_gives_the_same_run(lib: Library, tmp_pat
     files = {f"{fmt}.log": VARIANTS["bom_crlf"](clean(fmt)) for fmt in FORMATS}
     rep = import_path(lib, folder(tmp_path, "dos", files))
     plain = import_path(lib, shutil.copytree(RUN, tmp_path / "plain"))
-    assert lib.run(rep.id)["tz"] == lib.run(plain.id)["tz"]
+    assert lib.run(rep.id).tz == lib.run(plain.id).tz
     assert_same_series(series_of(lib, rep.id), series_of(lib, plain.id))
 
 
@@ -836,7 +836,7 @@ def test_failed_reimport_keeps_the_previous_data(lib: Library, tmp_path: Path, m
     with pytest.raises(KeyboardInterrupt):
         import_path(lib, d)
     assert_untouched(lib, before, runs)
-    assert lib.run(first.id)["id"] == first.id
+    assert lib.run(first.id).id == first.id
 
 
 def test_ctrl_c_in_the_cli_is_one_line_and_leaves_the_library_unchanged(
@@ -923,7 +923,7 @@ def test_removed_file_disappears_from_the_run(lib: Library, tmp_path: Path) -> N
     (d / "mpstat.log").unlink()
     again = import_path(lib, d)
     assert again.id == first.id and not again.unchanged
-    assert {s.source for s in lib.series(again.id)} == {"iostat", "vmstat"}
+    assert {s.format for s in lib.series(again.id)} == {"iostat", "vmstat"}
     assert orphans(lib) == {}
 
 
@@ -991,7 +991,7 @@ def test_cli_good_and_bad_paths_together(tmp_path: Path, capsys: pytest.CaptureF
     assert "imported" in out
     assert len(err.strip().splitlines()) == 1 and err.startswith("benchlens: ")
     with Library(db) as lib:
-        assert [r["name"] for r in lib.runs()] == ["c_basic"]
+        assert [r.name for r in lib.runs()] == ["c_basic"]
 
 
 def test_cli_db_that_is_not_a_library(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

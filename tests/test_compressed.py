@@ -162,7 +162,7 @@ def test_reader_skips_a_huge_line_inside_compressed_data(codec: str) -> None:
     reading = Reading()
     got = b"".join(chunks(io.BytesIO(COMPRESS[codec](data)), reading))
     assert got == text
-    assert any("longer than 1 MiB" in n for n in reading.notes), reading.notes
+    assert any("longer than 1 MiB" in n.text for n in reading.notes), reading.notes
 
 
 # ---- real captures ------------------------------------------------------------------------------
@@ -189,8 +189,8 @@ def test_compressed_capture_imports_like_the_text(lib: Library, tmp_path: Path, 
     assert b.series > 0
     assert_same_series(run_series(lib, rep.id), run_series(lib, plain.id))
     stored = lib.sources(rep.id)[0]
-    assert stored["sha256"] == hashlib.sha256(packed).hexdigest()
-    assert stored["size"] == len(packed)
+    assert stored.sha256 == hashlib.sha256(packed).hexdigest()
+    assert stored.size == len(packed)
 
 
 def test_run_folder_with_every_file_compressed_differently(lib: Library, tmp_path: Path) -> None:
@@ -204,7 +204,7 @@ def test_run_folder_with_every_file_compressed_differently(lib: Library, tmp_pat
     rep = import_path(lib, folder(tmp_path, "packed", files))
     plain = import_path(lib, shutil.copytree(RUN, tmp_path / "plain"))
     assert sorted(s.format for s in rep.sources) == ["iostat", "mpstat", "vmstat"]
-    assert re.sub(r"\.(gz|xz|bz2)\b", "", lib.run(rep.id)["tz"]) == lib.run(plain.id)["tz"]
+    assert re.sub(r"\.(gz|xz|bz2)\b", "", lib.run(rep.id).tz) == lib.run(plain.id).tz
     assert_same_series(run_series(lib, rep.id), run_series(lib, plain.id))
 
 
@@ -280,7 +280,7 @@ def test_cut_compressed_file_keeps_its_complete_lines(
         assert "nothing to import" in str(e)
         return
     assert rep.skipped == []
-    assert any("ends early" in w for w in rep.sources[0].warnings), rep.sources[0].warnings
+    assert any("ends early" in w.text for w in rep.sources[0].warnings), rep.sources[0].warnings
     got, want = run_series(lib, rep.id), run_series(lib, whole.id)
     assert invented(got, want) == []
     if fraction > 0.5:
@@ -321,10 +321,10 @@ def test_corrupt_compressed_file_is_skipped_and_nothing_of_it_stays(
     rep = import_path(lib, d, UTC)
     assert "corrupt" in reasons(rep)["vmstat_big.log"], rep.skipped
     assert sorted(s.path for s in rep.sources) == ["iostat.log", "mpstat.log"]
-    assert [s["path"] for s in lib.sources(rep.id)] == ["iostat.log", "mpstat.log"]
+    assert [s.path for s in lib.sources(rep.id)] == ["iostat.log", "mpstat.log"]
     orphans = lib.conn.execute("SELECT count(*) FROM series WHERE source_id NOT IN (SELECT id FROM sources)")
     assert orphans.fetchone()[0] == 0
-    assert {s.source for s in lib.series(rep.id)} == {"iostat", "mpstat"}
+    assert {s.format for s in lib.series(rep.id)} == {"iostat", "mpstat"}
 
 
 def test_gzip_with_a_wrong_checksum_is_refused(populated: Library, tmp_path: Path) -> None:
@@ -380,7 +380,7 @@ def test_bomb_in_a_run_folder_is_skipped_and_the_rest_imported(lib: Library, tmp
     rep = import_path(lib, d, UTC)
     assert "decompression bomb" in reasons(rep)["extra.log"]
     assert sorted(s.path for s in rep.sources) == ["iostat.log", "mpstat.log", "vmstat.log"]
-    assert [s["path"] for s in lib.sources(rep.id)] == ["iostat.log", "mpstat.log", "vmstat.log"]
+    assert [s.path for s in lib.sources(rep.id)] == ["iostat.log", "mpstat.log", "vmstat.log"]
 
 
 @pytest.mark.parametrize("codec", CODECS)

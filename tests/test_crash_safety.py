@@ -149,14 +149,14 @@ def import_state(path: Path, before: dict[str, list[tuple[Any, ...]]], reference
     assert_intact(path)
     with Library(path) as lib:
         now = snapshot(lib.conn)
-        names = [r["name"] for r in lib.runs()]
+        names = [r.name for r in lib.runs()]
         if now == before:
             return "absent"
         assert reference["name"] in names, f"rows changed without a run: {table_counts(lib.conn)}"
         for t in TABLES:  # the earlier rows unchanged, the new ones exactly the reference's
             assert now[t][: len(before[t])] == before[t], t
         new = lib.run(reference["name"])
-        got = run_series(lib, new["id"])
+        got = run_series(lib, new.id)
         assert set(got) == set(reference["series"])
         for key, (t, v) in reference["series"].items():
             assert np.array_equal(got[key][0], t), key
@@ -404,7 +404,7 @@ def test_app_import_and_cli_import_at_the_same_time(db: Path, tmp_path: Path) ->
     assert "imported" in out
     assert_intact(db)
     with Library(db) as lib:
-        assert {r["name"] for r in lib.runs()} == {"locales_C", "c_basic", "locales_de_DE"}
+        assert {r.name for r in lib.runs()} == {"locales_C", "c_basic", "locales_de_DE"}
 
 
 def test_two_cli_imports_at_the_same_time(db: Path, big_run: Path, reference: dict[str, Any], tmp_path: Path) -> None:
@@ -419,8 +419,8 @@ def test_two_cli_imports_at_the_same_time(db: Path, big_run: Path, reference: di
     assert b.returncode == 0, err_b
     assert_intact(db)
     with Library(db) as lib:
-        assert {r["name"] for r in lib.runs()} == {"locales_C", "big_run", "c_basic"}
-        got = run_series(lib, lib.run("big_run")["id"])
+        assert {r.name for r in lib.runs()} == {"locales_C", "big_run", "c_basic"}
+        got = run_series(lib, lib.run("big_run").id)
     for key, (t, v) in reference["series"].items():
         assert np.array_equal(got[key][0], t) and np.array_equal(got[key][1], v, equal_nan=True), key
     with Library(db) as lib:
@@ -548,7 +548,7 @@ def test_library_is_backed_up_before_an_upgrade_wal_included(tmp_path: Path, mon
     assert p.returncode == -signal.SIGKILL, p.stderr
     assert Path(f"{db}-wal").stat().st_size > 0
     with Library(db) as lib:
-        want = run_series(lib, lib.run("c_basic")["id"])
+        want = run_series(lib, lib.run("c_basic").id)
     # closing checkpointed the WAL: one more import left in the WAL only, as a killed process leaves it
     p = hooked("after-commit", 0, "import", str(FIXTURES / "runs" / "locales_C"), "--db", str(db), "--tz", "UTC")
     assert p.returncode == -signal.SIGKILL, p.stderr
@@ -559,15 +559,15 @@ def test_library_is_backed_up_before_an_upgrade_wal_included(tmp_path: Path, mon
     with Library(db) as lib:
         assert lib.conn.execute("PRAGMA user_version").fetchone()[0] == 2
         assert "test_x" in [r[1] for r in lib.conn.execute("PRAGMA table_info(runs)")]
-        assert sorted(r["name"] for r in lib.runs()) == ["c_basic", "locales_C"]
+        assert sorted(r.name for r in lib.runs()) == ["c_basic", "locales_C"]
     bak = migrations.backup_path(db, 1)
     assert bak.exists() and not Path(f"{bak}.tmp").exists()
     assert_intact(bak)
     monkeypatch.undo()
     with Library(bak) as old:  # the backup is a version-1 library this benchlens opens as is
         assert old.conn.execute("PRAGMA user_version").fetchone()[0] == 1
-        assert sorted(r["name"] for r in old.runs()) == ["c_basic", "locales_C"]
-        got = run_series(old, old.run("c_basic")["id"])
+        assert sorted(r.name for r in old.runs()) == ["c_basic", "locales_C"]
+        got = run_series(old, old.run("c_basic").id)
     assert set(got) == set(want)
     for key, (t, v) in want.items():
         assert np.array_equal(got[key][0], t) and np.array_equal(got[key][1], v, equal_nan=True), key

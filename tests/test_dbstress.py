@@ -18,7 +18,7 @@ import importers
 from app.ingest import Options, import_path
 from app.store import Library
 from importers import dbstress, innodb_status, iostat, mpstat, sysbench, tpcc, vmstat
-from importers._types import Block, Context
+from importers._types import Block, Context, Timing
 from tests import golden
 from tests.conftest import FIXTURES, assert_prefix_of, head_of, parse_bytes
 
@@ -109,16 +109,16 @@ def test_times_are_the_printed_ones(path: Path) -> None:
             stamps = [r["date"] + "T" + r["time"] for r in rows]
         want = [calendar.timegm(datetime.fromisoformat(s).timetuple()) for s in stamps]
         assert list(t) == want  # the test clock is UTC: naive local seconds = epoch
-        assert "relative" not in meta and meta["first_time"] == want[0]
+        assert meta.timing is Timing.WALL and meta.first_time == want[0]
     elif any(n in low for n in ("time", "t", "elapsed")):
         col = names[next(i for i, n in enumerate(low) if n in ("time", "t", "elapsed"))]
         printed = [num(r[col]) for r in rows]
         if "restart" not in path.name:
             assert list(t) == printed
-        assert meta["relative"] is True and meta["last_relative"] == t[-1]
+        assert meta.timing is Timing.RELATIVE and meta.last_relative == t[-1]
     else:
         assert list(t) == [float(k) for k in range(1, len(rows) + 1)]  # row k, placed by the folder clock
-        assert "no timestamps" in ctx.variant
+        assert meta.timing is Timing.INDEX and "no timestamps" in ctx.variant
     assert np.all(np.diff(t) > 0)
 
 
@@ -132,7 +132,7 @@ def test_decimal_comma_is_a_decimal_mark() -> None:
 def test_a_cell_with_the_other_decimal_mark_is_nan_and_warned() -> None:
     got, ctx = parse(b"time;users;tps\n1;2;1,5\n2;2;1.5\n3;2;1250\n")
     assert np.array_equal(got[("tps", "")][1], [1.5, np.nan, 1250.0], equal_nan=True)
-    assert ctx.warnings == ["line 3: tps: '1.5' unreadable (the file uses ',' as decimal mark)"]
+    assert [str(w) for w in ctx.warnings] == ["line 3: tps: '1.5' unreadable (the file uses ',' as decimal mark)"]
 
 
 def test_columns_without_ms_keep_their_name() -> None:
@@ -155,9 +155,9 @@ def test_unit_suffixes_and_a_ms_preamble() -> None:
 def test_step_load_steps_come_from_the_users_column() -> None:
     got, ctx = parse((DB / "dbstress_tsv-step-load_handwritten.txt").read_bytes())
     meta = ctx.meta
-    assert meta["users"] == [1, 2, 4, 8, 16, 32, 64, 128, 256]
-    assert meta["steps"] == [(10.0 + 30 * k, 30.0 + 30 * k) for k in range(9)]
-    assert meta["rw"] == 1
+    assert meta.user_levels == [1, 2, 4, 8, 16, 32, 64, 128, 256]
+    assert meta.user_steps == [(10.0 + 30 * k, 30.0 + 30 * k) for k in range(9)]
+    assert meta.rw == 1
     assert list(got[("tps", "")][0]) == [10.0 * k for k in range(1, 28)]  # times kept: they keep increasing
 
 
@@ -165,7 +165,7 @@ def test_runs_restarting_at_zero_are_placed_back_to_back() -> None:
     got, ctx = parse((DB / "dbstress_whitespace-restart-per-step_handwritten.txt").read_bytes())
     t = got[("tps", "")][0]
     assert list(t) == [5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0, 45.0]  # each run's t=0 = last row before
-    assert ctx.meta["steps"] == [(5.0, 15.0), (20.0, 30.0), (35.0, 45.0)]
+    assert ctx.meta.user_steps == [(5.0, 15.0), (20.0, 30.0), (35.0, 45.0)]
     assert any("3 runs" in v for v in ctx.variant)
 
 
@@ -177,7 +177,7 @@ def test_a_run_whose_first_row_is_at_zero_goes_one_interval_later() -> None:
 def test_absolute_times_cross_midnight() -> None:
     got, ctx = parse((DB / "dbstress_csv-timestamp-midnight_handwritten.txt").read_bytes())
     t = got[("tps", "")][0]
-    assert list(np.diff(t)) == [5.0] * 5 and ctx.meta["interval"] == 5.0
+    assert list(np.diff(t)) == [5.0] * 5 and ctx.meta.interval == 5.0
 
 
 def test_in_a_run_folder_absolute_times_go_through_the_folder_clock(
@@ -207,9 +207,9 @@ def test_in_a_run_folder_a_relative_log_is_placed_at_the_load_onset(
         rep = import_path(lib, folder, Options(tz="UTC"))
         src = next(s for s in rep.sources if s.format == "dbstress")
         assert "load onset" in src.clock
-        info = next(s for s in lib.series(rep.id) if s.source == "dbstress" and s.metric == "tps")
+        info = next(s for s in lib.series(rep.id) if s.format == "dbstress" and s.metric == "tps")
         t, _ = lib.load(info)
-        assert t[0] == lib.run(rep.id)["bench_start"] + 1
+        assert t[0] == lib.run(rep.id).bench_start + 1
 
 
 # ---- bad input ---------------------------------------------------------------------------------
@@ -223,7 +223,7 @@ def test_garbage_lines_are_warned_with_their_line_number_and_the_rest_survives()
     want, _ = parse(path.read_bytes())
     for key, (t, v) in want.items():
         assert np.array_equal(got[key][0], t) and np.array_equal(got[key][1], v)
-    assert ctx.warnings == [
+    assert [str(w) for w in ctx.warnings] == [
         "line 6: not a row: 3 cells, the header has 5: '%%%% garbage %%%%'",
         f"line 7: not a row: 2 cells, the header has 5: {lines[5][:12].strip()!r}",
     ]
@@ -233,7 +233,7 @@ def test_text_columns_and_epoch_timestamps_are_warned_and_not_read() -> None:
     got, ctx = parse(b"timestamp,users,tps,scenario\n1795318317,4,10.5,RW=0\n1795318327,4,11.5,RW=0\n")
     assert list(got[("tps", "")][1]) == [10.5, 11.5] and list(got[("tps", "")][0]) == [1.0, 2.0]
     assert ("scenario", "") not in got
-    assert ctx.warnings == [
+    assert [str(w) for w in ctx.warnings] == [
         "line 2: column 'scenario' holds text ('RW=0'): ignored",
         "line 2: column 'timestamp' ('1795318317') is not YYYY-MM-DD HH:MM:SS: not read as times",
     ]
@@ -255,13 +255,13 @@ def test_a_blank_separated_timestamp_cell_spans_two_cells() -> None:
 def test_unreadable_time_columns_are_dropped_with_one_warning(text: str, warning: str) -> None:
     got, ctx = parse((text + text.splitlines()[1] + "\n").encode())
     assert list(got[("tps", "")][0]) == [1.0, 2.0]  # read as without time
-    assert len(ctx.warnings) == 1 + ("with the time" in warning) and warning in ctx.warnings[0]
+    assert len(ctx.warnings) == 1 + ("with the time" in warning) and warning in ctx.warnings[0].text
 
 
 def test_clock_times_without_a_date_are_not_read_as_times() -> None:
     got, ctx = parse(b"time users tps\n02:09:24 4 10\n02:09:34 4 11\n")
     assert list(got[("tps", "")][0]) == [1.0, 2.0]
-    assert ctx.warnings == [
+    assert [str(w) for w in ctx.warnings] == [
         "line 2: column 'time' ('02:09:24') is not seconds since the start (clock times need a date column): "
         "not read as times"
     ]
@@ -294,7 +294,7 @@ def test_hostile_input_never_raises(raw: bytes) -> None:
     for t, _ in got.values():  # what survives is read as without time (the time cell was unreadable)
         assert list(t) == [1.0]
     assert ctx.warnings
-    assert all(w.startswith("line ") or w.startswith("no ") for w in ctx.warnings)
+    assert all(w.line is not None or w.text.startswith("no ") for w in ctx.warnings)
 
 
 # ---- detection ---------------------------------------------------------------------------------

@@ -47,7 +47,7 @@ def test_exactly_the_injected_disturbance_is_found(scored: dict[str, score.RunSc
 
 
 def test_resources_of_series() -> None:
-    from app.analysis.layout import SeriesRef
+    from app.model import SeriesRef
 
     assert score.resource(SeriesRef("iostat", "w_await", "vda")) == "disk"
     assert score.resource(SeriesRef("vmstat", "r")) == "cpu"

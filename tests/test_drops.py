@@ -7,9 +7,11 @@ import re
 import numpy as np
 import pytest
 
-from app.analysis.drops import baseline, detect, steps_from_threads
+from app.analysis.drops import baseline, detect
 from app.analysis.explain import explain
-from app.analysis.layout import SeriesRef
+from app.analysis.steps import find_steps
+from app.model import SeriesRef
+from app.rundata import LibraryRunData
 from tests.conftest import FIXTURES
 
 REAL = FIXTURES / "sysbench" / "sysbench_1.0.20_C_oltp-read-write.txt"
@@ -63,7 +65,7 @@ def test_step_load_levels_are_segmented_first() -> None:
     threads = np.repeat([1, 2, 4, 8, 16, 32], 100).astype(float)
     v = threads * 100 + np.random.default_rng(1).normal(0, 5, 600)
     v[450:460] *= 0.3  # a real drop inside the 16-thread step
-    segments = steps_from_threads(t, threads)
+    segments = [s.core for s in find_steps(t, threads) if s.core]
     assert len(segments) == 6
     drops = detect(t, v, segments=segments)
     assert [(d.start, d.end) for d in drops] == [(450.0, 460.0)]
@@ -145,8 +147,8 @@ def test_the_real_disk_stall_is_found_and_explained_by_the_disk(tmp_path) -> Non
     folder = Path(__file__).parents[1] / "resources" / "demo" / "disk-stall"
     with Library(tmp_path / "lib.sqlite") as lib:
         run = import_path(lib, folder).id
-        (found,) = run_drops(lib, run)
+        (found,) = run_drops(LibraryRunData(lib), run)
     truth = (1795319766.061, 1795319778.171)
     assert abs(found.drop.start - truth[0]) <= 2 and abs(found.drop.end - truth[1]) <= 4
-    top = {(c.ref.source, c.ref.metric) for c in found.explain}
+    top = {(c.ref.format, c.ref.metric) for c in found.explain}
     assert {("iostat", "%util"), ("iostat", "w_await")} <= top

@@ -9,10 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.analysis.layout import Panel, SeriesRef, parse_panel
+from app.analysis.layout import Panel, parse_panel
 from app.cli import main
 from app.figure import build, write_csv
 from app.ingest import import_path
+from app.model import SeriesRef
+from app.rundata import LibraryRunData
 from app.store import Library
 from tests.conftest import FIXTURES, run_cli, stalled_folder
 
@@ -32,7 +34,9 @@ def test_png_svg_pdf_of_a_two_run_comparison(db: Path, tmp_path: Path, qapp) -> 
     from app.render import export
 
     with Library(db) as lib:
-        fig = build(lib, [1, 2], [parse_panel("sysbench:tps"), parse_panel("iostat:w/s:vda+iostat:%util:vda")])
+        fig = build(
+            LibraryRunData(lib), [1, 2], [parse_panel("sysbench:tps"), parse_panel("iostat:w/s:vda+iostat:%util:vda")]
+        )
     png = export(fig, tmp_path / "f.png", (1200, 675), scale=2.0)
     image = QImage(str(png))
     assert (image.width(), image.height()) == (2400, 1350)
@@ -47,7 +51,7 @@ def test_png_svg_pdf_of_a_two_run_comparison(db: Path, tmp_path: Path, qapp) -> 
 
 def test_csv_replots_to_the_same_curves(db: Path, tmp_path: Path) -> None:
     with Library(db) as lib:
-        fig = build(lib, [1, 2], [Panel("cpu", [SeriesRef("vmstat", "us"), SeriesRef("vmstat", "sy")])])
+        fig = build(LibraryRunData(lib), [1, 2], [Panel("cpu", [SeriesRef("vmstat", "us"), SeriesRef("vmstat", "sy")])])
     out = tmp_path / "f.csv"
     write_csv(fig, out)
     rows = list(csv.reader(out.open()))

@@ -20,6 +20,7 @@ from app import render
 from app.analysis.run_drops import run_drops
 from app.ingest import Options, import_path
 from app.resources import demo_folders
+from app.rundata import LibraryRunData
 from app.store import Library
 from app.ui.export_dialog import ExportDialog, window_figure
 from app.ui.main_window import MainWindow
@@ -38,12 +39,12 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with Library(path) as lib:
         ids = {f.name: import_path(lib, f, Options(name=f.name)).id for f in demo_folders()}
         assert set(ids) == {"baseline", "disk-stall", "small-buffer-pool"}
-        (stall,) = run_drops(lib, ids["disk-stall"])
+        (stall,) = run_drops(LibraryRunData(lib), ids["disk-stall"])
         lib.add_annotation(ids["disk-stall"], stall.drop.start, stall.drop.end, "dd writers", "drop", "accepted")
-        (calm,) = run_drops(lib, ids["baseline"])
+        (calm,) = run_drops(LibraryRunData(lib), ids["baseline"])
         assert calm.drop.label() == "−30% · 5 s"
         lib.add_annotation(ids["baseline"], calm.drop.start, calm.drop.end, "", "drop", "dismissed")
-        start = lib.run(ids["small-buffer-pool"])["start"]
+        start = lib.run(ids["small-buffer-pool"]).start
         lib.add_annotation(ids["small-buffer-pool"], start + 25, start + 30, "buffer pool too small")
     return path
 
@@ -56,7 +57,7 @@ def window(qtbot, db: Path, tmp_path: Path) -> MainWindow:
     w = MainWindow(session, QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(w)
     w.show()
-    session.add_runs([r["id"] for r in session.runs()])
+    session.add_runs([r.id for r in session.runs()])
     session.set_offset(run_id(w, "small-buffer-pool"), SHIFT)
     w.chart.plots[0].vb.setXRange(*WINDOW, padding=0)
     assert session.comparison.x_range is None
@@ -66,7 +67,7 @@ def window(qtbot, db: Path, tmp_path: Path) -> MainWindow:
 
 
 def run_id(w: MainWindow, name: str) -> int:
-    return next(r["id"] for r in w.session.runs() if r["name"] == name)
+    return next(r.id for r in w.session.runs() if r.name == name)
 
 
 def action(w: MainWindow, text: str):
@@ -166,7 +167,7 @@ def test_png_svg_pdf_csv_through_the_dialog_are_the_zoomed_view(window: MainWind
     header, body = rows[0], rows[1:]
     s = window.session
     expected = [
-        f"{s.run(r)['name']} {ref.spec()} ({s.unit(r, ref)})"
+        f"{s.run(r).name} {ref.spec()} ({s.unit(r, ref)})"
         for panel in s.comparison.panels
         for ref in panel.refs
         for r in s.comparison.runs
@@ -180,7 +181,7 @@ def test_png_svg_pdf_csv_through_the_dialog_are_the_zoomed_view(window: MainWind
     sbp = run_id(window, "small-buffer-pool")
     col = header.index("small-buffer-pool sysbench:tps (1/s)")
     t, v = s.data(sbp, next(ref for ref in s.available(sbp) if ref.spec() == "sysbench:tps"))
-    want = t - s.run(sbp)["start"] + SHIFT
+    want = t - s.run(sbp).start + SHIFT
     inside = (want >= WINDOW[0]) & (want <= WINDOW[1])
     got = [(float(r[0]), float(r[col])) for r in body if r[col]]
     assert np.allclose([g[0] for g in got], want[inside]) and np.array_equal([g[1] for g in got], v[inside])

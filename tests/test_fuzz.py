@@ -59,7 +59,7 @@ from app.ingest import PROBE
 from importers import _read, _tokens
 from importers._read import CHUNK, HEAD, Reading, chunks, decode_head
 from importers._sysstat import detect_decimal
-from importers._types import Block, Context, FormatError, RawClock
+from importers._types import WARNING_KINDS, Block, Context, FormatError, RawClock, SourceWarning
 from tests.conftest import FIXTURES, SAMPLES
 
 # ---- profiles -----------------------------------------------------------------------------------
@@ -214,7 +214,6 @@ def _two_part(high: str, low: str) -> float:
 
 # ---- the oracle ---------------------------------------------------------------------------------
 
-_LINE = re.compile(r"^line (\d+): ")
 FACTORS = {"iostat": (1.0, 0.5, 1024.0)}  # rsec/s -> rkB/s, rMB/s -> rkB/s (importers/iostat.py CONVERT)
 
 
@@ -283,9 +282,9 @@ def check(fmt: str, raw: bytes, out: Outcome) -> None:
         assert message.strip() and "\n" not in message, f"FormatError without a one-line reason: {message!r}"
     n_lines = raw.count(b"\n")
     for w in out.ctx.warnings:
-        assert isinstance(w, str), w
-        if m := _LINE.match(w):
-            assert 1 <= int(m.group(1)) <= n_lines, f"{w!r}: the input has {n_lines} lines"
+        assert isinstance(w, SourceWarning) and w.kind in WARNING_KINDS, w
+        if w.line is not None:
+            assert 1 <= w.line <= n_lines, f"{str(w)!r}: the input has {n_lines} lines"
     complete = raw[: raw.rfind(b"\n") + 1].removeprefix(codecs.BOM_UTF8)
     if complete.strip() and not sum(len(b.t) for b in out.blocks) and out.error is None:
         assert out.ctx.warnings or out.notes, "a file with lines gave nothing and no warning says why"
@@ -822,7 +821,7 @@ class Sabotaged:
     """A fake importer that makes one known mistake: the oracle has to catch every one of them."""
 
     blocks: tuple[Block, ...] = ()
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[SourceWarning, ...] = ()
     units: tuple[tuple[str, str], ...] = ()
     error: Exception | None = None
 
@@ -854,7 +853,11 @@ MISTAKES = {
     ),
     "an infinite time": ("sysbench", b"1\n", Sabotaged((_block(1.0, t=np.inf),))),
     "fewer values than times": ("tpcc", b"1\n", Sabotaged((Block("", np.array([0.0, 1.0]), {"m": np.array([1.0])}),))),
-    "a warning past the last line": ("mpstat", b"a\nb\n", Sabotaged((), ("line 3: not an mpstat line",))),
+    "a warning past the last line": (
+        "mpstat",
+        b"a\nb\n",
+        Sabotaged((), (SourceWarning(3, "unreadable", "not an mpstat line"),)),
+    ),
     "nothing read and nothing said": ("innodb_status", b"something\n", Sabotaged()),
     "a FormatError over two lines": ("iostat", b"x\n", Sabotaged(error=FormatError("bad\nJSON"))),
     "another exception": ("innodb_mutex", b"x\n", Sabotaged(error=ValueError("zip() argument 2 is shorter"))),

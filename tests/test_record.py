@@ -32,7 +32,7 @@ def test_recorded_folder_imports_with_its_metadata(tmp_path: Path) -> None:
         assert bench.format == "sysbench" and "recorded in benchlens-run.json" in bench.clock
         assert not any(s["path"] == "benchlens-run.json" for s in rep.skipped)
         run = lib.run(rep.id)
-        assert (run["bench_start"], run["bench_end"]) == (meta["bench_start"], meta["bench_end"])
+        assert (run.bench_start, run.bench_end) == (meta["bench_start"], meta["bench_end"])
         tps = next(s for s in lib.series(rep.id) if s.metric == "tps")
         t, v = lib.load(tps)
         assert list(t - meta["bench_start"]) == [1.0, 2.0, 3.0] and list(v) == [100.0, 200.0, 300.0]

@@ -111,5 +111,5 @@ def test_without_metadata_the_log_is_placed_within_2_s_of_the_true_start(tmp_pat
         rep = import_path(lib, folder)
         bench = next(s for s in rep.sources if s.path == "bench.log")
         assert "load onset" in bench.clock
-        start = lib.run(rep.id)["bench_start"]
+        start = lib.run(rep.id).bench_start
     assert abs(start - meta["bench_start"]) <= 2.0, (start, meta["bench_start"])

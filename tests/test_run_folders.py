@@ -59,7 +59,7 @@ def test_import_lists_three_sources_and_dump_gives_the_tools_values(
 
 
 def series_of(lib: Library, run: str) -> dict[tuple[str, str, str], tuple[np.ndarray, np.ndarray]]:
-    return run_series(lib, lib.run(run)["id"])
+    return run_series(lib, lib.run(run).id)
 
 
 def test_same_capture_under_every_locale_gives_the_same_series(lib: Library, utc_elsewhere: None) -> None:
@@ -86,7 +86,7 @@ def test_files_without_times_are_placed_from_the_timed_file(lib: Library) -> Non
     assert "file times" in by["mpstat.log"].clock
     for untimed in ("vmstat.log", "iostat.log"):
         assert "launch" in by[untimed].clock
-        assert any("no times in the file" in w for w in by[untimed].warnings)
+        assert any("no times in the file" in w.text for w in by[untimed].warnings)
     series = series_of(lib, "notimes")
     mp_t = series[("mpstat", "%usr", "all")][0]
     vm_t = series[("vmstat", "us", "")][0]

@@ -28,7 +28,7 @@ def test_markers_of_every_kind_give_epochs() -> None:
     assert [s.t for s in snaps] == [1520256295.003814653, 1795309764.0, 1795313365.0, 1795313366.0]
     assert [s.lines for s in snaps] == [["a 1", "b 2"], ["a 3"], ["a 4"], ["a 5"]]
     assert snaps[1].first_line == 5
-    assert ctx.meta["utc_offset"] == 3600.0 and ctx.meta["zone_abbrev"] == "UTC"
+    assert ctx.meta.utc_offset == 3600.0 and ctx.meta.zone_abbrev == "UTC"
 
 
 def test_text_without_markers_is_one_untimed_snapshot() -> None:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from app.store import Library, LibraryError
-from app.store.library import decode, encode
+from app.store.blobs import decode, encode
 from app.store.migrations import SCHEMA_VERSION
 from importers._types import Block
 
@@ -91,7 +91,7 @@ def test_series_loads_as_contiguous_arrays(lib: Library) -> None:
     assert len(t) == len(v) == 100_000
     assert t.flags.c_contiguous and v.flags.c_contiguous
     assert np.all(np.diff(t) == 1.0)
-    info = lib.series(lib.runs()[0]["id"])[0]
+    info = lib.series(lib.runs()[0].id)[0]
     assert (info.n, info.start, info.end, info.unit) == (100_000, 1.7e9, 1.7e9 + 99_999, "%")
 
 
@@ -122,13 +122,13 @@ def test_second_writer_waits_then_gets_a_clear_message(tmp_path: Path, monkeypat
 def test_run_lookup_by_id_or_unique_name(lib: Library) -> None:
     _write(lib, 10)
     run = lib.runs()[0]
-    assert lib.run(str(run["id"]))["name"] == "x"
-    assert lib.run("x")["id"] == run["id"]
+    assert lib.run(str(run.id)).name == "x"
+    assert lib.run("x").id == run.id
     with pytest.raises(LibraryError, match="no run"):
         lib.run("nope")
-    lib.rename_run(run["id"], "renamed")
-    assert lib.run("renamed")["id"] == run["id"]
-    lib.delete_run(run["id"])
+    lib.rename_run(run.id, "renamed")
+    assert lib.run("renamed").id == run.id
+    lib.delete_run(run.id)
     assert lib.runs() == []
     for table in ("sources", "series", "chunks", "times"):
         assert lib.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == 0

@@ -5,6 +5,7 @@ raw captures read naively here (tests/naive.py and the small readers below)."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import itertools
 import json
@@ -18,10 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.analysis.layout import SeriesRef
 from app.analysis.steps import STEP_WARMUP, step_ranges
 from app.analysis.summary import (
-    LibraryData,
     Stats,
     Window,
     change,
@@ -34,6 +33,8 @@ from app.analysis.summary import (
 from app.analysis.tables import Column, Table, fmt, to_csv, to_markdown, to_text
 from app.cli import main
 from app.ingest import import_path
+from app.model import Run, SeriesRef
+from app.rundata import LibraryRunData
 from app.store import Library
 from tests import naive
 from tests.conftest import FIXTURES
@@ -74,7 +75,7 @@ def lib(db: Path):
 
 
 def rid(lib: Library, name: str) -> int:
-    return int(lib.run(name)["id"])
+    return int(lib.run(name).id)
 
 
 def numpy_stats(v: list[float] | np.ndarray) -> dict[str, float]:
@@ -106,7 +107,7 @@ def stats_of(summary, run_id: int, ref: SeriesRef) -> Stats:
 
 # ---- statistics on real captures ----------------------------------------------------------------
 def test_whole_run_statistics_equal_numpy_on_the_raw_captures(lib: Library) -> None:
-    data = LibraryData(lib)
+    data = LibraryRunData(lib)
     for name in ("baseline", "disk-stall"):
         run = rid(lib, name)
         raw = naive.vmstat_t(DEMO / name / "vmstat.log")
@@ -115,7 +116,7 @@ def test_whole_run_statistics_equal_numpy_on_the_raw_captures(lib: Library) -> N
         refs += [SeriesRef("iostat", "w_await", "vda"), SeriesRef("sysbench", "tps")]
         s = summarize(data, [run], Window(), refs)
         for ref in refs[:-1]:
-            assert_stats(stats_of(s, run, ref), numpy_stats([v for _, v in raw[(ref.source, ref.metric, ref.entity)]]))
+            assert_stats(stats_of(s, run, ref), numpy_stats([v for _, v in raw[(ref.format, ref.metric, ref.entity)]]))
         assert_stats(
             stats_of(s, run, SeriesRef("sysbench", "tps")), numpy_stats(sysbench_tps(DEMO / name / "sysbench.log"))
         )
@@ -125,9 +126,9 @@ def test_gaps_are_not_counted(lib: Library) -> None:
     """A server restart between two InnoDB mutex snapshots leaves a gap (NaN) in the rates."""
     run = rid(lib, "mutex56")
     ref = SeriesRef("innodb_mutex", "os_waits", "&log_sys->mutex")
-    _t, v = lib.load(lib.find_series(run, ref.source, ref.metric, ref.entity))
+    _t, v = lib.load(lib.find_series(run, ref.format, ref.metric, ref.entity))
     assert np.isnan(v).sum() == 1 and len(v) == 4
-    got = stats_of(summarize(LibraryData(lib), [run], Window(), [ref]), run, ref)
+    got = stats_of(summarize(LibraryRunData(lib), [run], Window(), [ref]), run, ref)
     assert got.n == 3
     assert_stats(got, numpy_stats(v))
     assert math.isfinite(got.mean) and got.mean == pytest.approx(float(np.mean(v[np.isfinite(v)])))
@@ -142,14 +143,14 @@ def test_a_zoomed_window_is_the_numpy_statistic_of_the_slice(lib: Library, align
     raw = naive.iostat_xt(DEMO / name / "iostat.log")[("iostat", "%util", "vda")]
     t = np.array([p[0] for p in raw])
     v = np.array([p[1] for p in raw])
-    base = {"run": run["start"], "bench": run["bench_start"], "absolute": 0.0}[align]
+    base = {"run": run.start, "bench": run.bench_start, "absolute": 0.0}[align]
     x = t - base  # the samples on the comparison's axis in this alignment
     k0, k1 = int(np.searchsorted(x, x[0] + 38)), int(np.searchsorted(x, x[0] + 60))
     x0, x1 = (x[k0 - 1] + x[k0]) / 2, (x[k1 - 1] + x[k1]) / 2  # between samples: no rounding at the edges
     ref = SeriesRef("iostat", "%util", "vda")
-    data = LibraryData(lib)
-    zoomed = stats_of(summarize(data, [run["id"]], Window(x0, x1, align), [ref]), run["id"], ref)
-    whole = stats_of(summarize(data, [run["id"]], Window(align=align), [ref]), run["id"], ref)
+    data = LibraryRunData(lib)
+    zoomed = stats_of(summarize(data, [run.id], Window(x0, x1, align), [ref]), run.id, ref)
+    whole = stats_of(summarize(data, [run.id], Window(align=align), [ref]), run.id, ref)
     sel = (x >= x0) & (x <= x1)
     assert sel.sum() == k1 - k0 == 22
     assert_stats(zoomed, numpy_stats(v[sel]))
@@ -159,7 +160,7 @@ def test_a_zoomed_window_is_the_numpy_statistic_of_the_slice(lib: Library, align
 
 def test_offsets_and_side_by_side_move_each_runs_window(lib: Library) -> None:
     a, b = rid(lib, "baseline"), rid(lib, "disk-stall")
-    data = LibraryData(lib)
+    data = LibraryRunData(lib)
     ref = SeriesRef("sysbench", "tps")
     runs = [lib.run(a), lib.run(b)]
     plain = Window(40.0, 70.0)
@@ -181,7 +182,7 @@ def test_offsets_and_side_by_side_move_each_runs_window(lib: Library) -> None:
 def test_b_vs_a_differences_in_percent(lib: Library) -> None:
     a, b = rid(lib, "baseline"), rid(lib, "disk-stall")
     refs = [SeriesRef("sysbench", "tps"), SeriesRef("iostat", "%util", "vda"), SeriesRef("iostat", "r/s", "vda")]
-    s = summarize(LibraryData(lib), [a, b], Window(35.0, 65.0), refs)
+    s = summarize(LibraryRunData(lib), [a, b], Window(35.0, 65.0), refs)
     diff = next(t for t in s.tables() if t.key == "diff")
     cols = [c.name for c in diff.columns]
     assert cols[:5] == ["series", "unit", "mean A", "mean B", "Δ mean"]
@@ -215,7 +216,7 @@ def test_change_when_a_is_zero_negative_or_missing() -> None:
 def test_a_series_only_one_run_has_gets_no_difference(lib: Library) -> None:
     a, b = rid(lib, "recorded_mariadb_oltp"), rid(lib, "baseline")
     ref = SeriesRef("innodb_status", "checkpoint_age")
-    s = summarize(LibraryData(lib), [a, b], Window(), [ref, SeriesRef("sysbench", "tps")])
+    s = summarize(LibraryRunData(lib), [a, b], Window(), [ref, SeriesRef("sysbench", "tps")])
     diff = next(t for t in s.tables() if t.key == "diff")
     row = next(r for r in diff.rows if r[0] == ref.spec())
     assert row[2] > 0 and math.isnan(row[3]) and row[4] is None  # mean A, mean B (none), no change
@@ -247,18 +248,18 @@ def test_top_waits_of_a_real_capture_equal_the_raw_snapshots(lib: Library) -> No
     run = lib.run("recorded_mariadb_oltp")
     t, rates = perfschema_rates(RECORDED / "perfschema.log")
     window = Window(0.0, 12.0)
-    data = LibraryData(lib)
-    wt = top_waits(data, [run["id"]], {run["id"]: window.t_range([run], run["id"])}, top=3)
+    data = LibraryRunData(lib)
+    wt = top_waits(data, [run.id], {run.id: window.t_range([run], run.id)}, top=3)
     (table,) = wt
-    assert (table.source, table.metric, table.unit) == ("perfschema", "SUM_TIMER_WAIT", "ms/s")
-    lo, hi = window.t_range([run], run["id"])
+    assert (table.format, table.metric, table.unit) == ("perfschema", "SUM_TIMER_WAIT", "ms/s")
+    lo, hi = window.t_range([run], run.id)
     sel = (t >= lo) & (t <= hi)
     want = {e: float(v[sel].mean()) for e, v in rates.items() if e != "idle"}
     top3 = sorted((e for e in want if want[e] > 0), key=lambda e: -want[e])[:3]
     assert [r.entity for r in table.rows] == top3
     for r in table.rows:
-        assert r.rate[run["id"]] == pytest.approx(want[r.entity])
-        assert r.share[run["id"]] == pytest.approx(want[r.entity] / sum(want.values()))
+        assert r.rate[run.id] == pytest.approx(want[r.entity])
+        assert r.share[run.id] == pytest.approx(want[r.entity] / sum(want.values()))
     assert "idle" not in {r.entity for r in table.rows}  # a thread waiting for a query is no wait
 
 
@@ -266,14 +267,21 @@ class ShiftedTwin:
     """A second run made of the first one's data moved earlier by `shift` seconds, its start kept:
     one real capture seen as two runs, a window covering a different stretch of each."""
 
-    def __init__(self, data: LibraryData, run_id: int, twin: int, shift: float) -> None:
+    def __init__(self, data: LibraryRunData, run_id: int, twin: int, shift: float) -> None:
         self.d, self.run_id, self.twin, self.shift = data, run_id, twin, shift
 
-    def run(self, run_id: int) -> dict:
-        r = dict(self.d.run(self.run_id))
-        if run_id == self.twin:
-            r.update(id=self.twin, name="twin")
-        return r
+    def run(self, run_id: int) -> Run:
+        r = self.d.run(self.run_id)
+        return dataclasses.replace(r, id=self.twin, name="twin") if run_id == self.twin else r
+
+    def run_ids(self) -> list[int]:
+        return [self.run_id, self.twin]
+
+    def info(self, run_id: int, ref: SeriesRef):
+        return self.d.info(self.run_id, ref)
+
+    def annotations(self, run_id: int) -> list:
+        return []
 
     def available(self, run_id: int) -> list[SeriesRef]:
         return self.d.available(self.run_id)
@@ -285,13 +293,13 @@ class ShiftedTwin:
         d = self.d.data(self.run_id, ref)
         return (d[0] + self.shift, d[1]) if d is not None and run_id == self.twin else d
 
-    def source_meta(self, run_id: int, source: str) -> list[dict]:
-        return self.d.source_meta(self.run_id, source)
+    def source_meta(self, run_id: int, fmt: str) -> list:
+        return self.d.source_meta(self.run_id, fmt)
 
 
 def test_top_waits_side_by_side_on_a_real_capture(lib: Library) -> None:
     run = rid(lib, "recorded_mariadb_oltp")
-    data = ShiftedTwin(LibraryData(lib), run, 999, shift=-10.0)  # B: the same capture 10 s later
+    data = ShiftedTwin(LibraryRunData(lib), run, 999, shift=-10.0)  # B: the same capture 10 s later
     t, rates = perfschema_rates(RECORDED / "perfschema.log")
     s = summarize(data, [run, 999], Window(2.0, 9.0), [SeriesRef("sysbench", "tps")], top=2)
     (w,) = s.waits
@@ -326,8 +334,17 @@ class FakeWaits:
         self.waits = waits
         self.t = np.arange(100.0, 110.0)
 
-    def run(self, run_id: int) -> dict:
-        return {"id": run_id, "name": f"run{run_id}", "start": 100.0, "end": 109.0, "bench_start": None}
+    def run(self, run_id: int) -> Run:
+        return Run(run_id, f"run{run_id}", 100.0, 109.0, None, None, None, "", None, "", None, None, 0)
+
+    def run_ids(self) -> list[int]:
+        return list(self.waits)
+
+    def info(self, run_id: int, ref: SeriesRef) -> None:
+        return None
+
+    def annotations(self, run_id: int) -> list:
+        return []
 
     def available(self, run_id: int) -> list[SeriesRef]:
         return [SeriesRef("perfschema", "SUM_TIMER_WAIT", e) for e in self.waits[run_id]]
@@ -338,7 +355,7 @@ class FakeWaits:
     def data(self, run_id: int, ref: SeriesRef):
         return self.t, np.full(len(self.t), self.waits[run_id][ref.entity])
 
-    def source_meta(self, run_id: int, source: str) -> list[dict]:
+    def source_meta(self, run_id: int, fmt: str) -> list:
         return []
 
 
@@ -358,9 +375,9 @@ def test_top_waits_rows_are_the_union_of_each_runs_top_n() -> None:
 
 def test_innodb_mutex_waits_rank_the_mutexes(lib: Library) -> None:
     run = rid(lib, "mutex56")
-    s = summarize(LibraryData(lib), [run], Window(), [], top=3)
+    s = summarize(LibraryRunData(lib), [run], Window(), [], top=3)
     (w,) = s.waits
-    assert (w.source, w.metric, w.unit) == ("innodb_mutex", "os_waits", "1/s")
+    assert (w.format, w.metric, w.unit) == ("innodb_mutex", "os_waits", "1/s")
     means = {}
     for info in lib.series(run):
         if info.metric == "os_waits":
@@ -405,8 +422,8 @@ def naive_steps(path: Path) -> list[dict[str, float]]:
 def test_tps_per_step_equals_the_raw_log(lib: Library, log: Path) -> None:
     want = naive_steps(log)
     assert len(want) >= 2
-    st = load_steps(LibraryData(lib), rid(lib, log.stem))
-    assert st is not None and st.source == "sysbench" and st.latency == "p95 ms"
+    st = load_steps(LibraryRunData(lib), rid(lib, log.stem))
+    assert st is not None and st.format == "sysbench" and st.latency == "p95 ms"
     assert [s.threads for s in st.steps] == [w["threads"] for w in want]
     for got, w in zip(st.steps, want, strict=True):
         assert got.n == w["n"]
@@ -422,8 +439,8 @@ def test_steps_follow_the_log_runs_not_a_thread_count_blip(lib: Library) -> None
     run = rid(lib, log.stem)
     t, thds = lib.load(lib.find_series(run, "sysbench", "thds", ""))
     assert list(thds) == [1, 1, 2, 2, 1]
-    data = LibraryData(lib)
-    meta_runs = data.source_meta(run, "sysbench")[0]["steps"]
+    data = LibraryRunData(lib)
+    meta_runs = data.source_meta(run, "sysbench")[0].log_runs
     assert len(meta_runs) == 2
     st = load_steps(data, run)
     assert st is not None and [(s.threads, s.n) for s in st.steps] == [(1, 2), (2, 2)]
@@ -443,7 +460,7 @@ def test_steps_from_thread_levels_of_a_dbstress_log(tmp_path: Path) -> None:
     shutil.copy(log, folder / "injector.log")
     with Library(tmp_path / "d.sqlite") as lib:
         run = import_path(lib, folder).id
-        st = load_steps(LibraryData(lib), run)
+        st = load_steps(LibraryRunData(lib), run)
         _t, users = lib.load(lib.find_series(run, "dbstress", "thds", ""))
     assert st is not None and st.latency == "SEL1 ms"
     levels = [users[0]] + [u for prev, u in itertools.pairwise(users) if u != prev]
@@ -453,23 +470,23 @@ def test_steps_from_thread_levels_of_a_dbstress_log(tmp_path: Path) -> None:
 def test_a_window_keeps_the_steps_it_covers(lib: Library) -> None:
     log = max(STEP_LOGS, key=lambda p: p.stat().st_size)
     run = lib.run(log.stem)
-    data = LibraryData(lib)
-    whole = load_steps(data, run["id"])
+    data = LibraryRunData(lib)
+    whole = load_steps(data, run.id)
     assert whole is not None and len(whole.steps) >= 2
-    x1 = whole.steps[1].t1 - run["start"]
-    s = summarize(data, [run["id"]], Window(None, x1), [SeriesRef("sysbench", "tps")])
-    assert [(x.threads, x.n) for x in s.steps[run["id"]].steps] == [(x.threads, x.n) for x in whole.steps[:2]]
+    x1 = whole.steps[1].t1 - run.start
+    s = summarize(data, [run.id], Window(None, x1), [SeriesRef("sysbench", "tps")])
+    assert [(x.threads, x.n) for x in s.steps[run.id].steps] == [(x.threads, x.n) for x in whole.steps[:2]]
 
 
 def test_a_run_at_one_thread_count_is_no_step_load(lib: Library) -> None:
-    assert load_steps(LibraryData(lib), rid(lib, "baseline")) is None
+    assert load_steps(LibraryRunData(lib), rid(lib, "baseline")) is None
 
 
 # ---- renderings ------------------------------------------------------------------------------
 @pytest.fixture
 def two_step_loads(lib: Library):
     a, b = (rid(lib, p.stem) for p in STEP_LOGS[:2])
-    data = LibraryData(lib)
+    data = LibraryRunData(lib)
     return summarize(data, [a, b], Window(), series_refs(data, [a, b]))
 
 
@@ -541,7 +558,7 @@ def test_cli_summary_formats(db: Path, capsys: pytest.CaptureFixture[str], lib: 
     assert out["window"] == {"from": 35.0, "to": 65.0, "align": "run"}
     tables = {t["key"]: t for t in out["tables"]}
     a, b = rid(lib, "baseline"), rid(lib, "disk-stall")
-    want = summarize(LibraryData(lib), [a, b], Window(35.0, 65.0), [SeriesRef("sysbench", "tps")])
+    want = summarize(LibraryRunData(lib), [a, b], Window(35.0, 65.0), [SeriesRef("sysbench", "tps")])
     (row,) = tables["diff"]["rows"]
     (wrow,) = next(t for t in want.tables() if t.key == "diff").rows
     assert row["series"] == "sysbench:tps" and row["Δ mean"] == pytest.approx(wrow[4])
@@ -583,7 +600,7 @@ def test_cli_summary_needs_no_qt(db: Path) -> None:
 
 def test_render_json_has_no_nan(lib: Library) -> None:
     a, b = rid(lib, "recorded_mariadb_oltp"), rid(lib, "baseline")
-    s = summarize(LibraryData(lib), [a, b], Window(), [SeriesRef("innodb_status", "checkpoint_age")])
+    s = summarize(LibraryRunData(lib), [a, b], Window(), [SeriesRef("innodb_status", "checkpoint_age")])
     text = render(s, "json")
     assert "NaN" not in text
     row = json.loads(text)["tables"][1]["rows"][0]

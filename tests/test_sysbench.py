@@ -70,11 +70,11 @@ def test_relative_log_is_placed_at_the_load_onset(tmp_path: Path) -> None:
         run = lib.run(rep.id)
         info = next(s for s in lib.series(rep.id) if s.metric == "tps")
         t, _ = lib.load(info)
-        vm = next(s for s in lib.series(rep.id) if s.source == "vmstat" and s.metric == "us")
+        vm = next(s for s in lib.series(rep.id) if s.format == "vmstat" and s.metric == "us")
         vt, us = lib.load(vm)
         first_busy = vt[np.argmax(us > us[0] + 5)]
         assert first_busy - 1 <= t[0] - 1 <= first_busy  # t=0 falls in the first busy sample's interval
-        assert run["bench_start"] == t[0] - 1 and run["bench_end"] == t[-1]  # the first report is [ 1s ]
+        assert run.bench_start == t[0] - 1 and run.bench_end == t[-1]  # the first report is [ 1s ]
 
 
 def test_relative_log_without_monitors_uses_its_modification_time(tmp_path: Path) -> None:

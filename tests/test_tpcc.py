@@ -15,7 +15,7 @@ import importers
 from app.ingest import Options, import_path
 from app.store import Library
 from importers import dbstress, innodb_status, iostat, mpstat, sysbench, tpcc, vmstat
-from importers._types import Block, Context
+from importers._types import Block, Context, Timing
 from tests import golden
 from tests.conftest import FIXTURES, assert_prefix_of, head_of, parse_bytes
 
@@ -178,8 +178,8 @@ def test_times_start_with_the_ramp_up() -> None:
     """tpcc_start prints seconds since MEASURING START; the load began [rampup] seconds earlier."""
     got, ctx = parse((TP / "tpcc_old-rt90_handwritten.txt").read_bytes())
     assert list(got[("trx", "")][0]) == [40.0, 50.0, 60.0, 70.0, 80.0, 90.0]  # printed 10..60, ramp-up 30
-    assert ctx.meta["rampup"] == 30 and ctx.meta["steps"] == [(0.0, 90.0)]
-    assert ctx.meta["relative"] is True and ctx.meta["last_relative"] == 90.0
+    assert ctx.meta.tpcc_runs[0].rampup == 30 and ctx.meta.log_runs == [(0.0, 90.0)]
+    assert ctx.meta.timing is Timing.RELATIVE and ctx.meta.last_relative == 90.0
     assert any("ramp-up" in v for v in ctx.variant)
 
 
@@ -187,7 +187,7 @@ def test_without_a_ramp_up_line_times_are_as_printed_with_a_warning() -> None:
     text = "MEASURING START.\n\n  10, trx: 5, 95%: 1.000, 99%: 2.000, max_rt: 3.000, 5|1.0, 1|1.0, 1|1.0, 1|1.0\n"
     got, ctx = parse(text.encode())
     assert list(got[("trx", "")][0]) == [10.0]
-    assert ctx.warnings == [
+    assert [str(w) for w in ctx.warnings] == [
         "line 3: no ramp-up line before the first report: times taken as printed (from MEASURING START)"
     ]
 
@@ -198,10 +198,10 @@ def test_two_runs_in_one_log_are_placed_back_to_back() -> None:
     assert list(thds) == [4.0] * 6 + [8.0] * 6
     assert np.all(np.diff(t) > 0)
     assert t[5] == 35.0 and t[6] == 35.0 + 5 + 5  # the second run starts where the first ended, then ramp-up
-    assert ctx.meta["steps"] == [(0.0, 35.0), (35.0, 70.0)]
-    runs = ctx.meta["runs"]
-    assert [r["threads"] for r in runs] == [4, 8] and ctx.meta["threads"] == 4
-    assert [r["tpmc"] for r in runs] != [runs[0]["tpmc"]] * 2
+    assert ctx.meta.log_runs == [(0.0, 35.0), (35.0, 70.0)]
+    runs = ctx.meta.tpcc_runs
+    assert [r.threads for r in runs] == [4, 8] and ctx.meta.threads == 4
+    assert [r.tpmc for r in runs] != [runs[0].tpmc] * 2
 
 
 def test_times_going_back_without_a_header_start_a_new_run() -> None:
@@ -209,7 +209,7 @@ def test_times_going_back_without_a_header_start_a_new_run() -> None:
     text = "[rampup]: 5 (sec.)\n" + "".join(line.format(t=t) for t in (10, 20, 10, 20))
     got, ctx = parse(text.encode())
     assert list(got[("trx", "")][0]) == [15.0, 25.0, 40.0, 50.0]
-    assert ctx.meta["steps"] == [(0.0, 25.0), (25.0, 50.0)]
+    assert ctx.meta.log_runs == [(0.0, 25.0), (25.0, 50.0)]
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
@@ -217,21 +217,20 @@ def test_header_and_summary_go_to_meta_and_the_password_never_does(path: Path) -
     text = path.read_text()
     _, ctx = parse(path.read_bytes())
     meta = ctx.meta
+    run = meta.tpcc_runs[0]
     lines = [ln.strip() for ln in text.splitlines()]
     first: dict[str, str] = {}  # the first run's header
     for ln in lines:
         if ln.startswith("[") and "]:" in ln:
             first.setdefault(ln.split(":")[0], ln.split(":", 1)[1].strip())
-    assert meta["threads"] == int(first["[connection]"]) and meta["warehouses"] == int(first["[warehouse]"])
-    assert meta["rampup"] == int(first["[rampup]"].split()[0]) and meta["measure"] == int(first["[measure]"].split()[0])
+    assert meta.threads == int(first["[connection]"]) and meta.warehouses == int(first["[warehouse]"])
+    assert run.rampup == int(first["[rampup]"].split()[0]) and run.measure == int(first["[measure]"].split()[0])
     tpmc = [float(ln.split()[0]) for ln in lines if ln.endswith("TpmC")]
-    assert meta["tpmc"] == tpmc[0]
+    assert meta.tpmc == tpmc[0]
     # TpmC is 60 x the New-Order count over the measure: the sum of the first run's `trx`
     reports = [r for r in raw_reports(path) if r["run"] == 0]
-    assert tpmc[0] == sum(r["trx"] for r in reports) * 60 / meta["measure"]
-    assert meta["raw_results"]["New-Order"]["sc"] + meta["raw_results"]["New-Order"]["lt"] == sum(
-        r["trx"] for r in reports
-    )
+    assert tpmc[0] == sum(r["trx"] for r in reports) * 60 / run.measure
+    assert run.raw_results["New-Order"]["sc"] + run.raw_results["New-Order"]["lt"] == sum(r["trx"] for r in reports)
     password = first["[pass]"]
     if password:
         assert password not in repr(meta)
@@ -250,10 +249,10 @@ def test_in_a_run_folder_the_ramp_up_starts_at_the_load_onset(tmp_path: Path, mo
         rep = import_path(lib, folder, Options(tz="UTC"))
         src = next(s for s in rep.sources if s.format == "tpcc")
         assert "load onset" in src.clock
-        info = next(s for s in lib.series(rep.id) if s.source == "tpcc" and s.metric == "tps")
+        info = next(s for s in lib.series(rep.id) if s.format == "tpcc" and s.metric == "tps")
         t, tps = lib.load(info)
         assert list(tps) == [101.0, 102.0, 103.0, 104.0]
-        assert t[0] == lib.run(rep.id)["bench_start"] + 1 + 1  # ramp-up 1 s + printed 1 s
+        assert t[0] == lib.run(rep.id).bench_start + 1 + 1  # ramp-up 1 s + printed 1 s
 
 
 # ---- bad input ---------------------------------------------------------------------------------
@@ -269,7 +268,9 @@ def test_garbage_lines_are_warned_with_their_line_number_and_the_rest_survives()
     assert set(got) == set(want)
     for key, (t, v) in want.items():
         assert np.array_equal(got[key][0], t) and np.array_equal(got[key][1], v, equal_nan=True)
-    assert ctx.warnings == [f"line {k + 2}: unreadable interval line: '20, trx: 12644, 95%: 7.698, 99%'"]
+    assert [str(w) for w in ctx.warnings] == [
+        f"line {k + 2}: unreadable interval line: '20, trx: 12644, 95%: 7.698, 99%'"
+    ]
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
@@ -296,13 +297,13 @@ def test_truncated_anywhere_never_raises_nor_invents(path: Path) -> None:
 def test_hostile_input_never_raises(raw: bytes) -> None:
     got, ctx = parse(raw)
     assert got == {} and ctx.warnings
-    assert all(w.startswith("line ") or w == "no tpcc interval lines found" for w in ctx.warnings)
+    assert all(w.line is not None or w.text == "no tpcc interval lines found" for w in ctx.warnings)
 
 
 def test_zero_length_intervals_are_skipped() -> None:
     line = "   0, trx: 1, 95%: 1.000, 99%: 2.000, max_rt: 3.000, 1|1.000, 1|1.000, 1|1.000, 1|1.000\n"
     got, ctx = parse(b"[rampup]: 0 (sec.)\n" + line.encode())
-    assert got == {} and ctx.warnings[0].startswith("line 2: interval line at 0 s has no length")
+    assert got == {} and str(ctx.warnings[0]).startswith("line 2: interval line at 0 s has no length")
 
 
 # ---- detection ---------------------------------------------------------------------------------

@@ -9,8 +9,8 @@ import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, Qt
 from PySide6.QtGui import QDropEvent
 
-from app.analysis.layout import SeriesRef
 from app.ingest import import_path
+from app.model import SeriesRef
 from app.store import Library
 from app.ui import mime
 from app.ui.main_window import LAST_VIEW, MainWindow
@@ -55,7 +55,7 @@ def test_runs_dragged_from_the_table_join_the_comparison(window: MainWindow) -> 
     assert data.hasFormat(mime.RUNS)
     drop_on(window.chart, data, QPoint(300, 300))
     s = window.session
-    assert sorted(s.comparison.runs) == sorted(r["id"] for r in s.runs())
+    assert sorted(s.comparison.runs) == sorted(r.id for r in s.runs())
     titles = [p.title for p in s.comparison.panels]
     assert titles[0] == "CPU (%)" and any("vda" in t for t in titles)
     assert len(window.chart.plots) == len(titles)
@@ -64,7 +64,7 @@ def test_runs_dragged_from_the_table_join_the_comparison(window: MainWindow) -> 
 
 def test_metric_dragged_onto_a_panel_is_added_to_it(window: MainWindow, qtbot) -> None:
     s = window.session
-    s.add_runs([r["id"] for r in s.runs()])
+    s.add_runs([r.id for r in s.runs()])
     window.chart.resize(1000, 800)
     qtbot.wait(10)
     tree = window.metrics.tree
@@ -84,7 +84,7 @@ def test_metric_dragged_onto_a_panel_is_added_to_it(window: MainWindow, qtbot) -
 
 def test_double_click_adds_a_new_panel(window: MainWindow) -> None:
     s = window.session
-    s.add_runs([s.runs()[0]["id"]])
+    s.add_runs([s.runs()[0].id])
     n = len(s.comparison.panels)
     vm = window.metrics.tree.findItems("vmstat", Qt.MatchFlag.MatchExactly)[0]
     cs = [vm.child(k) for k in range(vm.childCount()) if vm.child(k).text(0) == "cs"][0]
@@ -95,7 +95,7 @@ def test_double_click_adds_a_new_panel(window: MainWindow) -> None:
 
 def test_alignment_and_offsets_move_the_curves(window: MainWindow) -> None:
     s = window.session
-    ids = [r["id"] for r in s.runs()]
+    ids = [r.id for r in s.runs()]
     s.add_runs(ids)
     first = window.chart.curves[0]
     assert first[3][0] >= 0 and first[3][0] < 5  # relative to run start: seconds
@@ -115,16 +115,16 @@ def test_alignment_and_offsets_move_the_curves(window: MainWindow) -> None:
 
 def test_crosshair_reads_every_run(window: MainWindow) -> None:
     s = window.session
-    s.add_runs([r["id"] for r in s.runs()])
+    s.add_runs([r.id for r in s.runs()])
     window.chart.show_at(3.0)
     text = window.chart.readout.text()
     for r in s.runs():
-        assert s.color(r["id"]) in text
+        assert s.color(r.id) in text
 
 
 def test_saved_view_round_trip_and_last_view_restored(window: MainWindow, db: Path, tmp_path: Path, qtbot) -> None:
     s = window.session
-    s.add_runs([s.runs()[0]["id"]])
+    s.add_runs([s.runs()[0].id])
     s.add_series([SeriesRef("vmstat", "cs")])
     s.set_offset(s.comparison.runs[0], 12.5)
     s.set_align("absolute")
@@ -147,16 +147,16 @@ def test_rename_and_delete_with_confirmation(window: MainWindow, monkeypatch: py
     from PySide6.QtWidgets import QInputDialog, QMessageBox
 
     s = window.session
-    rid = s.runs()[0]["id"]
+    rid = s.runs()[0].id
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("renamed run", True))
     window.runs.rename(rid)
-    assert s.run(rid)["name"] == "renamed run"
+    assert s.run(rid).name == "renamed run"
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.No)
     window.runs.delete([rid])
-    assert rid in {r["id"] for r in s.runs()}
+    assert rid in {r.id for r in s.runs()}
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     window.runs.delete([rid])
-    assert rid not in {r["id"] for r in s.runs()}
+    assert rid not in {r.id for r in s.runs()}
 
 
 def test_filter_hides_other_runs(window: MainWindow) -> None:
@@ -168,9 +168,42 @@ def test_import_dialog_imports_and_reports(window: MainWindow, qtbot) -> None:
     dialog = window.import_paths([RUNS / "notimes"])
     with qtbot.waitSignal(dialog.imported, timeout=20000):
         pass
-    assert "notimes" in {r["name"] for r in window.session.runs()}
+    assert "notimes" in {r.name for r in window.session.runs()}
     assert "vmstat.log" in dialog.report.toPlainText()
     assert window.session.comparison.runs
+
+
+def test_import_report_groups_and_counts_warnings_by_kind(window: MainWindow, qtbot, tmp_path: Path) -> None:
+    """A file with many bad lines is one counted line per kind in the report, not a list cut at 20."""
+    run = tmp_path / "garbled"
+    run.mkdir()
+    lines = (RUNS / "c_basic" / "vmstat.log").read_text().splitlines(keepends=True)
+    garbled = lines[:4] + [f"garbage line {k} !!\n" for k in range(30)] + lines[4:]
+    (run / "vmstat.log").write_text("".join(garbled))
+    dialog = window.import_paths([run])
+    with qtbot.waitSignal(dialog.imported, timeout=20000) as blocker:
+        pass
+    (report,) = blocker.args[0]
+    kinds = [w.kind for w in report.sources[0].warnings]
+    assert kinds.count("unreadable") == 30
+    text = dialog.report.toPlainText()
+    assert "30 × unreadable" in text and "27 more" in text
+    assert text.count("garbage line") <= 3  # quoted once each, three of them
+
+
+def test_import_worker_reports_an_internal_error_instead_of_hanging(
+    window: MainWindow, qtbot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import app.ui.import_dialog as dialog_module
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(dialog_module, "import_path", broken)
+    dialog = window.import_paths([RUNS / "notimes"])
+    with qtbot.waitSignal(dialog.failed, timeout=20000) as blocker:
+        pass
+    assert "internal error (ZeroDivisionError: a bug)" in blocker.args[0]
 
 
 def test_import_cancel_leaves_library_unchanged(window: MainWindow, qtbot, tmp_path: Path) -> None:
@@ -178,14 +211,14 @@ def test_import_cancel_leaves_library_unchanged(window: MainWindow, qtbot, tmp_p
     big.mkdir()
     src = (RUNS / "c_basic" / "iostat.log").read_text()
     (big / "iostat.log").write_text(src * 400)
-    before = [r["id"] for r in window.session.runs()]
+    before = [r.id for r in window.session.runs()]
     dialog = window.import_paths([big])
     dialog.worker.cancel.set()  # as if Cancel was pressed before the first chunk was read
     with qtbot.waitSignal(dialog.failed, timeout=20000) as blocker:
         pass
     assert "cancelled" in blocker.args[0]
     window.session.reload_runs()
-    assert [r["id"] for r in window.session.runs()] == before
+    assert [r.id for r in window.session.runs()] == before
 
 
 def test_folder_dropped_from_file_manager_is_imported(window: MainWindow, qtbot) -> None:
@@ -243,7 +276,7 @@ class FakeDrag:
 
 def test_ctrl_drag_slides_the_chosen_run_in_time(window: MainWindow) -> None:
     s = window.session
-    ids = [r["id"] for r in s.runs()]
+    ids = [r.id for r in s.runs()]
     s.add_runs(ids)
     window.offset_run.setCurrentIndex(1)
     moved = window.offset_run.currentData()

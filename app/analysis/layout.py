@@ -13,26 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-
-@dataclass(frozen=True, order=True)
-class SeriesRef:
-    source: str
-    metric: str
-    entity: str = ""
-
-    @classmethod
-    def parse(cls, spec: str) -> SeriesRef:
-        """'SOURCE:METRIC[:ENTITY]' (the entity may itself contain ':')."""
-        parts = spec.split(":", 2)
-        if len(parts) < 2 or not parts[0] or not parts[1]:
-            raise ValueError(f"series {spec!r} is not SOURCE:METRIC[:ENTITY]")
-        return cls(parts[0], parts[1], parts[2] if len(parts) == 3 else "")
-
-    def spec(self) -> str:
-        return f"{self.source}:{self.metric}" + (f":{self.entity}" if self.entity else "")
-
-    def label(self) -> str:
-        return f"{self.metric} {self.entity}".strip() if self.source in ("vmstat", "iostat", "mpstat") else self.spec()
+from app.model import SeriesRef
 
 
 @dataclass
@@ -46,7 +27,7 @@ class Panel:
     def legend(self) -> list[str]:
         """A short label per series: the entity alone when the panel shows one metric of many
         entities (top waits), else the metric and entity."""
-        if len({(r.source, r.metric) for r in self.refs}) == 1 and all(r.entity for r in self.refs):
+        if len({(r.format, r.metric) for r in self.refs}) == 1 and all(r.entity for r in self.refs):
             return [r.entity for r in self.refs]
         return [r.label() for r in self.refs]
 
@@ -63,7 +44,7 @@ def parse_panel(spec: str) -> Panel:
     return Panel(" + ".join(r.label() for r in refs), refs)
 
 
-THROUGHPUT_SOURCES = ("sysbench", "dbstress", "tpcc")
+THROUGHPUT_FORMATS = ("sysbench", "dbstress", "tpcc")
 TOP_WAITS = 4
 
 
@@ -99,10 +80,10 @@ def default_panels(available: Iterable[SeriesRef], load: Callable[[SeriesRef], f
     def pick(*refs: SeriesRef) -> list[SeriesRef]:
         return [r for r in refs if r in have]
 
-    for src in THROUGHPUT_SOURCES:
+    for src in THROUGHPUT_FORMATS:
         if SeriesRef(src, "tps") in have:
             panels.append(Panel("Throughput (tps)", [SeriesRef(src, "tps")]))
-            lat = sorted(r for r in have if r.source == src and r.metric == "lat_ms")
+            lat = sorted(r for r in have if r.format == src and r.metric == "lat_ms")
             if lat:
                 which = ", ".join(f"p{r.entity}" if r.entity.replace(".", "").isdigit() else r.entity for r in lat[:2])
                 panels.append(Panel(f"Latency {which} (ms)", lat[:2]))
@@ -112,7 +93,7 @@ def default_panels(available: Iterable[SeriesRef], load: Callable[[SeriesRef], f
         cpu = pick(*(SeriesRef("mpstat", m, "all") for m in ("%usr", "%sys", "%iowait")))
     if cpu:
         panels.append(Panel("CPU (%)", cpu))
-    devices = sorted({r.entity for r in have if r.source == "iostat" and r.metric in ("w/s", "%util") and r.entity})
+    devices = sorted({r.entity for r in have if r.format == "iostat" and r.metric in ("w/s", "%util") and r.entity})
     if devices:
         dev = max(devices, key=lambda d: (load(SeriesRef("iostat", "%util", d)) if load else 0.0, -devices.index(d)))
         iops = pick(SeriesRef("iostat", "w/s", dev), SeriesRef("iostat", "r/s", dev))
@@ -132,12 +113,12 @@ def default_panels(available: Iterable[SeriesRef], load: Callable[[SeriesRef], f
     if hll:
         panels.append(Panel("History list length", hll))
     # top waits: the events (Performance Schema) or mutexes (InnoDB) that waited most
-    for source, metric, title in (
+    for fmt, metric, title in (
         ("perfschema", "SUM_TIMER_WAIT", "Top waits (ms/s)"),
         ("innodb_mutex", "os_waits", "Top mutex OS waits (1/s)"),
         ("innodb_mutex", "waits", "Top mutex waits (1/s)"),
     ):
-        waits = [r for r in have if r.source == source and r.metric == metric and r.entity != "idle"]
+        waits = [r for r in have if r.format == fmt and r.metric == metric and r.entity != "idle"]
         if waits:
             top = sorted(waits, key=lambda r: (-(load(r) if load else 0.0), r.entity))[:TOP_WAITS]
             panels.append(Panel(title, top))

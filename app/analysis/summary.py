@@ -26,71 +26,24 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
 from app.analysis.align import ALIGN_MODES, x_of
-from app.analysis.layout import THROUGHPUT_SOURCES, SeriesRef, layout_for_runs
+from app.analysis.layout import THROUGHPUT_FORMATS, layout_for_runs
 from app.analysis.steps import STEP_WARMUP, Step, log_runs, per_step
 from app.analysis.tables import Cell, Column, Table, finite, to_csv, to_markdown, to_text
+from app.model import Run, RunData, SeriesRef
 
 TOP_N = 10  # waits per run in the tables (the chart panel shows layout.TOP_WAITS)
-# (source, metric, title): the wait series, as the default layout's top-waits panel picks them
+# (format, metrics, title): the wait series, as the default layout's top-waits panel picks them
 WAITS = (
     ("perfschema", ("SUM_TIMER_WAIT",), "Top waits: Performance Schema wait time"),
     ("innodb_mutex", ("os_waits", "waits"), "Top waits: InnoDB mutexes"),
 )
 STATEMENTS = ("SEL1", "SEL2", "UPD", "DEL", "INS")  # dbSTRESS response times: the first SELECT leads
 NOT_WAITS = frozenset({"idle"})  # Performance Schema's idle is a thread waiting for a query
-
-
-class RunData(Protocol):
-    """What a summary reads of the runs (the app's Session and LibraryData both provide it)."""
-
-    def run(self, run_id: int) -> dict[str, Any]: ...
-
-    def available(self, run_id: int) -> list[SeriesRef]: ...
-
-    def unit(self, run_id: int, ref: SeriesRef) -> str: ...
-
-    def data(self, run_id: int, ref: SeriesRef) -> tuple[np.ndarray, np.ndarray] | None: ...
-
-    def source_meta(self, run_id: int, source: str) -> list[dict[str, Any]]: ...
-
-
-class LibraryData:
-    """RunData read from a Library, each series loaded once (the CLI's access)."""
-
-    def __init__(self, lib: Any) -> None:
-        self.lib = lib
-        self._series: dict[int, dict[SeriesRef, Any]] = {}
-        self._data: dict[tuple[int, SeriesRef], tuple[np.ndarray, np.ndarray] | None] = {}
-
-    def _infos(self, run_id: int) -> dict[SeriesRef, Any]:
-        if run_id not in self._series:
-            self._series[run_id] = {SeriesRef(s.source, s.metric, s.entity): s for s in self.lib.series(run_id)}
-        return self._series[run_id]
-
-    def run(self, run_id: int) -> dict[str, Any]:
-        return dict(self.lib.run(run_id))
-
-    def available(self, run_id: int) -> list[SeriesRef]:
-        return list(self._infos(run_id))
-
-    def unit(self, run_id: int, ref: SeriesRef) -> str:
-        info = self._infos(run_id).get(ref)
-        return str(info.unit) if info is not None else ""
-
-    def data(self, run_id: int, ref: SeriesRef) -> tuple[np.ndarray, np.ndarray] | None:
-        key = (run_id, ref)
-        if key not in self._data:
-            info = self._infos(run_id).get(ref)
-            self._data[key] = self.lib.load(info) if info is not None else None
-        return self._data[key]
-
-    def source_meta(self, run_id: int, source: str) -> list[dict[str, Any]]:
-        return [dict(s["meta"]) for s in self.lib.sources(run_id) if s["format"] == source]
 
 
 # ---- the window ------------------------------------------------------------------------------
@@ -104,7 +57,7 @@ class Window:
     offsets: dict[int, float] = field(default_factory=dict, hash=False)
     side_by_side: bool = False
 
-    def t_range(self, runs: list[dict[str, Any]], run_id: int) -> tuple[float, float]:
+    def t_range(self, runs: list[Run], run_id: int) -> tuple[float, float]:
         """The window in one run's own times (epoch s)."""
         shift = float(x_of(runs, run_id, np.zeros(1), self.align, self.offsets, self.side_by_side)[0])
         lo = -math.inf if self.x0 is None else self.x0 - shift
@@ -192,7 +145,7 @@ class WaitRow:
 
 @dataclass(frozen=True)
 class WaitTable:
-    source: str
+    format: str
     metric: str
     title: str
     unit: str
@@ -204,8 +157,8 @@ def top_waits(
     data: RunData, run_ids: Sequence[int], t_ranges: dict[int, tuple[float, float]], top: int = TOP_N
 ) -> list[WaitTable]:
     tables = []
-    for source, metrics, title in WAITS:
-        have = {r: {ref for ref in data.available(r) if ref.source == source} for r in run_ids}
+    for fmt, metrics, title in WAITS:
+        have = {r: {ref for ref in data.available(r) if ref.format == fmt} for r in run_ids}
         metric = next((m for m in metrics for r in run_ids if any(x.metric == m for x in have[r])), None)
         if metric is None:
             continue
@@ -229,11 +182,11 @@ def top_waits(
             rate = {r: (rates[r].get(e, 0.0) if r in rates else math.nan) for r in run_ids}
             share = {}
             for r in rates:
-                total = sum(rates[r].values())
+                total = math.fsum(rates[r].values())  # exact: the same whatever order the set gives
                 share[r] = rate[r] / total if total > 0 else math.nan
             rows.append(WaitRow(e, rate, share, {r: ranks[r][e] for r in rates if e in ranks[r]}))
         rows.sort(key=lambda w: (-max((x for x in w.rate.values() if math.isfinite(x)), default=0.0), w.entity))
-        tables.append(WaitTable(source, metric, title, unit, top, rows))
+        tables.append(WaitTable(fmt, metric, title, unit, top, rows))
     return tables
 
 
@@ -246,7 +199,7 @@ def _ranks(rates: dict[str, float]) -> dict[str, int]:
 # ---- load steps ------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class RunSteps:
-    source: str
+    format: str
     latency: str  # what the latency column is, e.g. "p95 ms"
     steps: list[Step]
 
@@ -254,22 +207,22 @@ class RunSteps:
 def load_steps(data: RunData, run_id: int, t0: float = -math.inf, t1: float = math.inf) -> RunSteps | None:
     """TPS and latency per load step of a run (None unless it has at least two thread counts)."""
     available = set(data.available(run_id))
-    source = next(
-        (s for s in THROUGHPUT_SOURCES if SeriesRef(s, "tps") in available and SeriesRef(s, "thds") in available),
+    fmt = next(
+        (s for s in THROUGHPUT_FORMATS if SeriesRef(s, "tps") in available and SeriesRef(s, "thds") in available),
         None,
     )
-    if source is None:
+    if fmt is None:
         return None
-    thd = data.data(run_id, SeriesRef(source, "thds"))
-    tps = data.data(run_id, SeriesRef(source, "tps"))
+    thd = data.data(run_id, SeriesRef(fmt, "thds"))
+    tps = data.data(run_id, SeriesRef(fmt, "tps"))
     if thd is None or tps is None or not len(thd[0]):
         return None
     runs = None
-    metas = data.source_meta(run_id, source)
-    if source == "sysbench" and len(metas) == 1:  # several logs merged: their seconds are not one clock
-        runs = log_runs(metas[0].get("steps"), float(thd[0][-1]))
+    metas = data.source_meta(run_id, fmt)
+    if fmt == "sysbench" and len(metas) == 1:  # several logs merged: their seconds are not one clock
+        runs = log_runs(metas[0].log_runs, float(thd[0][-1]))
     lat_refs = sorted(
-        (r for r in available if r.source == source and r.metric in ("lat_ms", "rt_ms")),
+        (r for r in available if r.format == fmt and r.metric in ("lat_ms", "rt_ms")),
         key=lambda r: (r.metric != "lat_ms", STATEMENTS.index(r.entity) if r.entity in STATEMENTS else 99, r.entity),
     )
     steps = per_step(thd, tps, data.data(run_id, lat_refs[0]) if lat_refs else None, runs, t0, t1)
@@ -279,20 +232,30 @@ def load_steps(data: RunData, run_id: int, t0: float = -math.inf, t1: float = ma
     if lat_refs:
         e = lat_refs[0].entity
         latency = f"p{e} ms" if e.replace(".", "").isdigit() else f"{e} ms".strip()
-    return RunSteps(source, latency, steps)
+    return RunSteps(fmt, latency, steps)
 
 
 # ---- the summary -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class RunWindow:
+    """A run of the summary and the window in its own times (epoch s)."""
+
+    id: int
+    name: str
+    t0: float
+    t1: float
+
+
 @dataclass
 class Summary:
     window: Window
-    runs: list[dict[str, Any]]  # id, name and the window in the run's times (t0, t1)
+    runs: list[RunWindow]
     stats: list[SeriesStats]
     waits: list[WaitTable]
     steps: dict[int, RunSteps]
 
     def name(self, run_id: int) -> str:
-        return str(next(r["name"] for r in self.runs if r["id"] == run_id))
+        return str(next(r.name for r in self.runs if r.id == run_id))
 
     def tables(self) -> list[Table]:
         out = [stats_table(self)]
@@ -301,16 +264,14 @@ class Summary:
         out.extend(wait_table(self, w) for w in self.waits)
         if self.steps:
             out.append(steps_table(self))
-            if len(self.runs) >= 2 and all(r["id"] in self.steps for r in self.runs[:2]):
+            if len(self.runs) >= 2 and all(r.id in self.steps for r in self.runs[:2]):
                 out.append(steps_diff_table(self))
         return out
 
     def as_json(self) -> dict[str, Any]:
         return {
             "window": {"from": self.window.x0, "to": self.window.x1, "align": self.window.align},
-            "runs": [
-                {"id": r["id"], "name": r["name"], "t0": finite(r["t0"]), "t1": finite(r["t1"])} for r in self.runs
-            ],
+            "runs": [{"id": r.id, "name": r.name, "t0": finite(r.t0), "t1": finite(r.t1)} for r in self.runs],
             "tables": [t.as_json() for t in self.tables()],
         }
 
@@ -329,7 +290,7 @@ def series_refs(data: RunData, run_ids: Sequence[int], specs: Iterable[str] = ()
             if ref in have:
                 found = [ref]
             elif spec.count(":") == 1:
-                found = [x for x in have if (x.source, x.metric) == (ref.source, ref.metric)]
+                found = [x for x in have if (x.format, x.metric) == (ref.format, ref.metric)]
             else:
                 found = []
         if not found:
@@ -347,7 +308,7 @@ def summarize(
     data: RunData, run_ids: Sequence[int], window: Window, refs: Sequence[SeriesRef], top: int = TOP_N
 ) -> Summary:
     runs = [data.run(r) for r in run_ids]
-    t_ranges = {r["id"]: window.t_range(runs, r["id"]) for r in runs}
+    t_ranges = {r.id: window.t_range(runs, r.id) for r in runs}
     stats = []
     for ref in refs:
         per_run: dict[int, Stats] = {}
@@ -367,7 +328,7 @@ def summarize(
             steps[r] = s
     return Summary(
         window,
-        [{"id": r["id"], "name": r["name"], "t0": t_ranges[r["id"]][0], "t1": t_ranges[r["id"]][1]} for r in runs],
+        [RunWindow(r.id, r.name, *t_ranges[r.id]) for r in runs],
         stats,
         top_waits(data, run_ids, t_ranges, top),
         steps,
@@ -384,13 +345,13 @@ def stats_table(s: Summary) -> Table:
     rows: list[list[Cell]] = []
     for st in s.stats:
         for r in s.runs:
-            x = st.runs.get(r["id"])
+            x = st.runs.get(r.id)
             if x is not None:
-                rows.append([_label(st.ref), st.unit, r["name"], x.n, x.mean, x.median, x.p95, x.min, x.max])
+                rows.append([_label(st.ref), st.unit, r.name, x.n, x.mean, x.median, x.p95, x.min, x.max])
     return Table("stats", "Statistics", cols, rows, f"Window: {s.window.describe()}; n counts samples, gaps excluded.")
 
 
-def _ab(s: Summary) -> tuple[dict[str, Any], dict[str, Any]]:
+def _ab(s: Summary) -> tuple[RunWindow, RunWindow]:
     return s.runs[0], s.runs[1]
 
 
@@ -402,7 +363,7 @@ def diff_table(s: Summary) -> Table:
     rows: list[list[Cell]] = []
     nan = Stats.of(np.zeros(0))
     for st in s.stats:
-        sa, sb = st.runs.get(a["id"], nan), st.runs.get(b["id"], nan)
+        sa, sb = st.runs.get(a.id, nan), st.runs.get(b.id, nan)
         row: list[Cell] = [_label(st.ref), st.unit]
         for n in ("mean", "median", "p95"):
             va, vb = getattr(sa, n), getattr(sb, n)
@@ -413,7 +374,7 @@ def diff_table(s: Summary) -> Table:
         "B vs A",
         cols,
         rows,
-        f"A = {a['name']}, B = {b['name']}; Δ = (B − A) / |A|; empty without data, A=0 when A is 0 and B is not.",
+        f"A = {a.name}, B = {b.name}; Δ = (B − A) / |A|; empty without data, A=0 when A is 0 and B is not.",
     )
 
 
@@ -430,18 +391,18 @@ def wait_table(s: Summary, w: WaitTable) -> Table:
     for row in w.rows:
         cells: list[Cell] = [row.entity]
         for r in shown:
-            share = row.share.get(r["id"], math.nan)
-            cells += [row.rank.get(r["id"]), row.rate[r["id"]], share * 100 if math.isfinite(share) else None]
+            share = row.share.get(r.id, math.nan)
+            cells += [row.rank.get(r.id), row.rate[r.id], share * 100 if math.isfinite(share) else None]
         if len(shown) == 2:
-            cells.append(change(row.rate[shown[0]["id"]], row.rate[shown[1]["id"]]))
+            cells.append(change(row.rate[shown[0].id], row.rate[shown[1].id]))
         rows.append(cells)
-    who = f"A = {shown[0]['name']}, B = {shown[1]['name']}" if len(shown) == 2 else shown[0]["name"]
+    who = f"A = {shown[0].name}, B = {shown[1].name}" if len(shown) == 2 else shown[0].name
     return Table(
-        f"waits:{w.source}",
+        f"waits:{w.format}",
         w.title,
         cols,
         rows,
-        f"{w.source}:{w.metric} averaged over the window ({who}); the union of each run's top {w.top}, "
+        f"{w.format}:{w.metric} averaged over the window ({who}); the union of each run's top {w.top}, "
         "ordered by the larger rate; share: of the run's total wait.",
     )
 
@@ -459,10 +420,10 @@ def steps_table(s: Summary) -> Table:
     ]
     rows: list[list[Cell]] = []
     for r in s.runs:
-        st = s.steps.get(r["id"])
+        st = s.steps.get(r.id)
         for step in st.steps if st else []:
             rows.append(
-                [r["name"], step.index, _int(step.threads), step.n, step.tps_median, step.tps_mean, step.lat_median]
+                [r.name, step.index, _int(step.threads), step.n, step.tps_median, step.tps_mean, step.lat_median]
             )
     return Table(
         "steps",
@@ -475,19 +436,19 @@ def steps_table(s: Summary) -> Table:
 
 def steps_diff_table(s: Summary) -> Table:
     a, b = _ab(s)
-    by: dict[int, dict[float, Step]] = {r["id"]: {} for r in (a, b)}
+    by: dict[int, dict[float, Step]] = {r.id: {} for r in (a, b)}
     for r in (a, b):
-        for step in s.steps[r["id"]].steps:
-            by[r["id"]].setdefault(step.threads, step)  # a level run twice: its first step
+        for step in s.steps[r.id].steps:
+            by[r.id].setdefault(step.threads, step)  # a level run twice: its first step
     cols = [Column("threads", "int"), Column("tps A"), Column("tps B"), Column("Δ tps", "pct")]
     cols += [Column("lat A"), Column("lat B"), Column("Δ lat", "pct")]
     rows: list[list[Cell]] = []
-    for level in sorted(set(by[a["id"]]) | set(by[b["id"]])):
-        sa, sb = by[a["id"]].get(level), by[b["id"]].get(level)
+    for level in sorted(set(by[a.id]) | set(by[b.id])):
+        sa, sb = by[a.id].get(level), by[b.id].get(level)
         ta, tb = (sa.tps_median if sa else math.nan), (sb.tps_median if sb else math.nan)
         la, lb = (sa.lat_median if sa else math.nan), (sb.lat_median if sb else math.nan)
         rows.append([_int(level), ta, tb, change(ta, tb), la, lb, change(la, lb)])
-    return Table("steps-diff", "Load steps, B vs A", cols, rows, f"A = {a['name']}, B = {b['name']}; medians per step.")
+    return Table("steps-diff", "Load steps, B vs A", cols, rows, f"A = {a.name}, B = {b.name}; medians per step.")
 
 
 def _int(x: float) -> int | float:

@@ -1,49 +1,31 @@
-"""The benchlens library file: open (WAL, foreign keys, busy timeout), read runs and series,
-and start one import as one transaction (app/store/writer.py)."""
+"""The benchlens library file: open (WAL, foreign keys, busy timeout), read runs, sources, series,
+annotations and saved views as the records of app/model.py, and start one import as one
+transaction (app/store/writer.py)."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from app.model import RUN_COLUMNS, Annotation, Run, SeriesInfo, SourceFile
+from app.store.blobs import decode
+from app.store.errors import LibraryError
 from app.store.migrations import NewerLibrary, ensure_schema, refuse_foreign
+from importers._types import SourceMeta, SourceWarning
 
 if TYPE_CHECKING:
     from app.store.writer import ImportTxn
 
 BUSY_TIMEOUT_S = 15.0
-
-
-class LibraryError(Exception):
-    """A one-line reason for the user (locked, not found, ambiguous, newer schema ...)."""
-
-
-@dataclass(frozen=True)
-class SeriesInfo:
-    """One series of a run. A run can hold several files of one format (pt-stalk's one file per
-    snapshot, rotated logs): their series with the same metric and entity are one series here,
-    `ids` lists the stored pieces and load() joins them in time order."""
-
-    id: int
-    source_id: int
-    source: str  # format name
-    metric: str
-    entity: str
-    unit: str
-    n: int
-    start: float | None
-    end: float | None
-    ids: tuple[int, ...] = ()
-
-    def __post_init__(self) -> None:
-        if not self.ids:
-            object.__setattr__(self, "ids", (self.id,))
+_RUN_SELECT = ", ".join(
+    "(SELECT count(*) FROM sources s WHERE s.run_id = r.id)" if c == "sources" else f"r.{c}" for c in RUN_COLUMNS
+)
+_ANNOTATION_COLUMNS = "id, run_id, start, end, kind, state, label"
 
 
 class Library:
@@ -83,72 +65,51 @@ class Library:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # ---- runs -------------------------------------------------------------------------------------
-    def runs(self) -> list[dict[str, Any]]:
-        rows = self.conn.execute(
-            "SELECT r.id, r.name, r.start, r.end, r.host, r.kernel, r.cpus, r.folder, r.tz, r.notes, r.bench_start, "
-            "r.bench_end, "
-            "(SELECT count(*) FROM sources s WHERE s.run_id = r.id) FROM runs r ORDER BY r.start, r.id"
-        ).fetchall()
-        keys = [
-            "id",
-            "name",
-            "start",
-            "end",
-            "host",
-            "kernel",
-            "cpus",
-            "folder",
-            "tz",
-            "notes",
-            "bench_start",
-            "bench_end",
-            "sources",
-        ]
-        return [dict(zip(keys, r, strict=True)) for r in rows]
+    # ---- runs ------------------------------------------------------------------------------------
+    def runs(self) -> list[Run]:
+        rows = self.conn.execute(f"SELECT {_RUN_SELECT} FROM runs r ORDER BY r.start, r.id").fetchall()
+        return [Run(*r) for r in rows]
 
-    def run(self, ref: str | int) -> dict[str, Any]:
+    def run(self, ref: str | int) -> Run:
         """A run by id or by unique name."""
         runs = self.runs()
         text = str(ref)
-        by_name = [r for r in runs if r["name"] == text]
+        by_name = [r for r in runs if r.name == text]
         if len(by_name) == 1:
             return by_name[0]
         if text.isdigit():
-            by_id = [r for r in runs if r["id"] == int(text)]
+            by_id = [r for r in runs if r.id == int(text)]
             if by_id:
                 return by_id[0]
         raise LibraryError(f"no run {text!r} in {self.path}")
 
-    def run_by_folder(self, folder: str) -> dict[str, Any] | None:
-        for r in self.runs():
-            if r["folder"] == folder:
-                return r
-        return None
+    def run_by_folder(self, folder: str) -> Run | None:
+        return next((r for r in self.runs() if r.folder == folder), None)
 
-    def sources(self, run_id: int) -> list[dict[str, Any]]:
+    def run_names(self) -> set[str]:
+        return {r[0] for r in self.conn.execute("SELECT name FROM runs")}
+
+    def sources(self, run_id: int) -> list[SourceFile]:
         rows = self.conn.execute(
             "SELECT id, path, sha256, size, mtime_ns, format, variant, clock, warnings, meta FROM sources "
             "WHERE run_id = ? ORDER BY path",
             (run_id,),
         ).fetchall()
-        out = []
-        for r in rows:
-            out.append(
-                {
-                    "id": r[0],
-                    "path": r[1],
-                    "sha256": r[2],
-                    "size": r[3],
-                    "mtime_ns": r[4],
-                    "format": r[5],
-                    "variant": r[6],
-                    "clock": r[7],
-                    "warnings": json.loads(r[8]),
-                    "meta": json.loads(r[9]),
-                }
+        return [
+            SourceFile(
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                r[5],
+                r[6],
+                r[7],
+                warnings=[SourceWarning.from_json(w) for w in json.loads(r[8])],
+                meta=SourceMeta.from_json(json.loads(r[9]), r[5]),
             )
-        return out
+            for r in rows
+        ]
 
     def rename_run(self, run_id: int, name: str) -> None:
         try:
@@ -174,38 +135,21 @@ class Library:
         """The run's series, pieces of the same format, metric and entity merged."""
         merged: dict[tuple[str, str, str], SeriesInfo] = {}
         for s in self.source_series(run_id):
-            key = (s.source, s.metric, s.entity)
-            m = merged.get(key)
-            if m is None:
-                merged[key] = s
-                continue
-            starts = [x for x in (m.start, s.start) if x is not None]
-            ends = [x for x in (m.end, s.end) if x is not None]
-            merged[key] = SeriesInfo(
-                m.id,
-                m.source_id,
-                m.source,
-                m.metric,
-                m.entity,
-                m.unit,
-                m.n + s.n,
-                min(starts) if starts else None,
-                max(ends) if ends else None,
-                m.ids + s.ids,
-            )
+            key = (s.format, s.metric, s.entity)
+            merged[key] = merged[key].joined(s) if key in merged else s
         return list(merged.values())
 
-    def find_series(self, run_id: int, source: str, metric: str, entity: str | None) -> SeriesInfo:
+    def find_series(self, run_id: int, fmt: str, metric: str, entity: str | None) -> SeriesInfo:
         found = [
             s
             for s in self.series(run_id)
-            if s.source == source and s.metric == metric and (entity is None or s.entity == entity)
+            if s.format == fmt and s.metric == metric and (entity is None or s.entity == entity)
         ]
         if not found:
-            raise LibraryError(f"no series {source}:{metric}" + (f":{entity}" if entity is not None else ""))
+            raise LibraryError(f"no series {fmt}:{metric}" + (f":{entity}" if entity is not None else ""))
         if len(found) > 1:
             entities = ", ".join(repr(s.entity) for s in found[:8])
-            raise LibraryError(f"{source}:{metric} has several entities ({entities}); choose one with --entity")
+            raise LibraryError(f"{fmt}:{metric} has several entities ({entities}); choose one with --entity")
         return found[0]
 
     def load(self, series: int | SeriesInfo) -> tuple[np.ndarray, np.ndarray]:
@@ -233,13 +177,15 @@ class Library:
         )
 
     # ---- annotations: manual notes, and decisions on detected drops ----------------------------
-    def annotations(self, run_id: int) -> list[dict[str, Any]]:
+    def annotations(self, run_id: int) -> list[Annotation]:
         rows = self.conn.execute(
-            "SELECT id, run_id, start, end, kind, state, label FROM annotations WHERE run_id = ? ORDER BY start, id",
-            (run_id,),
+            f"SELECT {_ANNOTATION_COLUMNS} FROM annotations WHERE run_id = ? ORDER BY start, id", (run_id,)
         ).fetchall()
-        keys = ["id", "run_id", "start", "end", "kind", "state", "label"]
-        return [dict(zip(keys, r, strict=True)) for r in rows]
+        return [Annotation(*r) for r in rows]
+
+    def annotation(self, ann_id: int) -> Annotation | None:
+        row = self.conn.execute(f"SELECT {_ANNOTATION_COLUMNS} FROM annotations WHERE id = ?", (ann_id,)).fetchone()
+        return Annotation(*row) if row else None
 
     def add_annotation(
         self, run_id: int, start: float, end: float, label: str, kind: str = "note", state: str = ""
@@ -262,25 +208,26 @@ class Library:
     def delete_annotation(self, ann_id: int) -> None:
         self.conn.execute("DELETE FROM annotations WHERE id = ?", (ann_id,))
 
+    # ---- saved views: a comparison's JSON spec by name ---------------------------------------------
+    def save_view(self, name: str, spec: dict[str, Any]) -> None:
+        try:
+            self.conn.execute(
+                "INSERT INTO views (name, spec, updated) VALUES (?, ?, ?) "
+                "ON CONFLICT(name) DO UPDATE SET spec = excluded.spec, updated = excluded.updated",
+                (name, json.dumps(spec), time.time()),
+            )
+        except sqlite3.Error as e:
+            raise LibraryError(f"cannot save view {name!r}: {e}") from None
+
+    def view_names(self) -> list[str]:
+        """Saved views, the most recently saved first."""
+        return [r[0] for r in self.conn.execute("SELECT name FROM views ORDER BY updated DESC")]
+
+    def view(self, name: str) -> dict[str, Any] | None:
+        row = self.conn.execute("SELECT spec FROM views WHERE name = ?", (name,)).fetchone()
+        return dict(json.loads(row[0])) if row is not None else None
+
     def begin_import(self) -> ImportTxn:
         from app.store.writer import ImportTxn
 
         return ImportTxn(self)
-
-
-_INT32 = 2.0**31 - 1
-
-
-def encode(v: np.ndarray) -> tuple[bytes, int]:
-    """Values as int32 counts of 10^-k when decode() gives back the very same doubles, else float64."""
-    for k in (2, 0):
-        scaled = np.rint(v * 10.0**k)
-        if scaled.size and np.abs(scaled).max() <= _INT32 and np.array_equal(scaled / 10.0**k, v):
-            return scaled.astype("<i4").tobytes(), k
-    return v.astype("<f8").tobytes(), -1
-
-
-def decode(blob: bytes, scale: int) -> np.ndarray:
-    if scale < 0:
-        return np.frombuffer(blob, "<f8")
-    return np.frombuffer(blob, "<i4") / 10.0**scale

@@ -7,16 +7,24 @@ import sqlite3
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from app.store.library import Library, LibraryError, encode
-from importers._types import Block
+from app.store.blobs import encode
+from app.store.errors import LibraryError
+from importers._types import Block, SourceWarning
+
+if TYPE_CHECKING:
+    from app.model import Run
+    from app.store.library import Library  # the library opens an import (begin_import); never the other way
 
 
 class ImportTxn:
-    """Everything one import writes, in one transaction: commit() or rollback(), nothing between."""
+    """Everything one import writes, in one transaction: commit() or rollback(), nothing between.
+    Used as a context manager: leaving the block without commit() undoes everything, and an SQLite
+    error (disk full, I/O error ...) comes out as a one-line LibraryError, nothing written."""
 
     def __init__(self, lib: Library) -> None:
         self.lib = lib
@@ -30,14 +38,22 @@ class ImportTxn:
             ) from None
         self.open = True
 
-    def upsert_run(self, folder: str, name: str, existing: dict[str, Any] | None) -> int:
+    def __enter__(self) -> ImportTxn:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
+        self.rollback()  # nothing to undo after commit()
+        if isinstance(error, sqlite3.Error):
+            raise LibraryError(f"{self.lib.path}: the import was not written ({error})") from None
+
+    def upsert_run(self, folder: str, name: str, existing: Run | None) -> int:
         now = time.time()
         if existing is not None:
-            self.conn.execute("DELETE FROM sources WHERE run_id = ?", (existing["id"],))
-            if name != existing["name"]:
-                self.conn.execute("UPDATE runs SET name = ? WHERE id = ?", (self._unique(name), existing["id"]))
-            self.conn.execute("UPDATE runs SET imported = ? WHERE id = ?", (now, existing["id"]))
-            return int(existing["id"])
+            self.conn.execute("DELETE FROM sources WHERE run_id = ?", (existing.id,))
+            if name != existing.name:
+                self.conn.execute("UPDATE runs SET name = ? WHERE id = ?", (self._unique(name), existing.id))
+            self.conn.execute("UPDATE runs SET imported = ? WHERE id = ?", (now, existing.id))
+            return existing.id
         cur = self.conn.execute(
             "INSERT INTO runs (name, folder, imported) VALUES (?, ?, ?)", (self._unique(name), folder, now)
         )
@@ -60,12 +76,31 @@ class ImportTxn:
         return int(cur.lastrowid or 0)
 
     def finish_source(
-        self, source_id: int, sha256: str, variant: str, clock: str, warnings: list[str], meta: dict[str, Any]
+        self,
+        source_id: int,
+        sha256: str,
+        variant: str,
+        clock: str,
+        warnings: list[SourceWarning],
+        meta: dict[str, Any],
     ) -> None:
+        """The rest of a source once read: warnings as a JSON list of SourceWarning.to_json()
+        records, meta (SourceMeta.to_json()) as given."""
+        records = [w.to_json() for w in warnings]
         self.conn.execute(
             "UPDATE sources SET sha256 = ?, variant = ?, clock = ?, warnings = ?, meta = ? WHERE id = ?",
-            (sha256, variant, clock, json.dumps(warnings), json.dumps(meta, default=str), source_id),
+            (sha256, variant, clock, json.dumps(records), json.dumps(meta, default=str), source_id),
         )
+
+    def source_span(self, source_id: int) -> tuple[float | None, float | None]:
+        """First and last time of a source's series as written so far (None, None without samples)."""
+        row = self.conn.execute("SELECT min(start), max(end) FROM series WHERE source_id = ?", (source_id,)).fetchone()
+        return row[0], row[1]
+
+    def source_hashes(self, run_id: int) -> list[tuple[str, str]]:
+        """(path, sha256) of every source of the run written so far."""
+        rows = self.conn.execute("SELECT path, sha256 FROM sources WHERE run_id = ?", (run_id,)).fetchall()
+        return [(str(p), str(h)) for p, h in rows]
 
     def finish_run(self, run_id: int, fields: dict[str, Any]) -> None:
         span = self.conn.execute(

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
 from app.analysis.align import ALIGN_MODES
 from app.analysis.decimate import MinMaxPyramid
-from app.analysis.layout import SeriesRef
+from app.model import SeriesRef
 from app.ui import mime
 from app.ui.session import Session
 
@@ -86,11 +86,9 @@ class ComparisonView(QWidget):
         s, c = self.session, self.session.comparison
         self.graphics.clear()
         self.plots, self.lines, self.curves, self.drop_labels, self.decimated = [], [], [], [], []
-        runs = [r for r in c.runs if r in {x["id"] for x in s.runs()}]
+        runs = [r for r in c.runs if r in {x.id for x in s.runs()}]
         self.legend.setText(
-            "  ".join(
-                f'<span style="color:{s.color(r)}; font-size:14px">■</span> <b>{s.run(r)["name"]}</b>' for r in runs
-            )
+            "  ".join(f'<span style="color:{s.color(r)}; font-size:14px">■</span> <b>{s.run(r).name}</b>' for r in runs)
             or "<i>Drag runs from the library here to compare them; drag metrics onto a panel.</i>"
         )
         if not runs or not c.panels:
@@ -166,8 +164,8 @@ class ComparisonView(QWidget):
         for r in runs:
             color = QColor(s.color(r))
             for note in s.notes(r):
-                x0, x1 = (float(x) for x in s.x_of(r, np.array([note["start"], note["end"]])))
-                self._band(x0, x1, QColor(120, 120, 120, 45), note["label"], QColor("#555555"), top, r)
+                x0, x1 = (float(x) for x in s.x_of(r, np.array([note.start, note.end])))
+                self._band(x0, x1, QColor(120, 120, 120, 45), note.label, QColor("#555555"), top, r)
             for rd in s.drops(r):
                 label, state = s.drop_label(r, rd.drop)
                 if state == "dismissed":

@@ -10,8 +10,8 @@ from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QInputDialog, QLabel, QMenu, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from app.analysis.layout import SeriesRef
 from app.analysis.run_drops import RunDrop
+from app.model import SeriesRef
 from app.ui.session import Session
 
 DROP = Qt.ItemDataRole.UserRole
@@ -45,15 +45,15 @@ class DropsView(QWidget):
             return
         self.tree.clear()
         for r in self.session.comparison.runs:
-            run = QTreeWidgetItem(self.tree, [self.session.run(r)["name"]])
+            run = QTreeWidgetItem(self.tree, [self.session.run(r).name])
             run.setForeground(0, QColor(self.session.color(r)))
             drops = self.session.drops(r)
             if not drops:
                 QTreeWidgetItem(run, ["no drops detected", ""]).setDisabled(True)
             for note in self.session.notes(r):
-                when = datetime.fromtimestamp(note["start"], UTC).strftime("%H:%M:%S")
-                item = QTreeWidgetItem(run, [f"\u270e {note['label']}", when])
-                item.setData(0, NOTE, note["id"])
+                when = datetime.fromtimestamp(note.start, UTC).strftime("%H:%M:%S")
+                item = QTreeWidgetItem(run, [f"\u270e {note.label}", when])
+                item.setData(0, NOTE, note.id)
             for rd in drops:
                 when = datetime.fromtimestamp(rd.drop.start, UTC).strftime("%H:%M:%S")
                 label, state = self.session.drop_label(r, rd.drop)

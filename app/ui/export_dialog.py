@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
 )
 
 from app import render
+from app.errors import BenchlensError
 from app.figure import Comparison, Figure, csv_text, figure_of, write_csv
-from app.store import LibraryError
 from app.ui.charts import ComparisonView
 from app.ui.session import Session
 
@@ -48,14 +48,14 @@ def window_view(session: Session, chart: ComparisonView) -> Comparison:
     (mouse zooms and pans move the view without telling the session)."""
     c = session.comparison
     if not c.runs or not c.panels:
-        raise LibraryError("drag runs onto the charts first")
+        raise BenchlensError("drag runs onto the charts first")
     return dataclasses.replace(
         c, runs=list(c.runs), panels=list(c.panels), offsets=dict(c.offsets), x_range=chart.visible_range()
     )
 
 
 def window_figure(session: Session, chart: ComparisonView, title: str | None = None) -> Figure:
-    return figure_of(session.lib, window_view(session, chart), title)
+    return figure_of(session.rundata, window_view(session, chart), title)
 
 
 def screen_size(chart: ComparisonView) -> tuple[int, int]:

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import html
 import threading
+import traceback
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QProgressBar, QTextBrowser, QVBoxLayout, QWidget
 
-from app.ingest import FolderError, Options, RunReport, import_path
-from app.store import Library, LibraryError
-from importers._types import ImportCancelled
+from app.errors import BenchlensError
+from app.ingest import Options, RunReport, import_path
+from app.store import Library
+from importers._types import WARNING_KINDS, ImportCancelled, SourceWarning
 
 
 class ImportWorker(QObject):
@@ -41,10 +43,32 @@ class ImportWorker(QObject):
         except ImportCancelled:
             self.failed.emit("Import cancelled: the library is unchanged.")
             return
-        except (FolderError, LibraryError, OSError) as e:
+        except (BenchlensError, OSError) as e:
             self.failed.emit(str(e))
             return
+        except Exception as e:  # a bug: said in the window (and on stderr), never a dialog stuck on "Importing…"
+            traceback.print_exc()
+            self.failed.emit(f"The import failed on an internal error ({type(e).__name__}: {e}); nothing was written.")
+            return
         self.finished.emit(reports)
+
+
+SHOWN_PER_KIND = 3  # warnings quoted per kind; the count says how many there are
+
+
+def warnings_html(warnings: list[SourceWarning]) -> str:
+    """A file's warnings grouped by kind, most frequent first: the count, what the kind means,
+    and the first few (a file with 5,000 cut lines is one line of the report, not 5,000)."""
+    groups: dict[str, list[SourceWarning]] = {}
+    for w in warnings:
+        groups.setdefault(w.kind, []).append(w)
+    items = []
+    for kind, ws in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        quoted = "; ".join(html.escape(str(w)) for w in ws[:SHOWN_PER_KIND])
+        more = f"; … {len(ws) - SHOWN_PER_KIND} more" if len(ws) > SHOWN_PER_KIND else ""
+        meaning = html.escape(WARNING_KINDS.get(kind, kind))
+        items.append(f"<li><b>{len(ws)} × {html.escape(kind)}</b> <i>({meaning})</i>: {quoted}{more}</li>")
+    return "<ul>" + "".join(items) + "</ul>"
 
 
 def report_html(reports: list[RunReport]) -> str:
@@ -52,15 +76,15 @@ def report_html(reports: list[RunReport]) -> str:
     for r in reports:
         state = "unchanged (already imported)" if r.unchanged else "imported"
         out.append(f"<h3>{html.escape(r.name)} — {state}</h3><ul>")
-        for w in r.warnings:
-            out.append(f"<li><i>{html.escape(w)}</i></li>")
+        for note in r.warnings:
+            out.append(f"<li><i>{html.escape(note)}</i></li>")
         for s in r.sources:
             out.append(
                 f"<li><b>{html.escape(s.path)}</b>: {s.format} ({html.escape(s.variant)}), "
                 f"{s.series} series, {s.samples} samples"
             )
             if s.warnings:
-                out.append("<ul>" + "".join(f"<li>{html.escape(w)}</li>" for w in s.warnings[:20]) + "</ul>")
+                out.append(warnings_html(s.warnings))
             out.append("</li>")
         for sk in r.skipped:
             out.append(f"<li>skipped <b>{html.escape(sk['path'])}</b>: {html.escape(sk['reason'])}</li>")

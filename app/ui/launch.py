@@ -66,7 +66,7 @@ def build_window(db_path: Path, demo: bool = False, runs: list[str] | None = Non
     ids = demo_library(db_path) if demo else []
     session = Session(db_path)
     for ref in runs or []:
-        ids.append(int(session.lib.run(ref)["id"]))
+        ids.append(int(session.lib.run(ref).id))
     config = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "benchlens" / "benchlens.ini"
     window = MainWindow(session, QSettings(str(config), QSettings.Format.IniFormat))
     if ids:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.analysis.align import ALIGN_MODES
-from app.store import LibraryError
+from app.errors import BenchlensError
 from app.ui.charts import ComparisonView
 from app.ui.drops_view import DropsView
 from app.ui.export_dialog import ExportDialog, copy_csv, copy_image
@@ -100,7 +100,7 @@ class MainWindow(QMainWindow):
         self.offset_run.blockSignals(True)
         self.offset_run.clear()
         for r in c.runs:
-            self.offset_run.addItem(self.session.run(r)["name"], r)
+            self.offset_run.addItem(self.session.run(r).name, r)
         idx = self.offset_run.findData(current)
         self.offset_run.setCurrentIndex(max(idx, 0))
         self.offset_run.blockSignals(False)
@@ -184,7 +184,7 @@ class MainWindow(QMainWindow):
         run = self.offset_run.currentData()
         if run is None:
             return
-        name = self.session.run(run)["name"]
+        name = self.session.run(run).name
         text, ok = QInputDialog.getText(self, "Note", f"Note on {name} ({x1 - x0:.0f} s):")
         if ok and text.strip():
             self.session.add_note(run, self.session.t_of(run, x0), self.session.t_of(run, x1), text.strip())
@@ -193,7 +193,7 @@ class MainWindow(QMainWindow):
         """File > Export…: the figure as shown, written as `benchlens export` would write it."""
         try:
             dialog = ExportDialog(self.session, self.chart, self.settings, self)
-        except LibraryError as e:
+        except BenchlensError as e:
             self.statusBar().showMessage(f"Nothing to export: {e}", 5000)
             return None
         dialog.finished.connect(dialog.deleteLater)
@@ -203,7 +203,7 @@ class MainWindow(QMainWindow):
     def copy_chart_image(self) -> None:
         try:
             image = copy_image(self.session, self.chart, self.settings)
-        except LibraryError as e:
+        except BenchlensError as e:
             self.statusBar().showMessage(f"Nothing to copy: {e}", 5000)
             return
         self.statusBar().showMessage(f"Chart copied ({image.width()} × {image.height()} pixels)", 5000)
@@ -211,7 +211,7 @@ class MainWindow(QMainWindow):
     def copy_chart_csv(self) -> None:
         try:
             text = copy_csv(self.session, self.chart)
-        except LibraryError as e:
+        except BenchlensError as e:
             self.statusBar().showMessage(f"Nothing to copy: {e}", 5000)
             return
         self.statusBar().showMessage(f"Data copied ({len(text.splitlines()) - 1} rows of CSV)", 5000)
@@ -248,6 +248,6 @@ class MainWindow(QMainWindow):
         self.session.comparison.x_range = None
         try:
             self.session.save_view(LAST_VIEW)  # the window reopens on it
-        except LibraryError as e:  # closing must still work
+        except BenchlensError as e:  # closing must still work
             print(f"benchlens: last view not saved: {e}", file=sys.stderr)
         super().closeEvent(event)  # type: ignore[arg-type]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QMimeData, Qt, QTimer
 from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from app.analysis.layout import SeriesRef
+from app.model import SeriesRef
 from app.ui import mime
 from app.ui.session import Session
 
@@ -65,7 +65,7 @@ class MetricsView(QWidget):
         s = self.session
         if s.closed:  # a deferred refresh arriving after the library was closed
             return
-        runs = s.comparison.runs or [r["id"] for r in s.runs()]
+        runs = s.comparison.runs or [r.id for r in s.runs()]
         units: dict[SeriesRef, str] = {}
         for r in runs:
             for ref, info in s.series(r).items():
@@ -77,15 +77,15 @@ class MetricsView(QWidget):
         sources: dict[str, QTreeWidgetItem] = {}
         metrics: dict[tuple[str, str], QTreeWidgetItem] = {}
         for ref in sorted(units):
-            src = sources.get(ref.source)
+            src = sources.get(ref.format)
             if src is None:
-                src = sources[ref.source] = QTreeWidgetItem(self.tree, [ref.source])
+                src = sources[ref.format] = QTreeWidgetItem(self.tree, [ref.format])
                 src.setFlags(src.flags() & ~Qt.ItemFlag.ItemIsDragEnabled)
-            key = (ref.source, ref.metric)
+            key = (ref.format, ref.metric)
             met = metrics.get(key)
             if met is None:
                 met = metrics[key] = QTreeWidgetItem(src, [ref.metric, units[ref]])
-                met.setData(0, REF, SeriesRef(ref.source, ref.metric, ref.entity) if not ref.entity else None)
+                met.setData(0, REF, SeriesRef(ref.format, ref.metric, ref.entity) if not ref.entity else None)
             if ref.entity:
                 ent = QTreeWidgetItem(met, [ref.entity, units[ref]])
                 ent.setData(0, REF, ref)

@@ -18,7 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.store import LibraryError
+from app.errors import BenchlensError
+from app.model import Run
 from app.ui import mime
 from app.ui.session import Session
 
@@ -30,7 +31,7 @@ class RunsModel(QAbstractTableModel):
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
-        self.rows: list[dict[str, Any]] = []
+        self.rows: list[Run] = []
         session.runsChanged.connect(self.refresh)
         self.refresh()
 
@@ -54,28 +55,26 @@ class RunsModel(QAbstractTableModel):
         r = self.rows[index.row()]
         col = COLUMNS[index.column()]
         if role == Qt.ItemDataRole.UserRole:  # sort key
-            return {"date": r["start"] or 0, "duration": (r["end"] or 0) - (r["start"] or 0)}.get(
-                col, self._text(r, col)
-            )
+            return {"date": r.start or 0, "duration": (r.end or 0) - (r.start or 0)}.get(col, self._text(r, col))
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(r, col)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{r['folder']}\nclock: {r['tz']}\nkernel: {r['kernel'] or '-'}, CPUs: {r['cpus'] or '-'}"
+            return f"{r.folder}\nclock: {r.tz}\nkernel: {r.kernel or '-'}, CPUs: {r.cpus or '-'}"
         if role == Qt.ItemDataRole.DecorationRole and col == "name":
             from PySide6.QtGui import QColor
 
-            return QColor(self.session.color(r["id"]))
+            return QColor(self.session.color(r.id))
         return None
 
     @staticmethod
-    def _text(r: dict[str, Any], col: str) -> Any:
+    def _text(r: Run, col: str) -> Any:
         if col == "date":
-            return datetime.fromtimestamp(r["start"], UTC).strftime("%Y-%m-%d %H:%M") if r["start"] else "-"
+            return datetime.fromtimestamp(r.start, UTC).strftime("%Y-%m-%d %H:%M") if r.start else "-"
         if col == "duration":
-            return f"{(r['end'] - r['start']):.0f} s" if r["start"] is not None and r["end"] is not None else "-"
+            return f"{(r.end - r.start):.0f} s" if r.start is not None and r.end is not None else "-"
         if col == "sources":
-            return r["sources"]
-        return r[col] or ""
+            return r.sources
+        return getattr(r, col) or ""
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         return super().flags(index) | Qt.ItemFlag.ItemIsDragEnabled
@@ -84,7 +83,7 @@ class RunsModel(QAbstractTableModel):
         return [mime.RUNS]
 
     def mimeData(self, indexes: list[QModelIndex]) -> QMimeData:
-        ids = sorted({self.rows[i.row()]["id"] for i in indexes if i.isValid()})
+        ids = sorted({self.rows[i.row()].id for i in indexes if i.isValid()})
         return mime.runs_mime(ids)
 
 
@@ -119,7 +118,7 @@ class RunsView(QWidget):
         lay.addWidget(self.table)
 
     def run_id(self, index: QModelIndex) -> int:
-        return int(self.model.rows[self.proxy.mapToSource(index).row()]["id"])
+        return int(self.model.rows[self.proxy.mapToSource(index).row()].id)
 
     def selected(self) -> list[int]:
         return sorted({self.run_id(i) for i in self.table.selectionModel().selectedRows()})
@@ -136,16 +135,16 @@ class RunsView(QWidget):
         menu.exec(self.table.viewport().mapToGlobal(pos))
 
     def rename(self, run_id: int) -> None:
-        old = self.session.run(run_id)["name"]
+        old = self.session.run(run_id).name
         name, ok = QInputDialog.getText(self, "Rename run", "Name:", text=old)
         if ok and name.strip() and name != old:
             try:
                 self.session.rename_run(run_id, name.strip())
-            except LibraryError as e:
+            except BenchlensError as e:
                 QMessageBox.warning(self, "Rename run", str(e))
 
     def delete(self, ids: list[int], confirm: bool = True) -> None:
-        names = ", ".join(self.session.run(i)["name"] for i in ids)
+        names = ", ".join(self.session.run(i).name for i in ids)
         if confirm:
             answer = QMessageBox.question(self, "Delete runs", f"Delete {names} and all its series from the library?")
             if answer != QMessageBox.StandardButton.Yes:

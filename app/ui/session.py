@@ -3,11 +3,8 @@ changes. Widgets get the session, never the main window."""
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QObject, Signal
@@ -15,11 +12,14 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from app.analysis.align import x_of
 from app.analysis.drops import Drop
-from app.analysis.layout import Panel, SeriesRef, layout_for_runs
+from app.analysis.layout import Panel, layout_for_runs
 from app.analysis.run_drops import RunDrop, decided_label, decision, run_drops, throughput
+from app.errors import BenchlensError
 from app.figure import Comparison
+from app.model import Annotation, Run, SeriesInfo, SeriesRef
 from app.render import SCREEN
-from app.store import Library, LibraryError, SeriesInfo
+from app.rundata import LibraryRunData
+from app.store import Library
 
 PALETTE = list(SCREEN.colors)  # the window and a screen-theme export colour runs alike
 
@@ -49,25 +49,23 @@ class Session(QObject):
         self.comparison = Comparison()
         self.closed = False
         self.undo_stack = QUndoStack(self)
-        self._cache: dict[tuple[int, SeriesRef], tuple[np.ndarray, np.ndarray] | None] = {}
-        self._runs: dict[int, dict[str, Any]] = {}
+        self.rundata = LibraryRunData(self.lib)  # what analysis, summaries and export read
+        self._runs: dict[int, Run] = {}
         self._drops: dict[int, list[RunDrop]] = {}
-        self._series: dict[int, dict[SeriesRef, SeriesInfo]] = {}
         self.reload_runs()
 
     # ---- runs ---------------------------------------------------------------------------------
     def reload_runs(self) -> None:
-        self._runs = {r["id"]: r for r in self.lib.runs()}
-        self._cache.clear()
-        self._series.clear()
+        self.rundata.invalidate()
+        self._runs = {r.id: r for r in self.rundata.runs()}
         self._drops.clear()
         self.comparison.runs = [r for r in self.comparison.runs if r in self._runs]
         self.runsChanged.emit()
 
-    def runs(self) -> list[dict[str, Any]]:
+    def runs(self) -> list[Run]:
         return list(self._runs.values())
 
-    def run(self, run_id: int) -> dict[str, Any]:
+    def run(self, run_id: int) -> Run:
         return self._runs[run_id]
 
     def rename_run(self, run_id: int, name: str) -> None:
@@ -87,30 +85,23 @@ class Session(QObject):
 
     def series(self, run_id: int) -> dict[SeriesRef, SeriesInfo]:
         """The run's series by reference (read once per run, until the runs change)."""
-        if run_id not in self._series:
-            self._series[run_id] = {SeriesRef(s.source, s.metric, s.entity): s for s in self.lib.series(run_id)}
-        return self._series[run_id]
+        return self.rundata.series(run_id)
 
     def available(self, run_id: int) -> list[SeriesRef]:
-        return list(self.series(run_id))
+        return self.rundata.available(run_id)
 
     def unit(self, run_id: int, ref: SeriesRef) -> str:
-        info = self.series(run_id).get(ref)
-        return info.unit if info else ""
+        return self.rundata.unit(run_id, ref)
 
     def data(self, run_id: int, ref: SeriesRef) -> tuple[np.ndarray, np.ndarray] | None:
-        key = (run_id, ref)
-        if key not in self._cache:
-            info = self.series(run_id).get(ref)
-            self._cache[key] = self.lib.load(info) if info else None
-        return self._cache[key]
+        return self.rundata.data(run_id, ref)
 
     def drops(self, run_id: int) -> list[RunDrop]:
         """Detected drops of a run's throughput (none when it has no benchmark log)."""
         if run_id not in self._drops:
             try:
-                self._drops[run_id] = run_drops(self.lib, run_id) if throughput(self.lib, run_id) else []
-            except LibraryError:
+                self._drops[run_id] = run_drops(self.rundata, run_id) if throughput(self.rundata, run_id) else []
+            except BenchlensError:
                 self._drops[run_id] = []
         return self._drops[run_id]
 
@@ -124,10 +115,10 @@ class Session(QObject):
         return float(x - (self.x_of(run_id, np.array([0.0]))[0]))
 
     # ---- annotations: notes, and decisions on detected drops (undoable, saved with the run) -----
-    def notes(self, run_id: int) -> list[dict[str, Any]]:
-        return [a for a in self.lib.annotations(run_id) if a["kind"] == "note"]
+    def notes(self, run_id: int) -> list[Annotation]:
+        return [a for a in self.lib.annotations(run_id) if a.kind == "note"]
 
-    def drop_decision(self, run_id: int, drop: Drop) -> dict[str, Any] | None:
+    def drop_decision(self, run_id: int, drop: Drop) -> Annotation | None:
         return decision(self.lib.annotations(run_id), drop)
 
     def drop_label(self, run_id: int, drop: Drop) -> tuple[str, str]:
@@ -146,7 +137,8 @@ class Session(QObject):
         self._push(f"add note {label!r}", do, undo)
 
     def edit_note(self, ann_id: int, label: str) -> None:
-        old = next(a for r in self._runs for a in self.lib.annotations(r) if a["id"] == ann_id)["label"]
+        note = self.lib.annotation(ann_id)
+        old = note.label if note is not None else ""
         self._push(
             f"edit note {label!r}",
             lambda: self.lib.update_annotation(ann_id, label=label),
@@ -154,36 +146,38 @@ class Session(QObject):
         )
 
     def delete_note(self, ann_id: int) -> None:
-        note = next(a for r in self._runs for a in self.lib.annotations(r) if a["id"] == ann_id)
+        note = self.lib.annotation(ann_id)
+        if note is None:
+            return
         ids = [ann_id]
 
         def do() -> None:
             self.lib.delete_annotation(ids[0])
 
         def undo() -> None:
-            ids[0] = self.lib.add_annotation(note["run_id"], note["start"], note["end"], note["label"])
+            ids[0] = self.lib.add_annotation(note.run_id, note.start, note.end, note.label)
 
-        self._push(f"delete note {note['label']!r}", do, undo)
+        self._push(f"delete note {note.label!r}", do, undo)
 
     def decide_drop(self, run_id: int, drop: Drop, state: str, label: str | None = None) -> None:
         """Accept, rename or dismiss a detected drop (state '' restores it); label None keeps the
         name the user gave it, if any."""
         before = self.drop_decision(run_id, drop)
-        name = label if label is not None else (before["label"] if before else "")
+        name = label if label is not None else (before.label if before else "")
 
         def do() -> None:
             now = self.drop_decision(run_id, drop)
             if now is None:
                 self.lib.add_annotation(run_id, drop.start, drop.end, name, kind="drop", state=state)
             else:
-                self.lib.update_annotation(now["id"], state=state, label=name)
+                self.lib.update_annotation(now.id, state=state, label=name)
 
         def undo() -> None:
             now = self.drop_decision(run_id, drop)
             if now is not None and before is None:
-                self.lib.delete_annotation(now["id"])
+                self.lib.delete_annotation(now.id)
             elif now is not None and before is not None:
-                self.lib.update_annotation(now["id"], state=before["state"], label=before["label"])
+                self.lib.update_annotation(now.id, state=before.state, label=before.label)
 
         self._push(f"{state or 'restore'} drop", do, undo)
 
@@ -241,26 +235,16 @@ class Session(QObject):
 
     # ---- saved views --------------------------------------------------------------------------
     def save_view(self, name: str) -> None:
-        import time
-
-        spec = json.dumps(self.comparison.as_json())
-        try:
-            self.lib.conn.execute(
-                "INSERT INTO views (name, spec, updated) VALUES (?, ?, ?) "
-                "ON CONFLICT(name) DO UPDATE SET spec = excluded.spec, updated = excluded.updated",
-                (name, spec, time.time()),
-            )
-        except sqlite3.Error as e:
-            raise LibraryError(f"cannot save view {name!r}: {e}") from None
+        self.lib.save_view(name, self.comparison.as_json())
 
     def view_names(self) -> list[str]:
-        return [r[0] for r in self.lib.conn.execute("SELECT name FROM views ORDER BY updated DESC")]
+        return self.lib.view_names()
 
     def open_view(self, name: str) -> bool:
-        row = self.lib.conn.execute("SELECT spec FROM views WHERE name = ?", (name,)).fetchone()
-        if row is None:
+        spec = self.lib.view(name)
+        if spec is None:
             return False
-        c = Comparison.from_json(json.loads(row[0]))
+        c = Comparison.from_json(spec)
         c.runs = [r for r in c.runs if r in self._runs]
         self.comparison = c
         self.comparisonChanged.emit()

@@ -30,9 +30,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.analysis.layout import SeriesRef
 from app.analysis.summary import WAITS, Summary, Window, summarize
 from app.analysis.tables import Table, fmt, to_csv, to_markdown, to_text
+from app.model import SeriesRef
 from app.ui.charts import ComparisonView
 from app.ui.session import Session
 
@@ -40,34 +40,12 @@ DEBOUNCE_MS = 250  # a wheel zoom fires many range changes: summarise once it se
 COPY = {"text": to_text, "Markdown": to_markdown, "CSV": to_csv}
 
 
-class _SessionData:
-    """The summary's view of the runs: the session's cached series, plus the sources' metadata."""
-
-    def __init__(self, session: Session) -> None:
-        self.session = session
-
-    def run(self, run_id: int) -> dict[str, Any]:
-        return self.session.run(run_id)
-
-    def available(self, run_id: int) -> list[SeriesRef]:
-        return self.session.available(run_id)
-
-    def unit(self, run_id: int, ref: SeriesRef) -> str:
-        return self.session.unit(run_id, ref)
-
-    def data(self, run_id: int, ref: SeriesRef) -> tuple[np.ndarray, np.ndarray] | None:
-        return self.session.data(run_id, ref)
-
-    def source_meta(self, run_id: int, source: str) -> list[dict[str, Any]]:
-        return [dict(s["meta"]) for s in self.session.lib.sources(run_id) if s["format"] == source]
-
-
 class SummaryView(QWidget):
     def __init__(self, session: Session, chart: ComparisonView, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.chart = chart
-        self.data = _SessionData(session)
+        self.data = session.rundata
         self.summary: Summary | None = None
         self.tables: dict[QTableWidget, Table] = {}
         self._watched: Any = None  # the view box whose x range is followed
@@ -164,7 +142,7 @@ class SummaryView(QWidget):
         if self.session.closed:
             return
         c = self.session.comparison
-        known = {r["id"] for r in self.session.runs()}
+        known = {r.id for r in self.session.runs()}
         runs = [r for r in c.runs if r in known]
         if not runs:
             self.summary = None
@@ -209,7 +187,7 @@ class SummaryView(QWidget):
         names = []
         for k, r in enumerate(s.runs):
             tag = f"{'AB'[k]} = " if len(s.runs) >= 2 and k < 2 else ""
-            names.append(f'<span style="color:{self.session.color(r["id"])}">■</span> {tag}<b>{r["name"]}</b>')
+            names.append(f'<span style="color:{self.session.color(r.id)}">■</span> {tag}<b>{r.name}</b>')
         self.header.setText(f"Window: {s.window.describe()} &nbsp; " + " &nbsp; ".join(names))
 
     def _fill(self, widget: QTableWidget, table: Table | None) -> None:
@@ -223,7 +201,7 @@ class SummaryView(QWidget):
         widget.setColumnCount(len(table.columns))
         widget.setRowCount(len(table.rows))
         widget.setHorizontalHeaderLabels([c.name for c in table.columns])
-        colors = [self.session.color(r["id"]) for r in self.summary.runs[:2]] if self.summary else []
+        colors = [self.session.color(r.id) for r in self.summary.runs[:2]] if self.summary else []
         for j, col in enumerate(table.columns):
             tag = col.name.rsplit(" ", 1)[-1]
             if len(colors) == 2 and tag in ("A", "B"):  # A and B columns in their runs' colours
@@ -256,7 +234,7 @@ class SummaryView(QWidget):
         ticks: set[float] = set()
         top = 0.0
         for r in s.runs:
-            st = s.steps.get(r["id"])
+            st = s.steps.get(r.id)
             if st is None:
                 continue
             pts = sorted((p.threads, p.tps_median) for p in st.steps if p.threads > 0 and math.isfinite(p.tps_median))
@@ -265,7 +243,7 @@ class SummaryView(QWidget):
             threads = np.array([p[0] for p in pts])
             ticks.update(threads.tolist())
             top = max(top, max(p[1] for p in pts))
-            color = self.session.color(r["id"])
+            color = self.session.color(r.id)
             self.plot.plot(
                 np.log2(threads),
                 np.array([p[1] for p in pts]),
@@ -274,7 +252,7 @@ class SummaryView(QWidget):
                 symbolSize=7,
                 symbolBrush=color,
                 symbolPen=color,
-                name=r["name"],
+                name=r.name,
             )
         self.plot.getAxis("bottom").setTicks([[(math.log2(t), f"{t:g}") for t in sorted(ticks)]])
         if top > 0:  # from 0, so a gap between runs reads at its true size; room above for the legend

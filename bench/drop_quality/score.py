@@ -27,9 +27,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from app.analysis.explain import quantity
-from app.analysis.layout import SeriesRef
 from app.analysis.run_drops import RunDrop, run_drops
 from app.ingest import import_path
+from app.model import SeriesRef
+from app.rundata import LibraryRunData
 from app.store import Library
 
 HERE = Path(__file__).resolve().parent
@@ -55,19 +56,19 @@ def resource(ref: SeriesRef) -> str:
     share = quantity(ref)
     if share.startswith("cpu "):  # vmstat, iostat's avg-cpu and mpstat columns
         return "disk" if share == "cpu iowait" else "cpu"
-    if ref.source in ("iostat", "vmstat") and ref.metric in READS:
+    if ref.format in ("iostat", "vmstat") and ref.metric in READS:
         return "disk reads"
-    if ref.source == "iostat" or (ref.source == "vmstat" and ref.metric in DISK_VMSTAT):
+    if ref.format == "iostat" or (ref.format == "vmstat" and ref.metric in DISK_VMSTAT):
         return "disk"
-    if ref.source == "mpstat" or (ref.source == "vmstat" and ref.metric in CPU_VMSTAT):
+    if ref.format == "mpstat" or (ref.format == "vmstat" and ref.metric in CPU_VMSTAT):
         return "cpu"
     if "buffer_pool" in name or "buf_pool" in name or "buffer pool" in name or "pages_read" in name:
         return "buffer pool"
     if "lock" in name or "mdl" in name or "flush" in name or ref.metric == "Threads_running":
         return "waits"
-    if ref.source in ("innodb_status", "innodb_mutex", "global_status", "perfschema"):
+    if ref.format in ("innodb_status", "innodb_mutex", "global_status", "perfschema"):
         return "server"
-    return ref.source
+    return ref.format
 
 
 @dataclass
@@ -104,9 +105,9 @@ class RunScore:
 
 def score_run(lib: Library, folder: Path, truth: Truth, sensitivity: str, tol: float) -> RunScore:
     report = import_path(lib, folder)
-    found = run_drops(lib, report.id, sensitivity=sensitivity, top=5)
+    found = run_drops(LibraryRunData(lib), report.id, sensitivity=sensitivity, top=5)
     matched = next((d for d in found if truth.start is not None and matches(d, truth, tol)), None)
-    t0 = lib.run(report.id)["bench_start"] or 0.0
+    t0 = lib.run(report.id).bench_start or 0.0
     expected = EXPECTED.get(truth.scenario)
     top = matched.explain if matched else []
     return RunScore(

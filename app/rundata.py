@@ -1,0 +1,79 @@
+"""The one way to a run's series: `LibraryRunData` implements app.model.RunData over a library,
+each run's series list, each loaded series and each run's source metadata read once. The CLI,
+summaries, export, drops and ingest use it; the window's Session holds one and clears it when the
+library changes (invalidate)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from app.model import Annotation, Run, SeriesInfo, SeriesRef
+from app.store import Library
+from importers._types import SourceMeta
+
+
+class LibraryRunData:
+    def __init__(self, lib: Library) -> None:
+        self.lib = lib
+        self._runs: dict[int, Run] | None = None
+        self._series: dict[int, dict[SeriesRef, SeriesInfo]] = {}
+        self._data: dict[tuple[int, SeriesRef], tuple[np.ndarray, np.ndarray] | None] = {}
+        self._meta: dict[int, list[tuple[str, SourceMeta]]] = {}
+
+    def invalidate(self) -> None:
+        """Forget everything read (runs were imported, renamed or deleted)."""
+        self._runs = None
+        self._series.clear()
+        self._data.clear()
+        self._meta.clear()
+
+    # ---- runs -----------------------------------------------------------------------------------
+    def runs(self) -> list[Run]:
+        """Every run of the library, in the library's order (start time)."""
+        if self._runs is None:
+            self._runs = {r.id: r for r in self.lib.runs()}
+        return list(self._runs.values())
+
+    def run_ids(self) -> list[int]:
+        return [r.id for r in self.runs()]
+
+    def run(self, run_id: int) -> Run:
+        self.runs()
+        assert self._runs is not None
+        if run_id not in self._runs:
+            return self.lib.run(run_id)  # a run imported since: the library says if it exists
+        return self._runs[run_id]
+
+    def annotations(self, run_id: int) -> list[Annotation]:
+        return self.lib.annotations(run_id)  # never cached: the user edits them
+
+    # ---- series ---------------------------------------------------------------------------------
+    def series(self, run_id: int) -> dict[SeriesRef, SeriesInfo]:
+        """The run's series by reference."""
+        if run_id not in self._series:
+            self._series[run_id] = {s.ref: s for s in self.lib.series(run_id)}
+        return self._series[run_id]
+
+    def available(self, run_id: int) -> list[SeriesRef]:
+        return list(self.series(run_id))
+
+    def info(self, run_id: int, ref: SeriesRef) -> SeriesInfo | None:
+        return self.series(run_id).get(ref)
+
+    def unit(self, run_id: int, ref: SeriesRef) -> str:
+        info = self.info(run_id, ref)
+        return info.unit if info is not None else ""
+
+    def data(self, run_id: int, ref: SeriesRef) -> tuple[np.ndarray, np.ndarray] | None:
+        """Times (epoch s) and values of a series, None when the run does not have it."""
+        key = (run_id, ref)
+        if key not in self._data:
+            info = self.info(run_id, ref)
+            self._data[key] = self.lib.load(info) if info is not None else None
+        return self._data[key]
+
+    def source_meta(self, run_id: int, fmt: str) -> list[SourceMeta]:
+        """What the importer recorded of each source file of this format (path order)."""
+        if run_id not in self._meta:
+            self._meta[run_id] = [(s.format, s.meta) for s in self.lib.sources(run_id)]
+        return [m for f, m in self._meta[run_id] if f == fmt]
