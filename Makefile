@@ -14,7 +14,7 @@ $(BIN)/.installed: pyproject.toml importers/_scan.c
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
-	@$(BIN)/python -c 'import importers._tokens as t; print("tokenizer core:", "compiled" if t.HAS_COMPILED_CORE else "pure Python (no C compiler?)")'
+	@$(BIN)/python -c 'import benchlens.importers._tokens as t; print("tokenizer core:", "compiled" if t.HAS_COMPILED_CORE else "pure Python (no C compiler?)")'
 	@touch $@
 
 setup: $(BIN)/.installed

@@ -16,8 +16,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from app.errors import BenchlensError
-from app.store import Library
+from benchlens.app.errors import BenchlensError
+from benchlens.app.store import Library
 
 EXIT_ERROR = 1
 
@@ -170,7 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         db_path = default_db().with_name("demo.sqlite")  # the demo never touches the user's library
     try:
         if args.cmd is None:
-            from app.ui.launch import run_app  # Qt only when the window is wanted
+            from benchlens.app.ui.launch import run_app  # Qt only when the window is wanted
 
             return int(run_app(db_path, demo=args.demo))
         if args.cmd == "screenshot":
@@ -190,8 +190,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def cmd_import(lib: Library, args: argparse.Namespace) -> int:
-    from app.clock import ClockError
-    from app.ingest import FolderError, Options, import_path
+    from benchlens.app.clock import ClockError
+    from benchlens.app.ingest import FolderError, Options, import_path
 
     if args.interval <= 0 or not math.isfinite(args.interval):
         raise CliError("--interval must be a positive number of seconds")
@@ -293,9 +293,9 @@ def cmd_dump(lib: Library, args: argparse.Namespace) -> int:
 
 
 def cmd_drops(lib: Library, args: argparse.Namespace) -> int:
-    from app.analysis.run_drops import run_drops
-    from app.model import SeriesRef
-    from app.rundata import LibraryRunData
+    from benchlens.app.analysis.run_drops import run_drops
+    from benchlens.app.model import SeriesRef
+    from benchlens.app.rundata import LibraryRunData
 
     run = lib.run(args.run)
     ref = None
@@ -323,8 +323,8 @@ def cmd_drops(lib: Library, args: argparse.Namespace) -> int:
 
 
 def cmd_summary(lib: Library, args: argparse.Namespace) -> int:
-    from app.analysis.summary import Window, render, series_refs, summarize
-    from app.rundata import LibraryRunData
+    from benchlens.app.analysis.summary import Window, render, series_refs, summarize
+    from benchlens.app.rundata import LibraryRunData
 
     if len(args.runs) > 2:
         raise CliError("summary takes one run, or two to compare (A then B)")
@@ -344,9 +344,9 @@ def cmd_summary(lib: Library, args: argparse.Namespace) -> int:
 
 
 def cmd_export(lib: Library, args: argparse.Namespace) -> int:
-    from app.analysis.layout import parse_panel
-    from app.figure import Comparison, default_layout, figure_of, write_csv
-    from app.rundata import LibraryRunData
+    from benchlens.app.analysis.layout import parse_panel
+    from benchlens.app.figure import Comparison, default_layout, figure_of, write_csv
+    from benchlens.app.rundata import LibraryRunData
 
     suffix = args.out.suffix.lower()
     if suffix not in (".png", ".svg", ".pdf", ".csv"):
@@ -381,10 +381,10 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
         size = _size(args.size)
         if not (0 < args.scale <= 8):
             raise CliError("--scale must be between 0 and 8")
-        from app.ui.launch import gui_app
+        from benchlens.app.ui.launch import gui_app
 
         gui_app(offscreen=True)
-        from app.render import THEMES, export
+        from benchlens.app.render import THEMES, export
 
         export(fig, args.out, size, args.scale, THEMES[args.theme])
     print(args.out)
@@ -392,7 +392,7 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
 
 
 def _size(text: str) -> tuple[int, int]:
-    from app.render import SIZES
+    from benchlens.app.render import SIZES
 
     if text in SIZES:
         return SIZES[text]
@@ -406,7 +406,7 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def cmd_record(args: argparse.Namespace) -> int:
-    from app.record import RecordError, record
+    from benchlens.app.record import RecordError, record
 
     bench = args.bench
     if args.interval < 1:
@@ -423,7 +423,7 @@ def cmd_record(args: argparse.Namespace) -> int:
 
 
 def cmd_screenshot(db_path: Path, args: argparse.Namespace) -> int:
-    from app.ui.launch import screenshot
+    from benchlens.app.ui.launch import screenshot
 
     try:
         w, h = (int(x) for x in args.size.lower().split("x"))

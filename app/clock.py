@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import numpy as np
 
-from app.errors import BenchlensError
+from benchlens.app.errors import BenchlensError
 
 # Zone abbreviations with one meaning in practice. Ambiguous ones (CST, IST, BST ...) are left out:
 # they are only trusted when --tz or the machine's zone uses the same abbreviation.

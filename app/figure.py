@@ -17,11 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from app.analysis.align import ALIGN_MODES, x_of
-from app.analysis.layout import Panel, layout_for_runs
-from app.analysis.run_drops import decided_label, run_drops, throughput
-from app.errors import AnalysisError
-from app.model import Run, RunData, SeriesRef
+from benchlens.app.analysis.align import ALIGN_MODES, x_of
+from benchlens.app.analysis.layout import Panel, layout_for_runs
+from benchlens.app.analysis.run_drops import decided_label, run_drops, throughput
+from benchlens.app.errors import AnalysisError
+from benchlens.app.model import Run, RunData, SeriesRef
 
 
 @dataclass

@@ -16,10 +16,10 @@ from typing import BinaryIO
 
 import numpy as np
 
-from app.clock import FolderClock
-from app.errors import BenchlensError
-from importers._read import Reading, chunks
-from importers._types import Importer, SourceMeta
+from benchlens.app.clock import FolderClock
+from benchlens.app.errors import BenchlensError
+from benchlens.importers._read import Reading, chunks
+from benchlens.importers._types import Importer, SourceMeta
 
 
 class FolderError(BenchlensError):

@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from app.analysis.onset import load_onset
-from app.clock import FolderClock, resolve
-from app.folder import (
+from benchlens.app.analysis.onset import load_onset
+from benchlens.app.clock import FolderClock, resolve
+from benchlens.app.folder import (
     FolderError,
     FolderFile,
     candidates,
@@ -34,13 +34,13 @@ from app.folder import (
     pt_stalk_time,
     shown,
 )
-from app.model import Run, SeriesInfo, SourceFile
-from app.record import read_metadata
-from app.store.library import Library
-from app.store.writer import ImportTxn, SeriesSink
-from importers import AmbiguousFormat, detect
-from importers._read import HEAD, Reading, UnreadableCapture, chunks, decode_head, looks_binary, read_head
-from importers._types import (
+from benchlens.app.model import Run, SeriesInfo, SourceFile
+from benchlens.app.record import read_metadata
+from benchlens.app.store.library import Library
+from benchlens.app.store.writer import ImportTxn, SeriesSink
+from benchlens.importers import AmbiguousFormat, detect
+from benchlens.importers._read import HEAD, Reading, UnreadableCapture, chunks, decode_head, looks_binary, read_head
+from benchlens.importers._types import (
     Block,
     Context,
     FormatError,

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from importers._types import SourceMeta, SourceWarning
+from benchlens.importers._types import SourceMeta, SourceWarning
 
 # The monitors whose metric names say what they are without their format in front.
 _SYSTEM_FORMATS = ("vmstat", "iostat", "mpstat")

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from app.errors import BenchlensError
+from benchlens.app.errors import BenchlensError
 
 METADATA = "benchlens-run.json"
 FORMAT = "benchlens-run"

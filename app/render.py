@@ -26,9 +26,9 @@ from PySide6.QtGui import (
 )
 from PySide6.QtSvg import QSvgGenerator
 
-from app.analysis.decimate import MinMaxPyramid
-from app.analysis.layout import Panel
-from app.figure import Figure, Line, Mark
+from benchlens.app.analysis.decimate import MinMaxPyramid
+from benchlens.app.analysis.layout import Panel
+from benchlens.app.figure import Figure, Line, Mark
 
 SIZES = {"blog": (1200, 675), "slide": (1920, 1080), "square": (1080, 1080)}
 STYLES = [Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotLine]

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from app.model import Annotation, Run, SeriesInfo, SeriesRef
-from app.store import Library
-from importers._types import SourceMeta
+from benchlens.app.model import Annotation, Run, SeriesInfo, SeriesRef
+from benchlens.app.store import Library
+from benchlens.importers._types import SourceMeta
 
 
 class LibraryRunData:

@@ -86,7 +86,7 @@ def import_once(path: Path) -> tuple[float, float]:
     """Seconds and peak RSS (MB) of `benchlens import` of one file into a fresh library."""
     with tempfile.TemporaryDirectory() as d:
         code = (
-            "import resource, sys, time; from app.cli import main; t = time.perf_counter(); "
+            "import resource, sys, time; from benchlens.app.cli import main; t = time.perf_counter(); "
             f"rc = main(['import', {str(path)!r}, '--db', {d + '/lib.sqlite'!r}, '--json']); "
             "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "
             "file=sys.stderr); sys.exit(rc)"
@@ -114,7 +114,7 @@ def main() -> None:
     ap.add_argument("--gb", type=float, default=0.0, help="also import an iostat capture of this many GiB")
     args = ap.parse_args()
     OUT.mkdir(exist_ok=True)
-    from importers._tokens import HAS_COMPILED_CORE
+    from benchlens.importers._tokens import HAS_COMPILED_CORE
 
     print(f"tokenizer core: {'compiled' if HAS_COMPILED_CORE else 'pure Python'}; {os.cpu_count()} CPUs")
     io_path, mp_path = OUT / "iostat-x-t-20dev.txt", OUT / "mpstat-P-ALL-64cpu.txt"

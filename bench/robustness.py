@@ -1,7 +1,7 @@
 """Huge and hostile inputs, end to end: `python bench/robustness.py [--quick] [--gb G] [--tmp DIR]`.
 
 Every case makes its input in a temporary folder (removed at the end, big files included), runs
-`benchlens import --json` (python -m app.cli) on it in a subprocess, and prints one row: the
+`benchlens import --json` (python -m benchlens.app.cli) on it in a subprocess, and prints one row: the
 input, the outcome, the wall time, the peak RSS of the import process (os.wait4, the largest of
 the processes for the concurrent case), and whether the library is intact: PRAGMA
 integrity_check and foreign_key_check pass, no orphan rows, and exactly the runs expected (none
@@ -79,7 +79,7 @@ def rchar(pid: int) -> int:
     return 0
 
 
-# `python -m app.cli ARGS` writing its peak RSS (VmHWM, KiB) to $HWM_FILE at exit. Not the rusage
+# `python -m benchlens.app.cli ARGS` writing its peak RSS (VmHWM, KiB) to $HWM_FILE at exit. Not the rusage
 # of the child: Linux carries the parent's peak RSS into the child's across fork + exec.
 WITH_HWM = """
 import atexit, os, runpy, sys
@@ -88,7 +88,7 @@ def hwm():
         out.write(next(line for line in f if line.startswith("VmHWM:")).split()[1])
 atexit.register(hwm)
 sys.argv = ["benchlens", *sys.argv[1:]]
-runpy.run_module("app.cli", run_name="__main__", alter_sys=True)
+runpy.run_module("benchlens.app.cli", run_name="__main__", alter_sys=True)
 """
 
 
@@ -461,7 +461,7 @@ def main() -> None:
     ap.add_argument("--tmp", type=Path, help="where to make the inputs (default: the system temp dir)")
     args = ap.parse_args()
     gb = args.gb if args.gb is not None else (0.2 if args.quick else 2.0)
-    from importers._tokens import HAS_COMPILED_CORE
+    from benchlens.importers._tokens import HAS_COMPILED_CORE
 
     print(
         f"benchlens robustness: {os.cpu_count()} CPUs, tokenizer {'compiled' if HAS_COMPILED_CORE else 'pure Python'}"

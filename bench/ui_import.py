@@ -22,8 +22,8 @@ def main() -> None:
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from app.ui.main_window import MainWindow
-    from app.ui.session import Session
+    from benchlens.app.ui.main_window import MainWindow
+    from benchlens.app.ui.session import Session
 
     src = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parent / "out" / "iostat-x-t-20dev.txt"
     if not src.exists():

@@ -20,9 +20,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from app.store import Library
-from app.store.writer import SeriesSink
-from importers._types import Block
+from benchlens.app.store import Library
+from benchlens.app.store.writer import SeriesSink
+from benchlens.importers._types import Block
 
 N = 86_400
 METRICS = [("vmstat", m, "") for m in ("us", "sy", "wa", "cs")] + [
@@ -59,10 +59,10 @@ def main() -> None:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from app.analysis.layout import Panel
-    from app.model import SeriesRef
-    from app.ui.main_window import MainWindow
-    from app.ui.session import Session
+    from benchlens.app.analysis.layout import Panel
+    from benchlens.app.model import SeriesRef
+    from benchlens.app.ui.main_window import MainWindow
+    from benchlens.app.ui.session import Session
 
     app = QApplication([])
     d = Path(tempfile.mkdtemp())

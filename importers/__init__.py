@@ -8,7 +8,7 @@ is an error, never a silent pick.
 
 from __future__ import annotations
 
-from importers import (
+from benchlens.importers import (
     dbstress,
     global_status,
     innodb_mutex,
@@ -20,7 +20,7 @@ from importers import (
     tpcc,
     vmstat,
 )
-from importers._types import Importer
+from benchlens.importers._types import Importer
 
 FORMATS: tuple[Importer, ...] = (
     vmstat,

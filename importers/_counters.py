@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from importers._types import Block, Context
+from benchlens.importers._types import Block, Context
 
 
 class Snapshots:

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from importers._snapshots import snapshots
-from importers._types import Context, Timing, WarningKind
+from benchlens.importers._snapshots import snapshots
+from benchlens.importers._types import Context, Timing, WarningKind
 
 _BORDER = re.compile(r"^\+(?:-+\+)+$")
 _ROW_MARK = re.compile(r"^\*+ (\d{1,18})\. row \*+$")  # more digits: no row number (nor int())

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Protocol
 
-from importers._types import SourceWarning
+from benchlens.importers._types import SourceWarning
 
 CHUNK = 4 << 20
 HEAD = 64 << 10

@@ -19,8 +19,8 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from importers._text import text_lines
-from importers._types import Context
+from benchlens.importers._text import text_lines
+from benchlens.importers._types import Context
 
 _TS = re.compile(r"^TS (\d{9,11}(?:\.\d+)?)(?:\s.*)?$")
 _ISO = re.compile(r"^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)(?:\.\d+)?(Z|[+-]\d\d:?\d\d)?$")

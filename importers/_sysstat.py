@@ -10,8 +10,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from importers._tokens import KIND_TEXT, Tokens
-from importers._types import Context, FormatError
+from benchlens.importers._tokens import KIND_TEXT, Tokens
+from benchlens.importers._types import Context, FormatError
 
 # "Linux 6.1.0-18-amd64 (host) \t11/22/26 \t_x86_64_\t(2 CPU)" -- fields separated by tabs.
 BANNER = re.compile(

@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from importers._tokens import Tokens, fnv1a
+from benchlens.importers._tokens import Tokens, fnv1a
 
 # Date styles seen in sysstat banners and iostat -t lines (strftime %x of each locale) and vmstat -t.
 DATE_STYLES = {

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 try:
-    from importers import _scan  # type: ignore[attr-defined]
+    from benchlens.importers import _scan  # type: ignore[attr-defined]
 except ImportError:  # not compiled: the pure-Python twin below is used (slower, same results)
     _scan = None
 

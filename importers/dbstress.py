@@ -64,8 +64,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from importers._text import text_lines
-from importers._types import Block, Context, Timing, append_row
+from benchlens.importers._text import text_lines
+from benchlens.importers._types import Block, Context, Timing, append_row
 
 name = "dbstress"
 

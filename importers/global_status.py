@@ -28,9 +28,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from importers import _mysql_table as mt
-from importers._counters import Snapshots
-from importers._types import Block, Context, Timing
+from benchlens.importers import _mysql_table as mt
+from benchlens.importers._counters import Snapshots
+from benchlens.importers._types import Block, Context, Timing
 
 name = "global_status"
 

@@ -45,9 +45,9 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from importers._counters import Snapshots
-from importers._snapshots import Snapshot, snapshots
-from importers._types import Block, Context
+from benchlens.importers._counters import Snapshots
+from benchlens.importers._snapshots import Snapshot, snapshots
+from benchlens.importers._types import Block, Context
 
 name = "innodb_status"
 

@@ -25,11 +25,11 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from importers import _sysstat as ss
-from importers._read import prepend
-from importers._times import clock_times, date_style, dates, iso_times, pick_date_style
-from importers._tokens import Tokens, fnv1a, tokenize, tokenized
-from importers._types import Block, Context, FormatError, Timing
+from benchlens.importers import _sysstat as ss
+from benchlens.importers._read import prepend
+from benchlens.importers._times import clock_times, date_style, dates, iso_times, pick_date_style
+from benchlens.importers._tokens import Tokens, fnv1a, tokenize, tokenized
+from benchlens.importers._types import Block, Context, FormatError, Timing
 
 name = "iostat"
 

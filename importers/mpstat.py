@@ -22,11 +22,11 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from importers import _sysstat as ss
-from importers._read import prepend
-from importers._times import AM, PM, clock_times, dates, pick_date_style
-from importers._tokens import Tokens, fnv1a, tokenize, tokenized
-from importers._types import Block, Context, FormatError
+from benchlens.importers import _sysstat as ss
+from benchlens.importers._read import prepend
+from benchlens.importers._times import AM, PM, clock_times, dates, pick_date_style
+from benchlens.importers._tokens import Tokens, fnv1a, tokenize, tokenized
+from benchlens.importers._types import Block, Context, FormatError
 
 name = "mpstat"
 

@@ -27,11 +27,11 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from importers import _mysql_table as mt
-from importers._counters import Snapshots
-from importers._read import prepend
-from importers._snapshots import snapshots
-from importers._types import Block, Context
+from benchlens.importers import _mysql_table as mt
+from benchlens.importers._counters import Snapshots
+from benchlens.importers._read import prepend
+from benchlens.importers._snapshots import snapshots
+from benchlens.importers._types import Block, Context
 
 name = "perfschema"
 

@@ -22,8 +22,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from importers._text import text_lines
-from importers._types import Block, Context, Timing
+from benchlens.importers._text import text_lines
+from benchlens.importers._types import Block, Context, Timing
 
 name = "sysbench"
 

@@ -56,8 +56,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from importers._text import text_lines
-from importers._types import Block, Context, Timing, TpccRun, append_row
+from benchlens.importers._text import text_lines
+from benchlens.importers._types import Block, Context, Timing, TpccRun, append_row
 
 name = "tpcc"
 

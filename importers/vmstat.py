@@ -24,10 +24,10 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from importers import _sysstat as ss
-from importers._times import clock_times, dates
-from importers._tokens import Tokens, fnv1a, tokenized
-from importers._types import Block, Context, Timing
+from benchlens.importers import _sysstat as ss
+from benchlens.importers._times import clock_times, dates
+from benchlens.importers._tokens import Tokens, fnv1a, tokenized
+from benchlens.importers._types import Block, Context, Timing
 
 name = "vmstat"
 

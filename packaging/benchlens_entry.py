@@ -10,11 +10,11 @@ from __future__ import annotations
 import os
 import sys
 
-from app.cli import main
+from benchlens.app.cli import main
 
 if __name__ == "__main__":
     if os.environ.get("BENCHLENS_REPORT_CORE") == "1":
-        from importers import _tokens
+        from benchlens.importers import _tokens
 
         core = "compiled" if _tokens.HAS_COMPILED_CORE else "pure Python"
         print(f"benchlens bundle: tokenizer core: {core}", file=sys.stderr)

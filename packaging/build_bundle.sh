@@ -48,7 +48,7 @@ fi
 extra=()
 case "$(uname -s)" in Darwin | MINGW* | MSYS* | CYGWIN*) extra=(pillow) ;; esac  # PNG -> .icns/.ico exe icon
 "$VPY" -m pip install -q "$SRC" "$PYINSTALLER_SPEC" "${extra[@]}"
-core=$("$VPY" -c 'import importers._tokens as t; print("compiled" if t.HAS_COMPILED_CORE else "pure Python")')
+core=$("$VPY" -c 'import benchlens.importers._tokens as t; print("compiled" if t.HAS_COMPILED_CORE else "pure Python")')
 echo "build_bundle: installed $("$VPY" -m pip show benchlens | sed -n 's/^Version: //p') (tokenizer core: $core)," \
   "$("$VPY" -m PyInstaller --version | sed 's/^/PyInstaller /')"
 [ "$core" = compiled ] || export BENCHLENS_ALLOW_PURE_CORE=1  # no C compiler: bundle the pure-Python core

@@ -11,9 +11,9 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from app.clock import FolderClock
-from importers._read import HEAD, chunks, decode_head
-from importers._types import Block, Context
+from benchlens.app.clock import FolderClock
+from benchlens.importers._read import HEAD, chunks, decode_head
+from benchlens.importers._types import Block, Context
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples"
@@ -33,7 +33,7 @@ def run_cli(home: Path, *args: str, env: dict[str, str] | None = None) -> subpro
     """`benchlens ARGS` in a fresh interpreter with a bare environment (no display unless given)."""
     base = {"PATH": "/usr/bin:/bin", "HOME": str(home)}
     return subprocess.run(
-        [sys.executable, "-m", "app.cli", *args],
+        [sys.executable, "-m", "benchlens.app.cli", *args],
         capture_output=True,
         text=True,
         env={**base, **(env or {})},
@@ -100,7 +100,7 @@ def stalled_folder(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def lib(tmp_path: Path):
-    from app.store import Library
+    from benchlens.app.store import Library
 
     with Library(tmp_path / "lib.sqlite") as library:
         yield library

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from app.analysis.decimate import MinMaxPyramid, PyramidParams
-from app.analysis.drops import DETECT, SENSITIVITY, DetectParams, Sensitivity, detect
-from app.analysis.explain import ExplainParams, effect, explain
-from app.analysis.onset import OnsetParams, load_onset
-from app.model import SeriesRef
+from benchlens.app.analysis.decimate import MinMaxPyramid, PyramidParams
+from benchlens.app.analysis.drops import DETECT, SENSITIVITY, DetectParams, Sensitivity, detect
+from benchlens.app.analysis.explain import ExplainParams, effect, explain
+from benchlens.app.analysis.onset import OnsetParams, load_onset
+from benchlens.app.model import SeriesRef
 
 
 def steady(n: int = 600, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

@@ -9,12 +9,12 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QSettings
 
-from app.figure import build
-from app.ingest import import_path
-from app.rundata import LibraryRunData
-from app.store import Library, LibraryError
-from app.ui.main_window import MainWindow
-from app.ui.session import Session
+from benchlens.app.figure import build
+from benchlens.app.ingest import import_path
+from benchlens.app.rundata import LibraryRunData
+from benchlens.app.store import Library, LibraryError
+from benchlens.app.ui.main_window import MainWindow
+from benchlens.app.ui.session import Session
 from tests.conftest import stalled_folder
 from tests.test_ui import FakeDrag
 

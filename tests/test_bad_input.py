@@ -22,13 +22,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-import importers.iostat
-import importers.mpstat
-from app.cli import main
-from app.ingest import FolderError, Options, RunReport, import_path
-from app.store import Library
-from app.store import writer as store_writer
-from importers._types import ImportCancelled, RawClock, SourceWarning
+import benchlens.importers.iostat
+import benchlens.importers.mpstat
+from benchlens.app.cli import main
+from benchlens.app.ingest import FolderError, Options, RunReport, import_path
+from benchlens.app.store import Library
+from benchlens.app.store import writer as store_writer
+from benchlens.importers._types import ImportCancelled, RawClock, SourceWarning
 from tests.conftest import FIXTURES, assert_same_series, run_series
 
 RUN = FIXTURES / "runs" / "c_basic"
@@ -358,7 +358,7 @@ def long_iostat(reports: int) -> bytes:
     return ("\n\n\n".join(out) + "\n\n\n").encode()
 
 
-READ_BLOCK = 4 << 20  # importers._read.CHUNK
+READ_BLOCK = 4 << 20  # benchlens.importers._read.CHUNK
 BOUNDARY_LINES = {
     "timestamp": rb"11/22/26 \d\d:\d\d:\d\d",
     "avg-cpu header": rb"avg-cpu:",
@@ -800,7 +800,7 @@ def test_interrupted_parse_leaves_the_library_unchanged(
     """An error or Ctrl-C while mpstat.log streams in (after iostat.log is written): nothing stays."""
     lib = populated
     before, runs = snapshot(lib), lib.runs()
-    monkeypatch.setattr(importers.mpstat, "parse", raising_after(importers.mpstat.parse, 2, exc))
+    monkeypatch.setattr(benchlens.importers.mpstat, "parse", raising_after(benchlens.importers.mpstat.parse, 2, exc))
     with pytest.raises(type(exc)):
         import_path(lib, shutil.copytree(RUN, tmp_path / "new"))
     assert_untouched(lib, before, runs)
@@ -832,7 +832,9 @@ def test_failed_reimport_keeps_the_previous_data(lib: Library, tmp_path: Path, m
     first = import_path(lib, d)
     before, runs = snapshot(lib), lib.runs()
     (d / "vmstat.log").write_bytes(clean("vmstat") + clean("vmstat").splitlines(keepends=True)[-1])
-    monkeypatch.setattr(importers.mpstat, "parse", raising_after(importers.mpstat.parse, 1, KeyboardInterrupt()))
+    monkeypatch.setattr(
+        benchlens.importers.mpstat, "parse", raising_after(benchlens.importers.mpstat.parse, 1, KeyboardInterrupt())
+    )
     with pytest.raises(KeyboardInterrupt):
         import_path(lib, d)
     assert_untouched(lib, before, runs)
@@ -847,7 +849,9 @@ def test_ctrl_c_in_the_cli_is_one_line_and_leaves_the_library_unchanged(
     assert main(["import", str(FIXTURES / "runs" / "locales_C"), "--db", str(db)]) == 0
     with Library(db) as lib:
         before, runs = snapshot(lib), lib.runs()
-    monkeypatch.setattr(importers.iostat, "parse", raising_after(importers.iostat.parse, 1, KeyboardInterrupt()))
+    monkeypatch.setattr(
+        benchlens.importers.iostat, "parse", raising_after(benchlens.importers.iostat.parse, 1, KeyboardInterrupt())
+    )
     capsys.readouterr()
     rc = main(["import", str(shutil.copytree(RUN, tmp_path / "new")), "--db", str(db)])
     err = capsys.readouterr().err

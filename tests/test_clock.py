@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 
-from app.clock import ClockError, parse_tz, resolve
+from benchlens.app.clock import ClockError, parse_tz, resolve
 
 
 def naive(text: str) -> np.ndarray:

@@ -27,11 +27,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-import importers._read as read_mod
-from app.cli import main
-from app.ingest import FolderError, Options, import_path
-from app.store import Library
-from importers._read import Reading, UnreadableCapture, chunks, read_head
+import benchlens.importers._read as read_mod
+from benchlens.app.cli import main
+from benchlens.app.ingest import FolderError, Options, import_path
+from benchlens.app.store import Library
+from benchlens.importers._read import Reading, UnreadableCapture, chunks, read_head
 from tests.conftest import FIXTURES, assert_same_series, run_series
 
 RUN = FIXTURES / "runs" / "c_basic"

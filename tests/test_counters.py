@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from app.clock import FolderClock
-from importers._counters import Snapshots
-from importers._types import Context
+from benchlens.app.clock import FolderClock
+from benchlens.importers._counters import Snapshots
+from benchlens.importers._types import Context
 
 
 def test_rates_resets_and_rows_that_appear() -> None:

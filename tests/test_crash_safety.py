@@ -25,11 +25,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-import app.store.library as library_mod
-import app.store.migrations as migrations
-from app.cli import main
-from app.ingest import Options, import_path
-from app.store import Library, LibraryError
+import benchlens.app.store.library as library_mod
+import benchlens.app.store.migrations as migrations
+from benchlens.app.cli import main
+from benchlens.app.ingest import Options, import_path
+from benchlens.app.store import Library, LibraryError
 from tests.conftest import FIXTURES, run_series
 
 ROOT = Path(__file__).parents[1]
@@ -181,7 +181,7 @@ point, arg = sys.argv[1], float(sys.argv[2])
 def die():
     os.kill(os.getpid(), signal.SIGKILL)
 if point == "parse":  # after `arg` bytes of the streamed files were read (reader thread)
-    from importers import _read
+    from benchlens.importers import _read
     real_got = _read.Reading._got
     def _got(self, data):
         out = real_got(self, data)
@@ -190,7 +190,7 @@ if point == "parse":  # after `arg` bytes of the streamed files were read (reade
         return out
     _read.Reading._got = _got
 elif point == "writes":  # once series of `arg` points or more were written (uncommitted)
-    from app.store import writer
+    from benchlens.app.store import writer
     real_flush = writer.SeriesSink._flush
     def _flush(self, key):
         points = self.pending_points[key]
@@ -199,7 +199,7 @@ elif point == "writes":  # once series of `arg` points or more were written (unc
             die()
     writer.SeriesSink._flush = _flush
 elif point in ("before-commit", "mid-commit", "after-commit"):
-    from app.store import writer
+    from benchlens.app.store import writer
     real_commit = writer.ImportTxn.commit
     def commit(self):
         if point == "before-commit":
@@ -213,7 +213,7 @@ elif point in ("before-commit", "mid-commit", "after-commit"):
             time.sleep(60)
     writer.ImportTxn.commit = commit
 elif point == "close":  # `arg` seconds into closing the library (WAL checkpoint)
-    from app.store import library
+    from benchlens.app.store import library
     real_close = library.Library.close
     def close(self):
         threading.Timer(arg, die).start()
@@ -221,7 +221,7 @@ elif point == "close":  # `arg` seconds into closing the library (WAL checkpoint
         time.sleep(60)
     library.Library.close = close
 elif point == "migrate":  # inside the upgrade transaction, after the step's SQL ran
-    from app.store import migrations
+    from benchlens.app.store import migrations
     migrations.MIGRATIONS[:] = [(2, "test step", "ALTER TABLE runs ADD COLUMN test_x TEXT")]
     migrations.SCHEMA_VERSION = 2
     real_apply = migrations._apply
@@ -229,7 +229,7 @@ elif point == "migrate":  # inside the upgrade transaction, after the step's SQL
         real_apply(conn, version)
         die()
     migrations._apply = _apply
-from app.cli import main
+from benchlens.app.cli import main
 sys.exit(main(sys.argv[3:]))
 """
 
@@ -251,7 +251,7 @@ def hooked(point: str, arg: float, *args: str) -> subprocess.CompletedProcess[st
 
 def cli(*args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "app.cli", *args],
+        [sys.executable, "-m", "benchlens.app.cli", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -626,7 +626,7 @@ def test_disk_full_during_an_import_is_one_line_and_writes_nothing(
 ) -> None:
     """SQLite fails half-way ('database or disk is full'; with SQLITE_FULL it may even have rolled
     the transaction back itself): one line naming the library, exit 1, the library as before."""
-    from app.store import writer
+    from benchlens.app.store import writer
 
     before = before_of(db)
     real_flush = writer.SeriesSink._flush

@@ -14,11 +14,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import importers
-from app.ingest import Options, import_path
-from app.store import Library
-from importers import dbstress, innodb_status, iostat, mpstat, sysbench, tpcc, vmstat
-from importers._types import Block, Context, Timing
+from benchlens import importers
+from benchlens.app.ingest import Options, import_path
+from benchlens.app.store import Library
+from benchlens.importers import dbstress, innodb_status, iostat, mpstat, sysbench, tpcc, vmstat
+from benchlens.importers._types import Block, Context, Timing
 from tests import golden
 from tests.conftest import FIXTURES, assert_prefix_of, head_of, parse_bytes
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from app.analysis.decimate import MinMaxPyramid
+from benchlens.app.analysis.decimate import MinMaxPyramid
 
 
 def test_a_one_sample_stall_survives_every_zoom() -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-import importers
+from benchlens import importers
 from tests.conftest import FIXTURES, SAMPLES, TABLE_FORMATS, fixture_files, head_of, sample_files
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.store import Library
+from benchlens.app.store import Library
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench" / "drop_quality"))
@@ -47,7 +47,7 @@ def test_exactly_the_injected_disturbance_is_found(scored: dict[str, score.RunSc
 
 
 def test_resources_of_series() -> None:
-    from app.model import SeriesRef
+    from benchlens.app.model import SeriesRef
 
     assert score.resource(SeriesRef("iostat", "w_await", "vda")) == "disk"
     assert score.resource(SeriesRef("vmstat", "r")) == "cpu"

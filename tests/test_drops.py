@@ -7,11 +7,11 @@ import re
 import numpy as np
 import pytest
 
-from app.analysis.drops import baseline, detect
-from app.analysis.explain import explain
-from app.analysis.steps import find_steps
-from app.model import SeriesRef
-from app.rundata import LibraryRunData
+from benchlens.app.analysis.drops import baseline, detect
+from benchlens.app.analysis.explain import explain
+from benchlens.app.analysis.steps import find_steps
+from benchlens.app.model import SeriesRef
+from benchlens.app.rundata import LibraryRunData
 from tests.conftest import FIXTURES
 
 REAL = FIXTURES / "sysbench" / "sysbench_1.0.20_C_oltp-read-write.txt"
@@ -115,7 +115,7 @@ def test_series_that_only_follow_the_throughput_rank_below_causes() -> None:
 
 
 def test_load_onset_skips_a_blip_while_the_monitors_start() -> None:
-    from app.analysis.onset import load_onset
+    from benchlens.app.analysis.onset import load_onset
 
     t = np.arange(10, dtype=float)
     busy = np.array([48, 1, 1, 95, 97, 96, 98, 97, 96, 95], dtype=float)  # seen in a real demo run
@@ -125,7 +125,7 @@ def test_load_onset_skips_a_blip_while_the_monitors_start() -> None:
 
 
 def test_default_layout_ends_with_the_top_waits() -> None:
-    from app.analysis.layout import default_panels
+    from benchlens.app.analysis.layout import default_panels
 
     have = [SeriesRef("sysbench", "tps"), SeriesRef("vmstat", "us")]
     have += [SeriesRef("perfschema", "SUM_TIMER_WAIT", e) for e in ("idle", "a", "b", "c", "d", "e")]
@@ -140,9 +140,9 @@ def test_the_real_disk_stall_is_found_and_explained_by_the_disk(tmp_path) -> Non
     UTC (ground truth in resources/demo/MANIFEST.md)."""
     from pathlib import Path
 
-    from app.analysis.run_drops import run_drops
-    from app.ingest import import_path
-    from app.store import Library
+    from benchlens.app.analysis.run_drops import run_drops
+    from benchlens.app.ingest import import_path
+    from benchlens.app.store import Library
 
     folder = Path(__file__).parents[1] / "resources" / "demo" / "disk-stall"
     with Library(tmp_path / "lib.sqlite") as lib:

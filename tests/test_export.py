@@ -9,13 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.analysis.layout import Panel, parse_panel
-from app.cli import main
-from app.figure import build, write_csv
-from app.ingest import import_path
-from app.model import SeriesRef
-from app.rundata import LibraryRunData
-from app.store import Library
+from benchlens.app.analysis.layout import Panel, parse_panel
+from benchlens.app.cli import main
+from benchlens.app.figure import build, write_csv
+from benchlens.app.ingest import import_path
+from benchlens.app.model import SeriesRef
+from benchlens.app.rundata import LibraryRunData
+from benchlens.app.store import Library
 from tests.conftest import FIXTURES, run_cli, stalled_folder
 
 
@@ -31,7 +31,7 @@ def db(tmp_path: Path) -> Path:
 def test_png_svg_pdf_of_a_two_run_comparison(db: Path, tmp_path: Path, qapp) -> None:
     from PySide6.QtGui import QImage
 
-    from app.render import export
+    from benchlens.app.render import export
 
     with Library(db) as lib:
         fig = build(

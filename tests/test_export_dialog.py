@@ -16,15 +16,15 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QGuiApplication, QImage, QKeySequence
 
-from app import render
-from app.analysis.run_drops import run_drops
-from app.ingest import Options, import_path
-from app.resources import demo_folders
-from app.rundata import LibraryRunData
-from app.store import Library
-from app.ui.export_dialog import ExportDialog, window_figure
-from app.ui.main_window import MainWindow
-from app.ui.session import Session
+from benchlens.app import render
+from benchlens.app.analysis.run_drops import run_drops
+from benchlens.app.ingest import Options, import_path
+from benchlens.app.resources import demo_folders
+from benchlens.app.rundata import LibraryRunData
+from benchlens.app.store import Library
+from benchlens.app.ui.export_dialog import ExportDialog, window_figure
+from benchlens.app.ui.main_window import MainWindow
+from benchlens.app.ui.session import Session
 from tests.conftest import run_cli
 
 WINDOW = (20.0, 60.0)  # the zoomed time window, seconds from run start

@@ -53,13 +53,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import importers
-from app.clock import FolderClock
-from app.ingest import PROBE
-from importers import _read, _tokens
-from importers._read import CHUNK, HEAD, Reading, chunks, decode_head
-from importers._sysstat import detect_decimal
-from importers._types import WARNING_KINDS, Block, Context, FormatError, RawClock, SourceWarning
+from benchlens import importers
+from benchlens.app.clock import FolderClock
+from benchlens.app.ingest import PROBE
+from benchlens.importers import _read, _tokens
+from benchlens.importers._read import CHUNK, HEAD, Reading, chunks, decode_head
+from benchlens.importers._sysstat import detect_decimal
+from benchlens.importers._types import WARNING_KINDS, Block, Context, FormatError, RawClock, SourceWarning
 from tests.conftest import FIXTURES, SAMPLES
 
 # ---- profiles -----------------------------------------------------------------------------------

@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import importers
-from importers import global_status, innodb_mutex
-from importers._types import Block, Context
+from benchlens import importers
+from benchlens.importers import global_status, innodb_mutex
+from benchlens.importers._types import Block, Context
 from tests import golden
 from tests.conftest import FIXTURES, SAMPLES, assert_prefix_of, head_of, parse_bytes
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-import importers
+from benchlens import importers
 from tests import golden
 from tests.conftest import TABLE_FORMATS, fixture_files
 

@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from app.folder import _UNSAFE, shown
-from app.ingest import FolderError, Options, import_path
-from app.store import Library
+from benchlens.app.folder import _UNSAFE, shown
+from benchlens.app.ingest import FolderError, Options, import_path
+from benchlens.app.store import Library
 from tests.conftest import FIXTURES, run_series
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))

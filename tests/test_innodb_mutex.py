@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import importers
-from importers import _mysql_table, global_status, innodb_mutex
-from importers._types import Block, Context, RawClock
+from benchlens import importers
+from benchlens.importers import _mysql_table, global_status, innodb_mutex
+from benchlens.importers._types import Block, Context, RawClock
 from tests import golden
 from tests.conftest import FIXTURES, SAMPLES, head_of, parse_bytes
 

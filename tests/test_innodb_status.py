@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from importers import innodb_status
-from importers._types import Block, Context
+from benchlens.importers import innodb_status
+from benchlens.importers._types import Block, Context
 from tests.conftest import FIXTURES, TABLE_FORMATS, fixture_files, parse_bytes
 
 FIX = FIXTURES / "innodb_status"
@@ -451,8 +451,8 @@ def test_variants_are_recorded() -> None:
 
 
 def test_probe_with_a_raw_clock_gives_naive_header_seconds() -> None:
-    from importers._read import chunks
-    from importers._types import RawClock
+    from benchlens.importers._read import chunks
+    from benchlens.importers._types import RawClock
 
     ctx = Context(RawClock())
     with open(PT_STALK[0], "rb") as f:

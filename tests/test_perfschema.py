@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from importers import perfschema
+from benchlens.importers import perfschema
 from tests.conftest import FIXTURES, parse_bytes
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from app.ingest import import_path
-from app.record import RecordError, read_metadata, record
-from app.store import Library
+from benchlens.app.ingest import import_path
+from benchlens.app.record import RecordError, read_metadata, record
+from benchlens.app.store import Library
 
 BENCH = (
     "import time\n"

@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.cli import main
-from app.ingest import import_path
-from app.store import Library
+from benchlens.app.cli import main
+from benchlens.app.ingest import import_path
+from benchlens.app.store import Library
 from tests.conftest import FIXTURES
 
 RUN = FIXTURES / "runs" / "recorded_mariadb_oltp"

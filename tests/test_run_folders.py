@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.cli import main
-from app.store import Library
+from benchlens.app.cli import main
+from benchlens.app.store import Library
 from tests import naive
 from tests.conftest import FIXTURES, run_series
 
@@ -63,7 +63,7 @@ def series_of(lib: Library, run: str) -> dict[tuple[str, str, str], tuple[np.nda
 
 
 def test_same_capture_under_every_locale_gives_the_same_series(lib: Library, utc_elsewhere: None) -> None:
-    from app.ingest import import_path
+    from benchlens.app.ingest import import_path
 
     results = {}
     for name in LOCALES:
@@ -79,9 +79,9 @@ def test_same_capture_under_every_locale_gives_the_same_series(lib: Library, utc
 
 
 def test_files_without_times_are_placed_from_the_timed_file(lib: Library) -> None:
-    from app.ingest import import_path
+    from benchlens.app.ingest import import_path
 
-    rep = import_path(lib, RUNS / "notimes", __import__("app.ingest").ingest.Options(tz="UTC"))
+    rep = import_path(lib, RUNS / "notimes", __import__("benchlens.app.ingest").app.ingest.Options(tz="UTC"))
     by = {s.path: s for s in rep.sources}
     assert "file times" in by["mpstat.log"].clock
     for untimed in ("vmstat.log", "iostat.log"):
@@ -101,7 +101,7 @@ def test_files_without_times_are_placed_from_the_timed_file(lib: Library) -> Non
 
 def test_pt_stalk_files_start_at_their_names_and_merge_into_one_series(lib: Library, tmp_path: Path) -> None:
     """pt-stalk writes one vmstat file per collection, without -t: each starts at its name's time."""
-    from app.ingest import Options, import_path
+    from benchlens.app.ingest import Options, import_path
 
     folder = tmp_path / "pt-stalk"
     folder.mkdir()
@@ -120,7 +120,7 @@ def test_pt_stalk_files_start_at_their_names_and_merge_into_one_series(lib: Libr
 @pytest.mark.skipif(not (FIXTURES / "innodb_status").is_dir(), reason="no innodb_status fixtures")
 def test_a_pt_stalk_folder_of_innodb_status_snapshots_gives_rates(lib: Library, tmp_path: Path) -> None:
     """Three real pt-stalk files, one snapshot each, 5 minutes apart: one source, rates between them."""
-    from app.ingest import Options, import_path
+    from benchlens.app.ingest import Options, import_path
 
     folder = tmp_path / "pt-stalk"
     folder.mkdir()

@@ -5,10 +5,10 @@ from __future__ import annotations
 import io
 from datetime import UTC
 
-from app.clock import FolderClock
-from importers._read import chunks
-from importers._snapshots import snapshots
-from importers._types import Context
+from benchlens.app.clock import FolderClock
+from benchlens.importers._read import chunks
+from benchlens.importers._snapshots import snapshots
+from benchlens.importers._types import Context
 
 TEXT = b"""TS 1520256295.003814653 2018-03-05 13:24:55
 a 1

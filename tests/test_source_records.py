@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from importers._types import WARNING_KINDS, Context, RawClock, SourceMeta, SourceWarning, Timing, TpccRun
+from benchlens.importers._types import WARNING_KINDS, Context, RawClock, SourceMeta, SourceWarning, Timing, TpccRun
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import itertools
 
 import numpy as np
 
-from app.analysis.steps import StepParams, find_steps, per_step
+from benchlens.app.analysis.steps import StepParams, find_steps, per_step
 
 
 def stretches_of_three_or_more(t: np.ndarray, counts: np.ndarray) -> list[tuple[float, float]]:

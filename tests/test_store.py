@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.store import Library, LibraryError
-from app.store.blobs import decode, encode
-from app.store.migrations import SCHEMA_VERSION
-from importers._types import Block
+from benchlens.app.store import Library, LibraryError
+from benchlens.app.store.blobs import decode, encode
+from benchlens.app.store.migrations import SCHEMA_VERSION
+from benchlens.importers._types import Block
 
 
 def test_new_library_is_wal_with_schema_version(tmp_path: Path) -> None:
@@ -70,7 +70,7 @@ def _write(lib: Library, n: int, chunks: int = 1) -> int:
     txn = lib.begin_import()
     run = txn.upsert_run("/tmp/x", "x", None)
     src = txn.add_source(run, "f.log", 1, 1, "vmstat")
-    from app.store.writer import SeriesSink
+    from benchlens.app.store.writer import SeriesSink
 
     sink = SeriesSink(txn, src, {"us": "%"})
     per = n // chunks
@@ -105,7 +105,7 @@ def test_rollback_leaves_nothing(lib: Library) -> None:
 
 
 def test_second_writer_waits_then_gets_a_clear_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import app.store.library as library
+    import benchlens.app.store.library as library
 
     monkeypatch.setattr(library, "BUSY_TIMEOUT_S", 0.2)
     path = tmp_path / "busy.sqlite"

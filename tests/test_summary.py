@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.analysis.steps import STEP_WARMUP, step_ranges
-from app.analysis.summary import (
+from benchlens.app.analysis.steps import STEP_WARMUP, step_ranges
+from benchlens.app.analysis.summary import (
     Stats,
     Window,
     change,
@@ -30,12 +30,12 @@ from app.analysis.summary import (
     summarize,
     top_waits,
 )
-from app.analysis.tables import Column, Table, fmt, to_csv, to_markdown, to_text
-from app.cli import main
-from app.ingest import import_path
-from app.model import Run, SeriesRef
-from app.rundata import LibraryRunData
-from app.store import Library
+from benchlens.app.analysis.tables import Column, Table, fmt, to_csv, to_markdown, to_text
+from benchlens.app.cli import main
+from benchlens.app.ingest import import_path
+from benchlens.app.model import Run, SeriesRef
+from benchlens.app.rundata import LibraryRunData
+from benchlens.app.store import Library
 from tests import naive
 from tests.conftest import FIXTURES
 
@@ -587,7 +587,7 @@ def test_cli_summary_rejects_bad_input(db: Path, capsys: pytest.CaptureFixture[s
 
 def test_cli_summary_needs_no_qt(db: Path) -> None:
     code = (
-        "import sys; from app.cli import main; "
+        "import sys; from benchlens.app.cli import main; "
         f"rc = main(['summary', 'baseline', '--format', 'csv', '--db', {str(db)!r}]); "
         "assert rc == 0; assert not any(m.startswith(('PySide6', 'pyqtgraph')) for m in sys.modules), 'Qt loaded'"
     )
@@ -612,8 +612,8 @@ def test_render_json_has_no_nan(lib: Library) -> None:
 def window(qtbot, db: Path, tmp_path: Path):
     from PySide6.QtCore import QSettings
 
-    from app.ui.main_window import MainWindow
-    from app.ui.session import Session
+    from benchlens.app.ui.main_window import MainWindow
+    from benchlens.app.ui.session import Session
 
     session = Session(db)
     w = MainWindow(session, QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-import importers
-from app.ingest import Options, import_path
-from app.store import Library
+from benchlens import importers
+from benchlens.app.ingest import Options, import_path
+from benchlens.app.store import Library
 from tests.conftest import FIXTURES, parse_bytes
 
 SB = FIXTURES / "sysbench"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from importers import _tokens
+from benchlens.importers import _tokens
 from tests.conftest import TABLE_FORMATS, fixture_files, sample_files
 
 FIELDS = ("line_start", "line_end", "tok_first", "tok_start", "tok_end", "kind", "hash")

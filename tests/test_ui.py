@@ -9,12 +9,12 @@ import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, Qt
 from PySide6.QtGui import QDropEvent
 
-from app.ingest import import_path
-from app.model import SeriesRef
-from app.store import Library
-from app.ui import mime
-from app.ui.main_window import LAST_VIEW, MainWindow
-from app.ui.session import Session
+from benchlens.app.ingest import import_path
+from benchlens.app.model import SeriesRef
+from benchlens.app.store import Library
+from benchlens.app.ui import mime
+from benchlens.app.ui.main_window import LAST_VIEW, MainWindow
+from benchlens.app.ui.session import Session
 from tests.conftest import FIXTURES, run_cli, stalled_folder
 
 RUNS = FIXTURES / "runs"
@@ -194,7 +194,7 @@ def test_import_report_groups_and_counts_warnings_by_kind(window: MainWindow, qt
 def test_import_worker_reports_an_internal_error_instead_of_hanging(
     window: MainWindow, qtbot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import app.ui.import_dialog as dialog_module
+    import benchlens.app.ui.import_dialog as dialog_module
 
     def broken(*args: object, **kwargs: object) -> None:
         raise ZeroDivisionError("a bug")

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.model import Run
+from benchlens.app.model import Run
 
 ALIGN_MODES = {
     "run": "relative to run start",

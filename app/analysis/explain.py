@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from app.analysis.drops import MAD_TO_SIGMA, Drop
-from app.model import SeriesRef
+from benchlens.app.analysis.drops import MAD_TO_SIGMA, Drop
+from benchlens.app.model import SeriesRef
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from app.model import SeriesRef
+from benchlens.app.model import SeriesRef
 
 
 @dataclass

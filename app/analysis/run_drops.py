@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
-from app.analysis.drops import Drop, detect
-from app.analysis.explain import Change, explain
-from app.analysis.layout import THROUGHPUT_FORMATS
-from app.analysis.steps import find_steps
-from app.errors import AnalysisError
-from app.model import Annotation, RunData, SeriesRef
+from benchlens.app.analysis.drops import Drop, detect
+from benchlens.app.analysis.explain import Change, explain
+from benchlens.app.analysis.layout import THROUGHPUT_FORMATS
+from benchlens.app.analysis.steps import find_steps
+from benchlens.app.errors import AnalysisError
+from benchlens.app.model import Annotation, RunData, SeriesRef
 
 # A saved decision belongs to a detected drop whose both ends are this close (seconds): detection
 # reports whole samples, so a drop found again on the same data has the very same ends; the margin

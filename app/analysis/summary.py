@@ -30,11 +30,11 @@ from typing import Any
 
 import numpy as np
 
-from app.analysis.align import ALIGN_MODES, x_of
-from app.analysis.layout import THROUGHPUT_FORMATS, layout_for_runs
-from app.analysis.steps import STEP_WARMUP, Step, log_runs, per_step
-from app.analysis.tables import Cell, Column, Table, finite, to_csv, to_markdown, to_text
-from app.model import Run, RunData, SeriesRef
+from benchlens.app.analysis.align import ALIGN_MODES, x_of
+from benchlens.app.analysis.layout import THROUGHPUT_FORMATS, layout_for_runs
+from benchlens.app.analysis.steps import STEP_WARMUP, Step, log_runs, per_step
+from benchlens.app.analysis.tables import Cell, Column, Table, finite, to_csv, to_markdown, to_text
+from benchlens.app.model import Run, RunData, SeriesRef
 
 TOP_N = 10  # waits per run in the tables (the chart panel shows layout.TOP_WAITS)
 # (format, metrics, title): the wait series, as the default layout's top-waits panel picks them

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.errors import BenchlensError
+from benchlens.app.errors import BenchlensError
 
 
 class LibraryError(BenchlensError):

@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from app.model import RUN_COLUMNS, Annotation, Run, SeriesInfo, SourceFile
-from app.store.blobs import decode
-from app.store.errors import LibraryError
-from app.store.migrations import NewerLibrary, ensure_schema, refuse_foreign
-from importers._types import SourceMeta, SourceWarning
+from benchlens.app.model import RUN_COLUMNS, Annotation, Run, SeriesInfo, SourceFile
+from benchlens.app.store.blobs import decode
+from benchlens.app.store.errors import LibraryError
+from benchlens.app.store.migrations import NewerLibrary, ensure_schema, refuse_foreign
+from benchlens.importers._types import SourceMeta, SourceWarning
 
 if TYPE_CHECKING:
-    from app.store.writer import ImportTxn
+    from benchlens.app.store.writer import ImportTxn
 
 BUSY_TIMEOUT_S = 15.0
 _RUN_SELECT = ", ".join(
@@ -228,6 +228,6 @@ class Library:
         return dict(json.loads(row[0])) if row is not None else None
 
     def begin_import(self) -> ImportTxn:
-        from app.store.writer import ImportTxn
+        from benchlens.app.store.writer import ImportTxn
 
         return ImportTxn(self)

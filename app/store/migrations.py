@@ -20,7 +20,7 @@ class NewerLibrary(Exception):
 
 
 def schema_sql() -> str:
-    return resources.files("app.store").joinpath("schema.sql").read_text("utf-8")
+    return resources.files("benchlens.app.store").joinpath("schema.sql").read_text("utf-8")
 
 
 def _version(conn: sqlite3.Connection) -> int:

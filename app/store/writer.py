@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from app.store.blobs import encode
-from app.store.errors import LibraryError
-from importers._types import Block, SourceWarning
+from benchlens.app.store.blobs import encode
+from benchlens.app.store.errors import LibraryError
+from benchlens.importers._types import Block, SourceWarning
 
 if TYPE_CHECKING:
-    from app.model import Run
-    from app.store.library import Library  # the library opens an import (begin_import); never the other way
+    from benchlens.app.model import Run
+    from benchlens.app.store.library import Library  # the library opens an import (begin_import); never the other way
 
 
 class ImportTxn:

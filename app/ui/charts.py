@@ -11,11 +11,11 @@ from PySide6.QtCore import QEvent, QObject, QPointF, Qt
 from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent, QKeyEvent
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
-from app.analysis.align import ALIGN_MODES
-from app.analysis.decimate import MinMaxPyramid
-from app.model import SeriesRef
-from app.ui import mime
-from app.ui.session import Session
+from benchlens.app.analysis.align import ALIGN_MODES
+from benchlens.app.analysis.decimate import MinMaxPyramid
+from benchlens.app.model import SeriesRef
+from benchlens.app.ui import mime
+from benchlens.app.ui.session import Session
 
 
 class OffsetViewBox(pg.ViewBox):

@@ -10,9 +10,9 @@ from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QInputDialog, QLabel, QMenu, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from app.analysis.run_drops import RunDrop
-from app.model import SeriesRef
-from app.ui.session import Session
+from benchlens.app.analysis.run_drops import RunDrop
+from benchlens.app.model import SeriesRef
+from benchlens.app.ui.session import Session
 
 DROP = Qt.ItemDataRole.UserRole
 REF = Qt.ItemDataRole.UserRole + 1

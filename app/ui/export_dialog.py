@@ -30,11 +30,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import render
-from app.errors import BenchlensError
-from app.figure import Comparison, Figure, csv_text, figure_of, write_csv
-from app.ui.charts import ComparisonView
-from app.ui.session import Session
+from benchlens.app import render
+from benchlens.app.errors import BenchlensError
+from benchlens.app.figure import Comparison, Figure, csv_text, figure_of, write_csv
+from benchlens.app.ui.charts import ComparisonView
+from benchlens.app.ui.session import Session
 
 FORMATS = {"PNG": ".png", "SVG": ".svg", "PDF": ".pdf", "CSV": ".csv"}
 SCREEN, CUSTOM = "screen", "custom"  # size choices besides the render.SIZES presets

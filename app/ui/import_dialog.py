@@ -11,10 +11,10 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QProgressBar, QTextBrowser, QVBoxLayout, QWidget
 
-from app.errors import BenchlensError
-from app.ingest import Options, RunReport, import_path
-from app.store import Library
-from importers._types import WARNING_KINDS, ImportCancelled, SourceWarning
+from benchlens.app.errors import BenchlensError
+from benchlens.app.ingest import Options, RunReport, import_path
+from benchlens.app.store import Library
+from benchlens.importers._types import WARNING_KINDS, ImportCancelled, SourceWarning
 
 
 class ImportWorker(QObject):

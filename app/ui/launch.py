@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from app.resources import demo_folders
+from benchlens.app.resources import demo_folders
 
 
 def _need_offscreen(force: bool) -> None:
@@ -29,7 +29,7 @@ def _set_identity(app: object) -> None:
     """The window icon and the .desktop entry the desktop shell matches the window to."""
     from PySide6.QtGui import QIcon
 
-    from app.resources import icon_files
+    from benchlens.app.resources import icon_files
 
     app.setDesktopFileName("benchlens")  # type: ignore[attr-defined]  # resources/benchlens.desktop
     icon = QIcon()
@@ -47,8 +47,8 @@ def gui_app(offscreen: bool = False) -> object:
 
 def demo_library(db_path: Path) -> list[int]:
     """Import the bundled demo runs (a no-op when already there) and return their ids."""
-    from app.ingest import Options, import_path
-    from app.store import Library
+    from benchlens.app.ingest import Options, import_path
+    from benchlens.app.store import Library
 
     ids = []
     with Library(db_path) as lib:
@@ -60,8 +60,8 @@ def demo_library(db_path: Path) -> list[int]:
 def build_window(db_path: Path, demo: bool = False, runs: list[str] | None = None) -> object:
     from PySide6.QtCore import QSettings
 
-    from app.ui.main_window import LAST_VIEW, MainWindow
-    from app.ui.session import Session
+    from benchlens.app.ui.main_window import LAST_VIEW, MainWindow
+    from benchlens.app.ui.session import Session
 
     ids = demo_library(db_path) if demo else []
     session = Session(db_path)

@@ -19,16 +19,16 @@ from PySide6.QtWidgets import (
     QToolBar,
 )
 
-from app.analysis.align import ALIGN_MODES
-from app.errors import BenchlensError
-from app.ui.charts import ComparisonView
-from app.ui.drops_view import DropsView
-from app.ui.export_dialog import ExportDialog, copy_csv, copy_image
-from app.ui.import_dialog import ImportDialog
-from app.ui.metrics_view import MetricsView
-from app.ui.runs_view import RunsView
-from app.ui.session import Session
-from app.ui.summary_view import SummaryView, add_summary_dock
+from benchlens.app.analysis.align import ALIGN_MODES
+from benchlens.app.errors import BenchlensError
+from benchlens.app.ui.charts import ComparisonView
+from benchlens.app.ui.drops_view import DropsView
+from benchlens.app.ui.export_dialog import ExportDialog, copy_csv, copy_image
+from benchlens.app.ui.import_dialog import ImportDialog
+from benchlens.app.ui.metrics_view import MetricsView
+from benchlens.app.ui.runs_view import RunsView
+from benchlens.app.ui.session import Session
+from benchlens.app.ui.summary_view import SummaryView, add_summary_dock
 
 LAST_VIEW = "(last)"
 

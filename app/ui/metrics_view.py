@@ -6,9 +6,9 @@ from __future__ import annotations
 from PySide6.QtCore import QMimeData, Qt, QTimer
 from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from app.model import SeriesRef
-from app.ui import mime
-from app.ui.session import Session
+from benchlens.app.model import SeriesRef
+from benchlens.app.ui import mime
+from benchlens.app.ui.session import Session
 
 REF = Qt.ItemDataRole.UserRole
 

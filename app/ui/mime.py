@@ -6,7 +6,7 @@ import json
 
 from PySide6.QtCore import QMimeData
 
-from app.model import SeriesRef
+from benchlens.app.model import SeriesRef
 
 RUNS = "application/x-benchlens-runs"
 SERIES = "application/x-benchlens-series"

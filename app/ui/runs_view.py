@@ -18,10 +18,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.errors import BenchlensError
-from app.model import Run
-from app.ui import mime
-from app.ui.session import Session
+from benchlens.app.errors import BenchlensError
+from benchlens.app.model import Run
+from benchlens.app.ui import mime
+from benchlens.app.ui.session import Session
 
 COLUMNS = ("name", "date", "host", "duration", "sources", "notes")
 Index = QModelIndex | QPersistentModelIndex

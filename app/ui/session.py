@@ -10,16 +10,16 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from app.analysis.align import x_of
-from app.analysis.drops import Drop
-from app.analysis.layout import Panel, layout_for_runs
-from app.analysis.run_drops import RunDrop, decided_label, decision, run_drops, throughput
-from app.errors import BenchlensError
-from app.figure import Comparison
-from app.model import Annotation, Run, SeriesInfo, SeriesRef
-from app.render import SCREEN
-from app.rundata import LibraryRunData
-from app.store import Library
+from benchlens.app.analysis.align import x_of
+from benchlens.app.analysis.drops import Drop
+from benchlens.app.analysis.layout import Panel, layout_for_runs
+from benchlens.app.analysis.run_drops import RunDrop, decided_label, decision, run_drops, throughput
+from benchlens.app.errors import BenchlensError
+from benchlens.app.figure import Comparison
+from benchlens.app.model import Annotation, Run, SeriesInfo, SeriesRef
+from benchlens.app.render import SCREEN
+from benchlens.app.rundata import LibraryRunData
+from benchlens.app.store import Library
 
 PALETTE = list(SCREEN.colors)  # the window and a screen-theme export colour runs alike
 

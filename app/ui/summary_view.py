@@ -30,11 +30,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.analysis.summary import WAITS, Summary, Window, summarize
-from app.analysis.tables import Table, fmt, to_csv, to_markdown, to_text
-from app.model import SeriesRef
-from app.ui.charts import ComparisonView
-from app.ui.session import Session
+from benchlens.app.analysis.summary import WAITS, Summary, Window, summarize
+from benchlens.app.analysis.tables import Table, fmt, to_csv, to_markdown, to_text
+from benchlens.app.model import SeriesRef
+from benchlens.app.ui.charts import ComparisonView
+from benchlens.app.ui.session import Session
 
 DEBOUNCE_MS = 250  # a wheel zoom fires many range changes: summarise once it settles
 COPY = {"text": to_text, "Markdown": to_markdown, "CSV": to_csv}

@@ -26,12 +26,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from app.analysis.explain import quantity
-from app.analysis.run_drops import RunDrop, run_drops
-from app.ingest import import_path
-from app.model import SeriesRef
-from app.rundata import LibraryRunData
-from app.store import Library
+from benchlens.app.analysis.explain import quantity
+from benchlens.app.analysis.run_drops import RunDrop, run_drops
+from benchlens.app.ingest import import_path
+from benchlens.app.model import SeriesRef
+from benchlens.app.rundata import LibraryRunData
+from benchlens.app.store import Library
 
 HERE = Path(__file__).resolve().parent
 # The resource each disturbance loads; the explanation should name it in its top five.
