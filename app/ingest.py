@@ -34,8 +34,9 @@ from benchlens.app.folder import (
     pt_stalk_time,
     shown,
 )
-from benchlens.app.model import Run, SeriesInfo, SourceFile
+from benchlens.app.model import Run, SeriesInfo, SeriesRef, SourceFile
 from benchlens.app.record import read_metadata
+from benchlens.app.rundata import LibraryRunData
 from benchlens.app.store.library import Library
 from benchlens.app.store.writer import ImportTxn, SeriesSink
 from benchlens.importers import AmbiguousFormat, detect
@@ -364,16 +365,14 @@ def _anchor_relative(job: _Job, scan: _Scan) -> str | None:
 
 def _bench_anchor(lib: Library, run_id: int) -> tuple[float | None, str | None]:
     """Epoch of a relative log's t = 0: the load onset in the folder's CPU series, if any."""
-    series: dict[tuple[str, str, str], SeriesInfo] = {(s.format, s.metric, s.entity): s for s in lib.series(run_id)}
-    busy = None
-    if ("vmstat", "us", "") in series and ("vmstat", "sy", "") in series:
-        t, us = lib.load(series[("vmstat", "us", "")])
-        _, sy = lib.load(series[("vmstat", "sy", "")])
-        busy, what = (t, us + sy), "vmstat us+sy"
-    elif ("mpstat", "%idle", "all") in series:
-        t, idle = lib.load(series[("mpstat", "%idle", "all")])
-        busy, what = (t, 100.0 - idle), "mpstat 100-%idle"
-    if busy is None:
+    data = LibraryRunData(lib)  # reads the import's own transaction: the files placed so far
+    us, sy = data.data(run_id, SeriesRef("vmstat", "us")), data.data(run_id, SeriesRef("vmstat", "sy"))
+    idle = data.data(run_id, SeriesRef("mpstat", "%idle", "all"))
+    if us is not None and sy is not None:
+        busy, what = (us[0], us[1] + sy[1]), "vmstat us+sy"
+    elif idle is not None:
+        busy, what = (idle[0], 100.0 - idle[1]), "mpstat 100-%idle"
+    else:
         return None, None
     onset = load_onset(*busy)
     if onset is None:

@@ -130,17 +130,14 @@ def step_ranges(
     return [(s.first, s.stop) for s in find_steps(t, threads, log_runs)]
 
 
-def log_runs(meta_steps: object, t_last: float) -> list[tuple[float, float]] | None:
-    """The importer's record of a concatenated log's runs (pairs of the log's own seconds, the
-    last ending at the last report) as epochs, given the last report's epoch; None if unusable."""
-    if not isinstance(meta_steps, list) or len(meta_steps) < 2:
+def log_runs(spans: list[tuple[float, float]], t_last: float) -> list[tuple[float, float]] | None:
+    """The importer's record of a concatenated log's runs (SourceMeta.log_runs: pairs of the log's
+    own seconds, the last ending at the last report) as epochs, given the last report's epoch;
+    None when the log holds one run only."""
+    if len(spans) < 2:
         return None
-    try:
-        pairs = [(float(a), float(b)) for a, b in meta_steps]
-    except (TypeError, ValueError):
-        return None
-    c = t_last - pairs[-1][1]
-    return [(a + c, b + c) for a, b in pairs]
+    c = t_last - spans[-1][1]
+    return [(a + c, b + c) for a, b in spans]
 
 
 def _mode(values: np.ndarray) -> float:

@@ -32,7 +32,7 @@ import numpy as np
 
 from benchlens.app.analysis.align import ALIGN_MODES, x_of
 from benchlens.app.analysis.layout import THROUGHPUT_FORMATS, layout_for_runs
-from benchlens.app.analysis.steps import STEP_WARMUP, Step, log_runs, per_step
+from benchlens.app.analysis.steps import STEPS, Step, log_runs, per_step
 from benchlens.app.analysis.tables import Cell, Column, Table, finite, to_csv, to_markdown, to_text
 from benchlens.app.model import Run, RunData, SeriesRef
 
@@ -430,7 +430,7 @@ def steps_table(s: Summary) -> Table:
         "Load steps",
         cols,
         rows,
-        f"Over each step's steady part: the first {STEP_WARMUP:.0%} and reports with fewer threads left out.",
+        f"Over each step's steady part: the first {STEPS.warmup:.0%} and reports with fewer threads left out.",
     )
 
 

@@ -4,6 +4,7 @@ style per metric, peak-preserving downsampling, a crosshair readout of every ser
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -18,7 +19,7 @@ from benchlens.app.ui import mime
 from benchlens.app.ui.session import Session
 
 
-class OffsetViewBox(pg.ViewBox):
+class OffsetViewBox(pg.ViewBox):  # type: ignore[misc]  # pyqtgraph is untyped: its classes are Any
     """Ctrl+drag shifts one run in time (the one chosen for offsets); Shift+drag marks a region
     for a note. A plain drag pans, as everywhere in pyqtgraph."""
 
@@ -29,7 +30,7 @@ class OffsetViewBox(pg.ViewBox):
         self.on_shift = on_shift
         self.on_mark = on_mark
 
-    def mouseDragEvent(self, ev: object, axis: object = None) -> None:
+    def mouseDragEvent(self, ev: Any, axis: object = None) -> None:  # a pyqtgraph MouseDragEvent (untyped)
         if ev.button() == Qt.MouseButton.LeftButton and ev.modifiers() & Qt.KeyboardModifier.ControlModifier:
             ev.accept()
             dx = self.mapToView(ev.pos()).x() - self.mapToView(ev.lastPos()).x()

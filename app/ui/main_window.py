@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
@@ -147,13 +148,13 @@ class MainWindow(QMainWindow):
     def _fill_recent(self) -> None:
         self.recent.clear()
         for p in self.recent_folders():
-            self.recent.addAction(p, lambda p=p: self.import_paths([Path(p)]))
+            self.recent.addAction(p, partial(self.import_paths, [Path(p)]))
 
     def _fill_views(self) -> None:
         self.views.clear()
         for name in self.session.view_names():
             if name != LAST_VIEW:
-                self.views.addAction(name, lambda n=name: self.session.open_view(n))
+                self.views.addAction(name, partial(self.session.open_view, name))
 
     def recent_folders(self) -> list[str]:
         value = self.settings.value("recent", [])

@@ -3,6 +3,8 @@ or are added to a new panel by double-click."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QMimeData, Qt, QTimer
 from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
@@ -17,21 +19,25 @@ class MetricTree(QTreeWidget):
     def mimeTypes(self) -> list[str]:
         return [mime.SERIES]
 
-    def mimeData(self, items: list[QTreeWidgetItem]) -> QMimeData:
+    def mimeData(self, items: Sequence[QTreeWidgetItem]) -> QMimeData:
         return mime.series_mime(refs_of(items))
 
 
-def refs_of(items: list[QTreeWidgetItem]) -> list[SeriesRef]:
+def children(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:
+    return [c for k in range(item.childCount()) if (c := item.child(k)) is not None]
+
+
+def refs_of(items: Sequence[QTreeWidgetItem]) -> list[SeriesRef]:
     """The series under the items: an entity, or every entity of a metric."""
     refs: list[SeriesRef] = []
     for item in items:
         ref = item.data(0, REF)
         if isinstance(ref, SeriesRef):
             refs.append(ref)
-        for k in range(item.childCount()):
-            child = item.child(k).data(0, REF)
-            if isinstance(child, SeriesRef) and item.child(k).childCount() == 0:
-                refs.append(child)
+        for child in children(item):
+            child_ref = child.data(0, REF)
+            if isinstance(child_ref, SeriesRef) and child.childCount() == 0:
+                refs.append(child_ref)
     return list(dict.fromkeys(refs))
 
 
@@ -93,15 +99,13 @@ class MetricsView(QWidget):
 
     def apply_filter(self, text: str) -> None:
         text = text.lower().strip()
-        for i in range(self.tree.topLevelItemCount()):
-            src = self.tree.topLevelItem(i)
+        tops = (self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount()))
+        for src in (s for s in tops if s is not None):
             any_src = False
-            for j in range(src.childCount()):
-                met = src.child(j)
+            for met in children(src):
                 hit = not text or text in f"{src.text(0)} {met.text(0)}".lower()
                 any_ent = False
-                for k in range(met.childCount()):
-                    ent = met.child(k)
+                for ent in children(met):
                     show = hit or text in ent.text(0).lower()
                     ent.setHidden(not show)
                     any_ent |= show

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -82,7 +83,7 @@ class RunsModel(QAbstractTableModel):
     def mimeTypes(self) -> list[str]:
         return [mime.RUNS]
 
-    def mimeData(self, indexes: list[QModelIndex]) -> QMimeData:
+    def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:
         ids = sorted({self.rows[i.row()].id for i in indexes if i.isValid()})
         return mime.runs_mime(ids)
 

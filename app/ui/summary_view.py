@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -205,7 +206,9 @@ class SummaryView(QWidget):
         for j, col in enumerate(table.columns):
             tag = col.name.rsplit(" ", 1)[-1]
             if len(colors) == 2 and tag in ("A", "B"):  # A and B columns in their runs' colours
-                widget.horizontalHeaderItem(j).setForeground(QColor(colors["AB".index(tag)]))
+                head = widget.horizontalHeaderItem(j)
+                if head is not None:
+                    head.setForeground(QColor(colors["AB".index(tag)]))
         right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
         for i, row in enumerate(table.rows):
             for j, (value, col) in enumerate(zip(row, table.columns, strict=True)):
@@ -273,10 +276,10 @@ class SummaryView(QWidget):
             return
         menu = QMenu(self)
         for name in COPY:
-            menu.addAction(f"Copy table as {name}", lambda n=name: self.copy(n, [table]))
+            menu.addAction(f"Copy table as {name}", partial(self.copy, name, [table]))
         menu.addSeparator()
         for name in COPY:
-            menu.addAction(f"Copy whole summary as {name}", lambda n=name: self.copy(n))
+            menu.addAction(f"Copy whole summary as {name}", partial(self.copy, name))
         menu.exec(widget.viewport().mapToGlobal(pos))
 
 
