@@ -42,7 +42,7 @@ bench: setup
 	$(BIN)/python bench/import_speed.py
 
 fuzz: setup  # the long fuzz run (minutes, random each time); the quick derandomized one is part of make test
-	BENCHLENS_FUZZ=long QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_fuzz.py
+	BENCHLENS_FUZZ=long QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -p no:cacheprovider tests/importers/test_fuzz.py
 
 robustness: setup  # huge and hostile inputs, each in a subprocess: outcome, time, peak RSS, library intact
 	$(BIN)/python bench/robustness.py

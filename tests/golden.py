@@ -1,6 +1,9 @@
 """Golden summaries of what an importer reads from a fixture (`<fixture>.json` next to it).
-Regenerate after a deliberate change with `BENCHLENS_REGEN=1 pytest tests/test_golden.py` and
-review the diff: the values themselves are checked against the raw text in test_raw_text.py."""
+Regenerate after a deliberate change with `BENCHLENS_REGEN=1 pytest tests/importers` (the table
+formats' goldens are checked in tests/importers/test_golden.py, global_status's and innodb_mutex's
+in their own tests there) and review the diff. A golden only catches change: the values themselves
+are checked against the raw text by tests/naive.py's readers (tests/ingest/test_run_folders.py), by
+the per-format tests in tests/importers/ and by the fuzzer's oracle (tests/importers/test_fuzz.py)."""
 
 from __future__ import annotations
 

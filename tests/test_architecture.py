@@ -9,7 +9,8 @@ from pathlib import Path
 
 import grimp
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.conftest import ROOT
+
 MAX_FUNCTION_LINES = 80
 
 

@@ -37,7 +37,6 @@ class StepParams:
 
 
 STEPS = StepParams()
-STEP_WARMUP = STEPS.warmup  # the name summary.py and tests/test_summary.py read
 
 
 @dataclass(frozen=True)
@@ -121,13 +120,6 @@ def _core(t: np.ndarray, counts: np.ndarray, offset: int, min_step: int) -> tupl
     if b - a < min_step:
         return None
     return float(t[offset + a]), float(t[offset + b - 1])
-
-
-def step_ranges(
-    t: np.ndarray, threads: np.ndarray, log_runs: list[tuple[float, float]] | None
-) -> list[tuple[int, int]]:
-    """Index ranges [a, b) of the load steps of `find_steps`."""
-    return [(s.first, s.stop) for s in find_steps(t, threads, log_runs)]
 
 
 def log_runs(spans: list[tuple[float, float]], t_last: float) -> list[tuple[float, float]] | None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QImage, QKeySequence
 
 from benchlens.app import render
@@ -24,8 +24,8 @@ from benchlens.app.rundata import LibraryRunData
 from benchlens.app.store import Library
 from benchlens.app.ui.export_dialog import ExportDialog, window_figure
 from benchlens.app.ui.main_window import MainWindow
-from benchlens.app.ui.session import Session
 from tests.conftest import run_cli
+from tests.ui.conftest import close_window, open_window
 
 WINDOW = (20.0, 60.0)  # the zoomed time window, seconds from run start
 SHIFT = 3.0  # small-buffer-pool is shifted right by this much
@@ -53,17 +53,14 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def window(qtbot, db: Path, tmp_path: Path) -> MainWindow:
     """The three runs compared, one shifted, zoomed on WINDOW with the mouse (which moves the view
     without telling the session: the export must read the view)."""
-    session = Session(db)
-    w = MainWindow(session, QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(w)
-    w.show()
+    w = open_window(qtbot, db, tmp_path / "settings.ini")
+    session = w.session
     session.add_runs([r.id for r in session.runs()])
     session.set_offset(run_id(w, "small-buffer-pool"), SHIFT)
     w.chart.plots[0].vb.setXRange(*WINDOW, padding=0)
     assert session.comparison.x_range is None
     yield w
-    w.close()
-    session.close()
+    close_window(w)
 
 
 def run_id(w: MainWindow, name: str) -> int:
@@ -274,11 +271,8 @@ def test_copy_chart_image_and_data_to_the_clipboard(window: MainWindow, qtbot) -
 
 
 def test_nothing_to_export_says_so(qtbot, db: Path, tmp_path: Path) -> None:
-    session = Session(db)
-    w = MainWindow(session, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(w)
+    w = open_window(qtbot, db, tmp_path / "s.ini", show=False)
     assert w.export_figure() is None
     assert "drag runs onto the charts" in w.statusBar().currentMessage()
     assert not w.findChildren(ExportDialog)
-    w.close()
-    session.close()
+    close_window(w)

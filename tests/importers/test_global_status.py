@@ -1,7 +1,7 @@
 """SHOW GLOBAL STATUS snapshots and mysqladmin extended-status: counter rates equal the deltas read
 from the raw text with simple code, gauges keep their printed values, resets never give a negative
-rate, every client shape gives the same series, bad input never raises.
-The module is not registered in importers.FORMATS yet: it is imported directly."""
+rate, every client shape gives the same series, bad input never raises, detection claims these
+files only."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import pytest
 
 from benchlens import importers
 from benchlens.importers import global_status, innodb_mutex
-from benchlens.importers._types import Block, Context
+from benchlens.importers._types import Context
 from tests import golden
-from tests.conftest import FIXTURES, SAMPLES, assert_prefix_of, head_of, parse_bytes
+from tests.conftest import FIXTURES, SAMPLES, assert_prefix_of, fixture_files, head_of, metric_series, parse_bytes
 
 GS = FIXTURES / "global_status"
 FILES = sorted(GS.glob("*.txt"))
@@ -23,22 +23,10 @@ FLUSH = GS / "global_status_mariadb-10.11.19_table-flush-status.txt"
 ADMIN = GS / "global_status_mariadb-10.11.19_mysqladmin-i1-c4.txt"
 ADMIN_R = GS / "global_status_mariadb-10.11.19_mysqladmin-r-i1-c4.txt"
 
-Series = dict[str, tuple[np.ndarray, np.ndarray]]
 
-
-def series_of(blocks: list[Block]) -> Series:
-    out: Series = {}
-    for b in blocks:
-        assert b.entity == ""
-        for m, v in b.values.items():
-            assert m not in out, m
-            out[m] = (b.t, v)
-    return out
-
-
-def parse(raw: bytes) -> tuple[Series, Context]:
+def parse(raw: bytes) -> tuple[dict[str, tuple[np.ndarray, np.ndarray]], Context]:
     blocks, ctx = parse_bytes(global_status, raw)
-    return series_of(blocks), ctx
+    return metric_series(blocks), ctx
 
 
 def naive_tables(text: str) -> list[tuple[float | None, dict[str, str]]]:
@@ -310,9 +298,7 @@ def test_sniff_claims_every_fixture(path: Path) -> None:
 def test_sniff_refuses_global_variables_and_other_formats() -> None:
     variables = "Variable_name\tValue\nautocommit\tON\nbinlog_format\tMIXED\ninnodb_buffer_pool_size\t134217728\n"
     assert global_status.sniff(variables) == 0.0
-    others = [
-        p for fmt in ("vmstat", "iostat", "mpstat", "sysbench", "innodb_mutex") for p in (FIXTURES / fmt).glob("*.txt")
-    ]
+    others = fixture_files("vmstat", "iostat", "mpstat", "sysbench", "innodb_mutex")
     if SAMPLES.is_dir():
         others += list((SAMPLES / "innodb_status").iterdir())
     for path in others:

@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from benchlens.app.cli import main
 from benchlens.app.store import Library
 from tests import naive
-from tests.conftest import FIXTURES, run_series
+from tests.conftest import FIXTURES, cli_json, run_series
 
 RUNS = FIXTURES / "runs"
 LOCALES = ("locales_C", "locales_en_US", "locales_de_DE", "locales_fr_FR", "locales_ISO")
-
-
-def cli_json(capsys: pytest.CaptureFixture[str], *args: str) -> object:
-    capsys.readouterr()
-    assert main(list(args)) == 0
-    return json.loads(capsys.readouterr().out)
 
 
 @pytest.fixture

@@ -12,7 +12,8 @@ from benchlens.app.analysis.explain import explain
 from benchlens.app.analysis.steps import find_steps
 from benchlens.app.model import SeriesRef
 from benchlens.app.rundata import LibraryRunData
-from tests.conftest import FIXTURES
+from tests.analysis.conftest import steady
+from tests.conftest import DEMO, FIXTURES
 
 REAL = FIXTURES / "sysbench" / "sysbench_1.0.20_C_oltp-read-write.txt"
 
@@ -20,11 +21,6 @@ REAL = FIXTURES / "sysbench" / "sysbench_1.0.20_C_oltp-read-write.txt"
 def real_tps() -> tuple[np.ndarray, np.ndarray]:
     v = np.array([float(x) for x in re.findall(r"tps: ([\d.]+)", REAL.read_text())])
     return np.arange(1, len(v) + 1, dtype=float), v
-
-
-def steady(n: int = 600, level: float = 1000.0, noise: float = 30.0, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    return np.arange(1, n + 1, dtype=float), level + rng.normal(0, noise, n)
 
 
 def test_a_real_undisturbed_run_has_no_drop() -> None:
@@ -138,13 +134,12 @@ def test_default_layout_ends_with_the_top_waits() -> None:
 def test_the_real_disk_stall_is_found_and_explained_by_the_disk(tmp_path) -> None:
     """resources/demo/disk-stall: two dd writers on the datadir's disk from 03:56:06 to 03:56:18
     UTC (ground truth in resources/demo/MANIFEST.md)."""
-    from pathlib import Path
 
     from benchlens.app.analysis.run_drops import run_drops
     from benchlens.app.ingest import import_path
     from benchlens.app.store import Library
 
-    folder = Path(__file__).parents[1] / "resources" / "demo" / "disk-stall"
+    folder = DEMO / "disk-stall"
     with Library(tmp_path / "lib.sqlite") as lib:
         run = import_path(lib, folder).id
         (found,) = run_drops(LibraryRunData(lib), run)

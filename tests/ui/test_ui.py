@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, Qt
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDropEvent
 
 from benchlens.app.ingest import import_path
@@ -14,8 +14,8 @@ from benchlens.app.model import SeriesRef
 from benchlens.app.store import Library
 from benchlens.app.ui import mime
 from benchlens.app.ui.main_window import LAST_VIEW, MainWindow
-from benchlens.app.ui.session import Session
 from tests.conftest import FIXTURES, run_cli, stalled_folder
+from tests.ui.conftest import FakeDrag, close_window, open_window
 
 RUNS = FIXTURES / "runs"
 
@@ -31,13 +31,9 @@ def db(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def window(qtbot, db: Path, tmp_path: Path) -> MainWindow:
-    session = Session(db)
-    w = MainWindow(session, QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(w)
-    w.show()
+    w = open_window(qtbot, db, tmp_path / "settings.ini")
     yield w
-    w.close()
-    session.close()
+    close_window(w)
 
 
 def drop_on(widget, data: QMimeData, pos: QPoint) -> None:
@@ -134,13 +130,11 @@ def test_saved_view_round_trip_and_last_view_restored(window: MainWindow, db: Pa
     assert s.open_view("my view")
     assert s.comparison.as_json() == saved
     window.close()  # saves the last view
-    s2 = Session(db)
-    w2 = MainWindow(s2, QSettings(str(tmp_path / "s2.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(w2)
+    w2 = open_window(qtbot, db, tmp_path / "s2.ini", show=False)
+    s2 = w2.session
     assert s2.open_view(LAST_VIEW)
     assert s2.comparison.runs == saved["runs"] and s2.comparison.offsets == {saved["runs"][0]: 12.5}
-    w2.close()
-    s2.close()
+    close_window(w2)
 
 
 def test_rename_and_delete_with_confirmation(window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -246,34 +240,6 @@ def test_app_starts_and_takes_a_screenshot(tmp_path: Path, db: Path) -> None:
     assert "Traceback" not in p.stderr
 
 
-class FakeDrag:
-    """The parts of pyqtgraph's MouseDragEvent a view box reads."""
-
-    def __init__(self, vb, x_from: float, x_to: float, finish: bool) -> None:
-        self._pos = vb.mapFromView(QPointF(x_to, 0))
-        self._last = vb.mapFromView(QPointF(x_from, 0))
-        self._finish = finish
-        self.accepted = False
-
-    def button(self):
-        return Qt.MouseButton.LeftButton
-
-    def modifiers(self):
-        return Qt.KeyboardModifier.ControlModifier
-
-    def pos(self):
-        return self._pos
-
-    def lastPos(self):
-        return self._last
-
-    def isFinish(self):
-        return self._finish
-
-    def accept(self):
-        self.accepted = True
-
-
 def test_ctrl_drag_slides_the_chosen_run_in_time(window: MainWindow) -> None:
     s = window.session
     ids = [r.id for r in s.runs()]
@@ -302,9 +268,8 @@ def test_detected_drops_are_shaded_on_every_panel_and_labelled(qtbot, tmp_path: 
     db = tmp_path / "d.sqlite"
     with Library(db) as lib:
         run_id = import_path(lib, folder).id
-    session = Session(db)
-    w = MainWindow(session, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(w)
+    w = open_window(qtbot, db, tmp_path / "s.ini", show=False)
+    session = w.session
     session.add_runs([run_id])
     (rd,) = session.drops(run_id)
     assert rd.drop.label() == "−70% · 5 s"
@@ -315,17 +280,15 @@ def test_detected_drops_are_shaded_on_every_panel_and_labelled(qtbot, tmp_path: 
         assert hi - lo == pytest.approx(5.0)
     assert [label.textItem.toPlainText() for label in w.chart.drop_labels] == ["−70% · 5 s"]
     assert session.comparison.panels[0].title == "Throughput (tps)"
-    w.close()
-    session.close()
+    close_window(w)
 
 
 def test_drops_list_zooms_to_a_drop_and_adds_what_changed(qtbot, tmp_path: Path) -> None:
     db = tmp_path / "d.sqlite"
     with Library(db) as lib:
         run_id = import_path(lib, stalled_folder(tmp_path)).id
-    session = Session(db)
-    w = MainWindow(session, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(w)
+    w = open_window(qtbot, db, tmp_path / "s.ini", show=False)
+    session = w.session
     session.add_runs([run_id])
     qtbot.wait(20)
     tree = w.drops.tree
@@ -343,5 +306,4 @@ def test_drops_list_zooms_to_a_drop_and_adds_what_changed(qtbot, tmp_path: Path)
     qtbot.wait(20)
     assert len(session.comparison.panels) == panels + 1
     assert session.comparison.panels[-1].refs == [rd.explain[0].ref]
-    w.close()
-    session.close()
+    close_window(w)

@@ -1,7 +1,6 @@
 """dbSTRESS-style tabular logs: values and times equal the raw text (read here with the csv module
 and plain string code), decimal commas read as decimals, step loads and restarts placed as
-documented, specific detection, bad input never raises. The module is not registered in
-importers.FORMATS yet: it is imported directly."""
+documented, specific detection, bad input never raises."""
 
 from __future__ import annotations
 
@@ -14,32 +13,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchlens import importers
 from benchlens.app.ingest import Options, import_path
 from benchlens.app.store import Library
 from benchlens.importers import dbstress, innodb_status, iostat, mpstat, sysbench, tpcc, vmstat
-from benchlens.importers._types import Block, Context, Timing
+from benchlens.importers._types import Context, Timing
 from tests import golden
-from tests.conftest import FIXTURES, assert_prefix_of, head_of, parse_bytes
+from tests.conftest import FIXTURES, Series, assert_every_cut_is_a_prefix, fixture_files, head_of, parse_series
 
 DB = FIXTURES / "dbstress"
 FILES = sorted(DB.glob("*.txt"))
 STATEMENTS = ("SEL1", "SEL2", "UPD", "DEL", "INS")
 
-Series = dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]
-
-
-def series_of(blocks: list[Block]) -> Series:
-    out: Series = {}
-    for b in blocks:
-        for m, v in b.values.items():
-            out[(m, b.entity)] = (b.t, v)
-    return out
-
 
 def parse(raw: bytes) -> tuple[Series, Context]:
-    blocks, ctx = parse_bytes(dbstress, raw)
-    return series_of(blocks), ctx
+    return parse_series(dbstress, raw)
 
 
 def raw_table(path: Path) -> tuple[list[str], list[dict[str, str]]]:
@@ -180,11 +167,8 @@ def test_absolute_times_cross_midnight() -> None:
     assert list(np.diff(t)) == [5.0] * 5 and ctx.meta.interval == 5.0
 
 
-def test_in_a_run_folder_absolute_times_go_through_the_folder_clock(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Registered (here by the test): date + time columns are local times of the folder's zone."""
-    monkeypatch.setattr(importers, "FORMATS", (*importers.FORMATS, dbstress))
+def test_in_a_run_folder_absolute_times_go_through_the_folder_clock(tmp_path: Path) -> None:
+    """In a run folder, date + time columns are local times of the folder's zone."""
     folder = tmp_path / "run"
     folder.mkdir()
     shutil.copy(DB / "dbstress_date-time-columns_handwritten.txt", folder / "injector.log")
@@ -196,10 +180,7 @@ def test_in_a_run_folder_absolute_times_go_through_the_folder_clock(
         assert t[0] == calendar.timegm((2026, 11, 22, 2, 9, 24)) - 2 * 3600  # 02:09:24 at +02:00
 
 
-def test_in_a_run_folder_a_relative_log_is_placed_at_the_load_onset(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(importers, "FORMATS", (*importers.FORMATS, dbstress))
+def test_in_a_run_folder_a_relative_log_is_placed_at_the_load_onset(tmp_path: Path) -> None:
     folder = tmp_path / "run"
     shutil.copytree(FIXTURES / "runs" / "c_basic", folder)
     (folder / "injector.log").write_text("time users tps SEL1(ms)\n1 4 100 1.5\n2 4 101 1.6\n3 4 102 1.4\n")
@@ -269,11 +250,7 @@ def test_clock_times_without_a_date_are_not_read_as_times() -> None:
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_truncated_anywhere_never_raises_nor_invents(path: Path) -> None:
-    raw = path.read_bytes()
-    whole, _ = parse(raw)
-    for cut in range(0, len(raw), max(1, len(raw) // 97)):
-        got, _ = parse(raw[:cut])
-        assert_prefix_of(got, whole, cut)
+    assert_every_cut_is_a_prefix(dbstress, path.read_bytes())
 
 
 @pytest.mark.parametrize(
@@ -311,7 +288,7 @@ def test_sniff_claims_every_fixture_and_nobody_else_does(path: Path) -> None:
 
 
 def test_sniff_refuses_other_formats() -> None:
-    others = [p for fmt in ("vmstat", "iostat", "mpstat", "sysbench", "tpcc") for p in (FIXTURES / fmt).glob("*.txt")]
+    others = fixture_files("vmstat", "iostat", "mpstat", "sysbench", "tpcc")
     assert len(others) > 20
     for path in others:
         assert dbstress.sniff(head_of(path)) < 0.5, path.name

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from benchlens.importers import innodb_status
-from benchlens.importers._types import Block, Context
-from tests.conftest import FIXTURES, TABLE_FORMATS, fixture_files, parse_bytes
+from benchlens.importers._types import Context
+from tests.conftest import FIXTURES, TABLE_FORMATS, fixture_files, metric_series, parse_bytes
 
 FIX = FIXTURES / "innodb_status"
 FILES = fixture_files("innodb_status")
@@ -73,15 +73,6 @@ def raw_counters(status: str) -> dict[str, float]:
     return out
 
 
-def series(blocks: list[Block]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-    for b in blocks:
-        for metric, v in b.values.items():
-            assert metric not in out, "one block per metric here"
-            out[metric] = (np.asarray(b.t), np.asarray(v))
-    return out
-
-
 def same(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(np.allclose(a, b, rtol=1e-12, atol=0, equal_nan=True))
 
@@ -95,7 +86,7 @@ def test_sniff_claims_every_fixture(path: Path) -> None:
 
 
 def test_sniff_refuses_other_formats_and_the_mutex_listing() -> None:
-    others = [p for fmt in TABLE_FORMATS if fmt != "innodb_status" for p in fixture_files(fmt)]
+    others = fixture_files(*(fmt for fmt in TABLE_FORMATS if fmt != "innodb_status"))
     assert len(others) > 50
     for p in others:
         assert innodb_status.sniff(p.read_text(errors="replace")[: 64 << 10]) == 0.0, p.name
@@ -112,7 +103,7 @@ def test_sniff_refuses_other_formats_and_the_mutex_listing() -> None:
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_gauges_are_the_printed_values(path: Path) -> None:
     blocks, ctx = parse_bytes(innodb_status, path.read_bytes())
-    got = series(blocks)
+    got = metric_series(blocks)
     statuses = raw_statuses(raw_text(path))
     assert statuses and len(got["checkpoint_age"][1]) == len(statuses)
     assert same(got["checkpoint_age"][1], [raw_checkpoint_age(s) for _, s in statuses])
@@ -133,7 +124,7 @@ def test_gauges_are_the_printed_values(path: Path) -> None:
 
 def gauge(name: str, metric: str) -> np.ndarray:
     blocks, _ = parse_bytes(innodb_status, (FIX / name).read_bytes())
-    return series(blocks)[metric][1]
+    return metric_series(blocks)[metric][1]
 
 
 def test_hand_computed_values() -> None:
@@ -164,7 +155,7 @@ def test_the_checkpoint_age_line_is_used_when_it_is_all_there_is() -> None:
         "Checkpoint age        0", "Checkpoint age        1234"
     )
     blocks, _ = parse_bytes(innodb_status, text.encode())
-    assert list(series(blocks)["checkpoint_age"][1]) == [1234]
+    assert list(metric_series(blocks)["checkpoint_age"][1]) == [1234]
 
 
 # ---- rates -------------------------------------------------------------------------------------
@@ -178,7 +169,7 @@ def expected_rates(times: list[float], statuses: list[str]) -> dict[str, np.ndar
 
 def check_rates(raw: bytes, times: list[float], statuses: list[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     blocks, ctx = parse_bytes(innodb_status, raw)
-    got = series(blocks)
+    got = metric_series(blocks)
     want = expected_rates(times, statuses)
     rates = {k for k in got if k.endswith("/s")}
     assert rates == set(want)
@@ -230,7 +221,7 @@ def test_old_one_line_rw_form() -> None:
         "RW-shared spins 20, OS waits 12; RW-excl spins 8, OS waits 4",
     )
     blocks, _ = parse_bytes(innodb_status, (one + later).encode())
-    got = series(blocks)
+    got = metric_series(blocks)
     assert list(got["rw_shared_spins/s"][1]) == [2.0] and list(got["rw_shared_os_waits/s"][1]) == [1.0]
     assert list(got["rw_excl_spins/s"][1]) == [1.0] and list(got["rw_excl_os_waits/s"][1]) == [0.5]
     assert "rw_shared_rounds/s" not in got
@@ -240,14 +231,14 @@ def test_a_restart_is_a_gap_not_a_negative_rate() -> None:
     a, b = PT_STALK[0].read_text(), PT_STALK[1].read_text()
     b = b.replace("Log sequence number 22611258576197", "Log sequence number 1000")
     blocks, ctx = parse_bytes(innodb_status, (a + b).encode())
-    rate = series(blocks)["log_bytes/s"][1]
+    rate = metric_series(blocks)["log_bytes/s"][1]
     assert len(rate) == 1 and np.isnan(rate[0])
     assert any("reset" in w for w in map(str, ctx.warnings))
 
 
 def test_a_single_snapshot_is_a_source_with_single_points() -> None:
     blocks, ctx = parse_bytes(innodb_status, PT_STALK[0].read_bytes())
-    got = series(blocks)
+    got = metric_series(blocks)
     assert all(len(t) == 1 for t, _ in got.values())
     assert not [k for k in got if k.endswith("/s")]
     assert not ctx.warnings
@@ -257,7 +248,7 @@ def test_a_single_snapshot_is_a_source_with_single_points() -> None:
 
 
 def assert_same_series(a: bytes, b: bytes) -> None:
-    sa, sb = series(parse_bytes(innodb_status, a)[0]), series(parse_bytes(innodb_status, b)[0])
+    sa, sb = metric_series(parse_bytes(innodb_status, a)[0]), metric_series(parse_bytes(innodb_status, b)[0])
     assert sa.keys() == sb.keys()
     for k in sa:
         assert same(sa[k][0], sb[k][0]) and same(sa[k][1], sb[k][1]), k
@@ -335,13 +326,13 @@ END OF INNODB MONITOR OUTPUT
 
 def test_several_buffer_pool_instances_use_the_totals() -> None:
     blocks, ctx = parse_bytes(innodb_status, INSTANCES.encode())
-    got = series(blocks)
+    got = metric_series(blocks)
     assert got["buffer_pool_size"][1][0] == 131062 and got["free_buffers"][1][0] == 2048
     assert got["database_pages"][1][0] == 128980 and got["modified_db_pages"][1][0] == 10
     assert got["checkpoint_age"][1][0] == 75909 and got["history_list_length"][1][0] == 7
     assert "several buffer pool instances (totals used)" in ctx.variant and not ctx.warnings
     later = INSTANCES.replace("10:14:53", "10:14:55").replace("written 266624", "written 266724")
-    got = series(parse_bytes(innodb_status, (INSTANCES + later).encode())[0])
+    got = metric_series(parse_bytes(innodb_status, (INSTANCES + later).encode())[0])
     assert list(got["pages_written/s"][1]) == [50.0]
 
 
@@ -352,7 +343,7 @@ def test_truncated_sample_warns_and_keeps_its_complete_lines() -> None:
     blocks, ctx = parse_bytes(innodb_status, (FIX / "innodb_status_5.1-xtradb_truncated.txt").read_bytes())
     assert any(w.startswith("line 2: ") and "truncated" in w for w in map(str, ctx.warnings))
     assert "truncated" in ctx.variant
-    assert series(blocks)["history_list_length"][1][0] == 426
+    assert metric_series(blocks)["history_list_length"][1][0] == 426
 
 
 def test_a_status_cut_inside_a_value_line_drops_that_value() -> None:
@@ -362,7 +353,7 @@ def test_a_status_cut_inside_a_value_line_drops_that_value() -> None:
     fourth = [i for i, x in enumerate(lines) if x.startswith("TS ")][3]
     text = "\n".join([*lines[:cut], "Log sequence number 527", *lines[fourth:]])
     blocks, ctx = parse_bytes(innodb_status, text.encode())
-    got = series(blocks)
+    got = metric_series(blocks)
     assert list(got["history_list_length"][1]) == [15, 18, 21, 21, 15]  # complete lines kept
     ages = got["checkpoint_age"][1]
     assert np.isnan(ages[2]) and not np.isnan(ages[[0, 1, 3, 4]]).any()  # the cut LSN is not read as 527
@@ -378,7 +369,7 @@ def test_unreadable_numbers_are_skipped_with_their_line_number() -> None:
         "Pages read 170, created 1637, written 1839", "Pages read 170, created 16x7, written 1839"
     )
     blocks, ctx = parse_bytes(innodb_status, bad.encode())
-    got = series(blocks)
+    got = metric_series(blocks)
     assert np.isnan(got["history_list_length"][1][1]) and got["history_list_length"][1][0] == 15
     assert np.isnan(got["pages_written/s"][1][1:3]).all()
     n1 = text.split("\n").index("History list length 18") + 1
@@ -393,7 +384,7 @@ def test_garbage_and_binary_never_raise() -> None:
     blob = random.Random(0).randbytes(20000)
     hostile = b"\n".join([*lines[:second], b"garbage here 1 2 3", blob, b"\x00" * 300, *lines[second:]])
     blocks, ctx = parse_bytes(innodb_status, hostile)
-    got, want = series(blocks), series(parse_bytes(innodb_status, clean)[0])
+    got, want = metric_series(blocks), metric_series(parse_bytes(innodb_status, clean)[0])
     for k in want:  # the garbage sits between two statuses: no value moves
         assert same(got[k][1], want[k][1]), k
     assert any(w.startswith(f"line {second + 1}: not part of an InnoDB status") for w in map(str, ctx.warnings))
@@ -407,7 +398,7 @@ def test_binary_inside_a_status_is_reported_once() -> None:
     text = PT_STALK[0].read_bytes()
     bad = text.replace(b"Ibuf: size 1,", b"\x00\x00\xff\xfe junk\nIbuf: size 1,")
     blocks, ctx = parse_bytes(innodb_status, bad)
-    assert series(blocks)["history_list_length"][1][0] == 5198
+    assert metric_series(blocks)["history_list_length"][1][0] == 5198
     assert sum("binary" in w for w in map(str, ctx.warnings)) == 1
 
 
@@ -436,7 +427,7 @@ def test_random_damage_never_raises() -> None:
 def test_several_statuses_after_one_marker() -> None:
     raw = b"TS 1795317900.5 2026-11-22 03:25:00\n" + (FIX / (MARIADB + "bare-3x2s.txt")).read_bytes()
     blocks, ctx = parse_bytes(innodb_status, raw)
-    t = series(blocks)["checkpoint_age"][0]
+    t = metric_series(blocks)["checkpoint_age"][0]
     assert list(t) == [1795317900.5, *(h for h, _ in raw_statuses(raw.decode())[1:])]
     assert sum("another InnoDB status after the marker" in w for w in map(str, ctx.warnings)) == 2
 

@@ -7,16 +7,14 @@ from pathlib import Path
 
 import pyqtgraph as pg
 import pytest
-from PySide6.QtCore import QSettings
 
 from benchlens.app.figure import build
 from benchlens.app.ingest import import_path
 from benchlens.app.rundata import LibraryRunData
 from benchlens.app.store import Library, LibraryError
 from benchlens.app.ui.main_window import MainWindow
-from benchlens.app.ui.session import Session
 from tests.conftest import stalled_folder
-from tests.test_ui import FakeDrag
+from tests.ui.conftest import FakeDrag, close_window, open_window
 
 
 @pytest.fixture
@@ -27,22 +25,16 @@ def db(tmp_path: Path) -> Path:
     return path
 
 
-def open_window(qtbot, db: Path, tmp_path: Path) -> MainWindow:
-    session = Session(db)
-    w = MainWindow(session, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(w)
-    session.add_runs([r.id for r in session.runs()])
+def compare_all(qtbot, db: Path, tmp_path: Path) -> MainWindow:
+    """A window (not shown) comparing every run of the library."""
+    w = open_window(qtbot, db, tmp_path / "s.ini", show=False)
+    w.session.add_runs([r.id for r in w.session.runs()])
     qtbot.wait(20)  # the drops list refreshes once the event loop runs
     return w
 
 
 def band_texts(w: MainWindow) -> list[str]:
     return [label.textItem.toPlainText() for label in w.chart.drop_labels]
-
-
-def close(w: MainWindow) -> None:
-    w.close()
-    w.session.close()
 
 
 def test_store_api(db: Path) -> None:
@@ -63,7 +55,7 @@ def test_a_note_marked_with_shift_drag_survives_reopening(qtbot, db: Path, tmp_p
     from PySide6.QtWidgets import QInputDialog
 
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("dd burst", True))
-    w = open_window(qtbot, db, tmp_path)
+    w = compare_all(qtbot, db, tmp_path)
     vb = w.chart.plots[0].vb
 
     class ShiftDrag(FakeDrag):
@@ -83,8 +75,8 @@ def test_a_note_marked_with_shift_drag_survives_reopening(qtbot, db: Path, tmp_p
     (note,) = w.session.notes(run)
     assert note.end - note.start == pytest.approx(3.0, abs=0.05)
     assert any("dd burst" in w.drops.tree.topLevelItem(0).child(k).text(0) for k in range(3))
-    close(w)
-    w2 = open_window(qtbot, db, tmp_path)
+    close_window(w)
+    w2 = compare_all(qtbot, db, tmp_path)
     assert "dd burst" in band_texts(w2)
     w2.session.edit_note(note.id, "dd burst (4 GB)")
     assert "dd burst (4 GB)" in band_texts(w2)
@@ -94,11 +86,11 @@ def test_a_note_marked_with_shift_drag_survives_reopening(qtbot, db: Path, tmp_p
     assert "dd burst" not in band_texts(w2)
     w2.session.undo_stack.undo()
     assert "dd burst" in band_texts(w2)
-    close(w2)
+    close_window(w2)
 
 
 def test_dismissed_and_renamed_drops_are_remembered(qtbot, db: Path, tmp_path: Path) -> None:
-    w = open_window(qtbot, db, tmp_path)
+    w = compare_all(qtbot, db, tmp_path)
     run = w.session.comparison.runs[0]
     (rd,) = w.session.drops(run)
     assert band_texts(w) == ["−70% · 5 s"]
@@ -108,8 +100,8 @@ def test_dismissed_and_renamed_drops_are_remembered(qtbot, db: Path, tmp_path: P
     assert band_texts(w) == []
     bands = [i for i in w.chart.plots[0].items if isinstance(i, pg.LinearRegionItem)]
     assert bands == []
-    close(w)
-    w2 = open_window(qtbot, db, tmp_path)
+    close_window(w)
+    w2 = compare_all(qtbot, db, tmp_path)
     assert band_texts(w2) == []
     assert "(dismissed)" in w2.drops.tree.topLevelItem(0).child(0).text(0)
     with Library(db) as lib:
@@ -118,4 +110,4 @@ def test_dismissed_and_renamed_drops_are_remembered(qtbot, db: Path, tmp_path: P
     assert band_texts(w2) == ["buffer pool flush"]
     w2.session.undo_stack.undo()
     assert band_texts(w2) == []
-    close(w2)
+    close_window(w2)

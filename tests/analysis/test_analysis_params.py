@@ -10,11 +10,7 @@ from benchlens.app.analysis.drops import DETECT, SENSITIVITY, DetectParams, Sens
 from benchlens.app.analysis.explain import ExplainParams, effect, explain
 from benchlens.app.analysis.onset import OnsetParams, load_onset
 from benchlens.app.model import SeriesRef
-
-
-def steady(n: int = 600, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    return np.arange(1, n + 1, dtype=float), 1000.0 + rng.normal(0, 30, n)
+from tests.analysis.conftest import steady
 
 
 def test_a_sensitivity_is_a_preset_name_or_a_record() -> None:

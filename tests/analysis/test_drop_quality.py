@@ -6,16 +6,15 @@ resource fails here, not only in the bench report."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 
 from benchlens.app.store import Library
+from tests.conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench" / "drop_quality"))
 
-import score  # noqa: E402
+import score
 
 RUNS = sorted(p for p in (ROOT / "bench" / "drop_quality" / "runs").iterdir() if p.is_dir())
 

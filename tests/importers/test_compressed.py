@@ -10,11 +10,11 @@ Every compressed file is made here from the real captures in tests/fixtures."""
 from __future__ import annotations
 
 import bz2
+import functools
 import gzip
 import hashlib
 import io
 import lzma
-import os
 import re
 import shutil
 import subprocess
@@ -32,11 +32,11 @@ from benchlens.app.cli import main
 from benchlens.app.ingest import FolderError, Options, import_path
 from benchlens.app.store import Library
 from benchlens.importers._read import Reading, UnreadableCapture, chunks, read_head
-from tests.conftest import FIXTURES, assert_same_series, run_series
+from tests.conftest import FIXTURES, assert_same_series, invented, make_folder, run_series, snapshot
 
 RUN = FIXTURES / "runs" / "c_basic"
 UTC = Options(tz="UTC")
-TABLES = ("runs", "sources", "series", "times", "chunks")
+pytestmark = pytest.mark.usefixtures("remove_big_files")  # inputs and libraries here are big
 
 try:
     import zstandard
@@ -69,44 +69,11 @@ REAL = [
     FIXTURES / "global_status" / "global_status_mariadb-10.11.19_mysqladmin-i1-c4.txt",
 ]
 
-Series = dict[tuple[str, str, str], tuple[np.ndarray, np.ndarray]]
-
-
-@pytest.fixture(autouse=True)
-def _remove_big_files(tmp_path: Path):
-    """Inputs and libraries here are big: nothing is left behind in the temp folder."""
-    yield
-    shutil.rmtree(tmp_path, ignore_errors=True)
-
-
 # ---- helpers ------------------------------------------------------------------------------------
 
 
 MTIME_NS = 1_795_316_000 * 10**9  # one modification time for every file (files without times are placed by it)
-
-
-def folder(tmp_path: Path, name: str, files: dict[str, bytes]) -> Path:
-    d = tmp_path / name
-    d.mkdir()
-    for fn, data in files.items():
-        (d / fn).write_bytes(data)
-        os.utime(d / fn, ns=(MTIME_NS, MTIME_NS))
-    return d
-
-
-def invented(part: Series, whole: Series) -> list[str]:
-    """Points of `part` that are not the leading points of the same series of `whole`."""
-    bad = []
-    for key, (t, v) in part.items():
-        tw, vw = whole[key]
-        n = len(t)
-        if n > len(tw) or not (np.array_equal(t, tw[:n]) and np.array_equal(v, vw[:n], equal_nan=True)):
-            bad.append(str(key))
-    return bad
-
-
-def snapshot(lib: Library) -> dict[str, list[tuple[Any, ...]]]:
-    return {t: lib.conn.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in TABLES}
+folder = functools.partial(make_folder, mtime_ns=MTIME_NS)
 
 
 def long_vmstat(rows: int) -> bytes:
@@ -123,12 +90,6 @@ def long_vmstat(rows: int) -> bytes:
 
 def reasons(rep: Any) -> dict[str, str]:
     return {s["path"]: s["reason"] for s in rep.skipped}
-
-
-@pytest.fixture
-def populated(lib: Library, tmp_path: Path) -> Library:
-    import_path(lib, shutil.copytree(FIXTURES / "runs" / "locales_C", tmp_path / "earlier"), UTC)
-    return lib
 
 
 # ---- the reader ---------------------------------------------------------------------------------
@@ -222,10 +183,10 @@ def test_the_name_never_decides(lib: Library, tmp_path: Path) -> None:
 def test_reimporting_a_compressed_folder_is_a_no_op(lib: Library, tmp_path: Path) -> None:
     d = folder(tmp_path, "packed", {"iostat.log": COMPRESS["xz"]((RUN / "iostat.log").read_bytes())})
     first = import_path(lib, d, UTC)
-    before = snapshot(lib)
+    before = snapshot(lib.conn)
     again = import_path(lib, d, UTC)
     assert again.unchanged and again.id == first.id
-    assert snapshot(lib) == before
+    assert snapshot(lib.conn) == before
 
 
 def test_progress_counts_the_compressed_bytes(lib: Library, tmp_path: Path) -> None:
@@ -331,13 +292,13 @@ def test_gzip_with_a_wrong_checksum_is_refused(populated: Library, tmp_path: Pat
     """Data that inflates fine but fails the gzip CRC at the very end (read, parsed, then found
     damaged): refused, and the library is exactly as before."""
     lib = populated
-    before, runs = snapshot(lib), lib.runs()
+    before, runs = snapshot(lib.conn), lib.runs()
     packed = bytearray(COMPRESS["gzip"](long_vmstat(20_000)))
     packed[-8] ^= 0xFF  # the CRC32 of the trailer
     with pytest.raises(FolderError, match=r"nothing to import \(v\.log: corrupt gzip data"):
         import_path(lib, folder(tmp_path, "crc", {"v.log": bytes(packed)}), UTC)
     assert lib.runs() == runs
-    assert snapshot(lib) == before
+    assert snapshot(lib.conn) == before
 
 
 def test_trailing_garbage_after_the_gzip_data_is_refused(lib: Library, tmp_path: Path) -> None:
@@ -364,14 +325,14 @@ def test_decompression_bomb_behind_a_real_head_is_refused(populated: Library, tm
     """A real vmstat head followed by 1 GB of zeros, compressed to a few MB at most: refused as a
     decompression bomb with a clear reason, the library exactly as before."""
     lib = populated
-    before, runs = snapshot(lib), lib.runs()
+    before, runs = snapshot(lib.conn), lib.runs()
     data = bomb(codec, (RUN / "vmstat.log").read_bytes())
     assert len(data) < 2 << 20
     with pytest.raises(FolderError, match=r"nothing to import \(vmstat\.log: .*decompression bomb") as e:
         import_path(lib, folder(tmp_path, "bomb", {"vmstat.log": data}), UTC)
     assert f"over {read_mod.MAX_RATIO[codec]}x" in str(e.value)
     assert lib.runs() == runs
-    assert snapshot(lib) == before
+    assert snapshot(lib.conn) == before
 
 
 def test_bomb_in_a_run_folder_is_skipped_and_the_rest_imported(lib: Library, tmp_path: Path) -> None:

@@ -12,18 +12,13 @@ import numpy as np
 from benchlens import importers
 from benchlens.app.ingest import Options, import_path
 from benchlens.app.store import Library
-from tests.conftest import FIXTURES, parse_bytes
+from tests.conftest import FIXTURES, ROOT, Series, parse_series
 
 SB = FIXTURES / "sysbench"
 
 
-def series(path: Path) -> dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]:
-    blocks, _ = parse_bytes(importers.by_name("sysbench"), path.read_bytes())
-    out = {}
-    for b in blocks:
-        for m, v in b.values.items():
-            out[(m, b.entity)] = (b.t, v)
-    return out
+def series(path: Path) -> Series:
+    return parse_series(importers.by_name("sysbench"), path.read_bytes())[0]
 
 
 def test_sysbench_1_0_lines_give_the_printed_values() -> None:
@@ -93,7 +88,7 @@ def test_relative_log_without_monitors_uses_its_modification_time(tmp_path: Path
 def test_a_document_quoting_report_lines_is_not_a_log() -> None:
     # resources/demo/MANIFEST.md quotes real report lines in its prose; `import resources/demo/*`
     # took it for a sysbench run
-    manifest = (Path(__file__).resolve().parents[1] / "resources" / "demo" / "MANIFEST.md").read_text()
+    manifest = (ROOT / "resources" / "demo" / "MANIFEST.md").read_text()
     assert "] thds: 4 tps:" in manifest
     assert importers.detect(manifest[:65536]) is None
     log = (FIXTURES / "runs" / "recorded_mariadb_oltp" / "bench.log").read_text()

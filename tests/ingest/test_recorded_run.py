@@ -13,10 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchlens.app.cli import main
 from benchlens.app.ingest import import_path
 from benchlens.app.store import Library
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, cli_json
 
 RUN = FIXTURES / "runs" / "recorded_mariadb_oltp"
 
@@ -41,12 +40,9 @@ def rates(t: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def dump(capsys: pytest.CaptureFixture[str], db: Path, source: str, metric: str, entity: str = "") -> dict:
-    capsys.readouterr()
-    assert (
-        main(["dump", "run", "--source", source, "--metric", metric, "--entity", entity, "--db", str(db), "--json"])
-        == 0
+    return cli_json(
+        capsys, "dump", "run", "--source", source, "--metric", metric, "--entity", entity, "--db", str(db), "--json"
     )
-    return json.loads(capsys.readouterr().out)
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,6 @@
 """tpcc-mysql logs: every value and time equals what the raw text says (read here with simple
 string code), ramp-up and runs placed as documented, the summary kept as meta, bad input never
-raises, detection claims these files only. The module is not registered in importers.FORMATS
-yet: it is imported directly."""
+raises, detection claims these files only."""
 
 from __future__ import annotations
 
@@ -11,13 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchlens import importers
 from benchlens.app.ingest import Options, import_path
 from benchlens.app.store import Library
 from benchlens.importers import dbstress, innodb_status, iostat, mpstat, sysbench, tpcc, vmstat
-from benchlens.importers._types import Block, Context, Timing
+from benchlens.importers._types import Context, Timing
 from tests import golden
-from tests.conftest import FIXTURES, assert_prefix_of, head_of, parse_bytes
+from tests.conftest import FIXTURES, Series, assert_every_cut_is_a_prefix, fixture_files, head_of, parse_series
 
 TP = FIXTURES / "tpcc"
 FILES = sorted(TP.glob("*.txt"))
@@ -25,20 +23,9 @@ TRX_FILES = [p for p in FILES if "old" not in p.name]
 OLD_FILES = [p for p in FILES if "old" in p.name]
 NAMES = ("New-Order", "Payment", "Order-Status", "Delivery", "Stock-Level")
 
-Series = dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]
-
-
-def series_of(blocks: list[Block]) -> Series:
-    out: Series = {}
-    for b in blocks:
-        for m, v in b.values.items():
-            out[(m, b.entity)] = (b.t, v)
-    return out
-
 
 def parse(raw: bytes) -> tuple[Series, Context]:
-    blocks, ctx = parse_bytes(tpcc, raw)
-    return series_of(blocks), ctx
+    return parse_series(tpcc, raw)
 
 
 def raw_reports(path: Path) -> list[dict[str, object]]:
@@ -236,10 +223,9 @@ def test_header_and_summary_go_to_meta_and_the_password_never_does(path: Path) -
         assert password not in repr(meta)
 
 
-def test_in_a_run_folder_the_ramp_up_starts_at_the_load_onset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Registered (here by the test), a tpcc log next to vmstat is placed so that the ramp-up
-    starts where CPU busy rises: its first report sits ramp-up + printed seconds later."""
-    monkeypatch.setattr(importers, "FORMATS", (*importers.FORMATS, tpcc))
+def test_in_a_run_folder_the_ramp_up_starts_at_the_load_onset(tmp_path: Path) -> None:
+    """A tpcc log next to vmstat is placed so that the ramp-up starts where CPU busy rises: its
+    first report sits ramp-up + printed seconds later."""
     folder = tmp_path / "run"
     shutil.copytree(FIXTURES / "runs" / "c_basic", folder)
     line = "{t:4d}, trx: {n}, 95%: 1.000, 99%: 2.000, max_rt: 3.000, {n}|1.0, 9|1.0, 9|1.0, 9|1.0\n"
@@ -275,11 +261,7 @@ def test_garbage_lines_are_warned_with_their_line_number_and_the_rest_survives()
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_truncated_anywhere_never_raises_nor_invents(path: Path) -> None:
-    raw = path.read_bytes()
-    whole, _ = parse(raw)
-    for cut in range(0, len(raw), max(1, len(raw) // 97)):
-        got, _ = parse(raw[:cut])
-        assert_prefix_of(got, whole, cut)
+    assert_every_cut_is_a_prefix(tpcc, path.read_bytes())
 
 
 @pytest.mark.parametrize(
@@ -320,9 +302,7 @@ def test_sniff_claims_every_fixture_and_nobody_else_does(path: Path) -> None:
 
 
 def test_sniff_refuses_other_formats() -> None:
-    others = [
-        p for fmt in ("vmstat", "iostat", "mpstat", "sysbench", "dbstress") for p in (FIXTURES / fmt).glob("*.txt")
-    ]
+    others = fixture_files("vmstat", "iostat", "mpstat", "sysbench", "dbstress")
     assert len(others) > 20
     for path in others:
         assert tpcc.sniff(head_of(path)) < 0.5, path.name

@@ -1,7 +1,6 @@
 """SHOW ENGINE INNODB MUTEX snapshots: rates equal the deltas read from the raw text with simple
 code, names repeated in a snapshot are summed, rows that appear later start from 0, resets never
-give a negative rate, every client shape gives the same series, bad input never raises.
-The module is not registered in importers.FORMATS yet: it is imported directly."""
+give a negative rate, every client shape gives the same series, bad input never raises."""
 
 from __future__ import annotations
 
@@ -14,9 +13,9 @@ import pytest
 
 from benchlens import importers
 from benchlens.importers import _mysql_table, global_status, innodb_mutex
-from benchlens.importers._types import Block, Context, RawClock
+from benchlens.importers._types import Context, RawClock
 from tests import golden
-from tests.conftest import FIXTURES, SAMPLES, head_of, parse_bytes
+from tests.conftest import FIXTURES, SAMPLES, Series, fixture_files, head_of, parse_series
 
 MX = FIXTURES / "innodb_mutex"
 FILES = sorted(MX.glob("*.txt"))
@@ -25,20 +24,11 @@ MARKERS_ONLY = [
 ]
 TNS_FILES = [p for p in FILES if "handwritten" in p.name and "5.0" not in p.name]
 
-Series = dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]
-
-
-def series_of(blocks: list[Block]) -> Series:
-    out: Series = {}
-    for b in blocks:
-        for m, v in b.values.items():
-            out[(b.entity, m)] = (b.t, v)
-    return out
-
 
 def parse(raw: bytes) -> tuple[Series, Context]:
-    blocks, ctx = parse_bytes(innodb_mutex, raw)
-    return series_of(blocks), ctx
+    """{(mutex name, counter): (t, v)}: keyed as the raw text names them."""
+    got, ctx = parse_series(innodb_mutex, raw)
+    return {(entity, metric): tv for (metric, entity), tv in got.items()}, ctx
 
 
 # ---- the raw text read naively -----------------------------------------------------------------
@@ -279,9 +269,7 @@ def test_sniff_claims_every_fixture_but_bare_markers(path: Path) -> None:
 
 
 def test_sniff_refuses_other_formats() -> None:
-    others = [
-        p for fmt in ("vmstat", "iostat", "mpstat", "sysbench", "global_status") for p in (FIXTURES / fmt).glob("*.txt")
-    ]
+    others = fixture_files("vmstat", "iostat", "mpstat", "sysbench", "global_status")
     if SAMPLES.is_dir():
         others += list((SAMPLES / "innodb_status").iterdir())
     assert others

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import numpy as np
+from pathlib import Path
+
 import pytest
 
 from benchlens.importers import perfschema
-from tests.conftest import FIXTURES, parse_bytes
+from tests.conftest import FIXTURES, Series, parse_series
 
 
-def series(path) -> dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]:
-    blocks, _ = parse_bytes(perfschema, path.read_bytes())
-    return {(m, b.entity): (b.t, v) for b in blocks for m, v in b.values.items()}
+def series(path: Path) -> Series:
+    return parse_series(perfschema, path.read_bytes())[0]
 
 
 def test_mysqldump_inserts_give_rates_and_recomputed_averages() -> None:

@@ -1,6 +1,7 @@
 """Fuzzing every importer and the format detection with hypothesis (issue #7).
 
-What any input gets (PRODUCT.md "What bad input gets", tests/test_bad_input.py): an importer either
+What any input gets (PRODUCT.md "What bad input gets"; tests/ingest/test_garbage_lines.py and the
+other bad-input tests there check it through a whole import): an importer either
 raises FormatError (its one-line reason becomes a warning in app/ingest.py) or yields blocks and
 line-numbered warnings. Never any other exception, and never a value the input does not hold.
 

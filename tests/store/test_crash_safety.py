@@ -30,20 +30,12 @@ import benchlens.app.store.migrations as migrations
 from benchlens.app.cli import main
 from benchlens.app.ingest import Options, import_path
 from benchlens.app.store import Library, LibraryError
-from tests.conftest import FIXTURES, run_series
+from tests.conftest import FIXTURES, ROOT, TABLES, cli_error, run_series, snapshot
 
-ROOT = Path(__file__).parents[1]
 RUN = FIXTURES / "runs" / "c_basic"
-TABLES = ("runs", "sources", "series", "times", "chunks")
 BIG_LINES = 150_000
 HANG = 300  # seconds: only catches a hang, never a measure
-
-
-@pytest.fixture(autouse=True)
-def _remove_big_files(tmp_path: Path):
-    """Inputs and libraries here are big: nothing is left behind in the temp folder."""
-    yield
-    shutil.rmtree(tmp_path, ignore_errors=True)
+pytestmark = pytest.mark.usefixtures("remove_big_files")  # inputs and libraries here are big
 
 
 # ---- a big run folder, its reference import, a library holding an earlier run ------------------
@@ -127,10 +119,6 @@ def db(earlier_lib: Path, tmp_path: Path) -> Path:
 
 def table_counts(conn: sqlite3.Connection) -> dict[str, int]:
     return {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}
-
-
-def snapshot(conn: sqlite3.Connection) -> dict[str, list[tuple[Any, ...]]]:
-    return {t: conn.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in TABLES}
 
 
 def assert_intact(path: Path) -> None:
@@ -466,17 +454,6 @@ def short_busy_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(library_mod, "BUSY_TIMEOUT_S", 0.3)
 
 
-def one_error_line(capsys: pytest.CaptureFixture[str], args: list[str]) -> str:
-    capsys.readouterr()
-    rc = main(args)
-    err = capsys.readouterr().err
-    assert rc == 1, err
-    assert "Traceback" not in err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("benchlens: "), err
-    return lines[0]
-
-
 def test_import_while_another_writer_holds_the_lock_too_long(
     db: Path, capsys: pytest.CaptureFixture[str], short_busy_timeout: None
 ) -> None:
@@ -486,7 +463,7 @@ def test_import_while_another_writer_holds_the_lock_too_long(
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:
-        line = one_error_line(capsys, ["import", str(RUN), "--db", str(db)])
+        line = cli_error(capsys, "import", str(RUN), "--db", str(db))
     finally:
         holder.execute("ROLLBACK")
         holder.close()
@@ -506,7 +483,7 @@ def test_new_library_while_another_holds_it_is_one_clear_line(
     holder.execute("PRAGMA journal_mode = WAL")
     holder.execute("BEGIN IMMEDIATE")
     try:
-        line = one_error_line(capsys, ["runs", "--db", str(path)])
+        line = cli_error(capsys, "runs", "--db", str(path))
     finally:
         holder.execute("ROLLBACK")
         holder.close()
@@ -581,7 +558,7 @@ def test_failed_upgrade_leaves_the_library_as_it_was(
     before = before_of(db)
     monkeypatch.setattr(migrations, "MIGRATIONS", [(2, "broken step", "ALTER TABLE nope ADD COLUMN x")])
     monkeypatch.setattr(migrations, "SCHEMA_VERSION", 2)
-    line = one_error_line(capsys, ["runs", "--db", str(db)])
+    line = cli_error(capsys, "runs", "--db", str(db))
     assert "cannot open the library" in line
     assert migrations.backup_path(db, 1).exists()
     monkeypatch.undo()
@@ -611,7 +588,7 @@ def test_newer_library_is_refused_by_the_cli_and_left_alone(tmp_path: Path, caps
     conn.commit()
     conn.close()
     data = path.read_bytes()
-    line = one_error_line(capsys, ["import", str(RUN), "--db", str(path)])
+    line = cli_error(capsys, "import", str(RUN), "--db", str(path))
     assert "newer" in line and "upgrade benchlens" in line
     assert path.read_bytes() == data
     assert not list(tmp_path.glob("*.bak"))
@@ -638,7 +615,7 @@ def test_disk_full_during_an_import_is_one_line_and_writes_nothing(
         raise sqlite3.OperationalError("database or disk is full")
 
     monkeypatch.setattr(writer.SeriesSink, "_flush", flush)
-    line = one_error_line(capsys, ["import", str(RUN), "--db", str(db)])
+    line = cli_error(capsys, "import", str(RUN), "--db", str(db))
     assert "disk is full" in line and str(db) in line
     monkeypatch.undo()
     assert before_of(db) == before
@@ -657,7 +634,7 @@ def test_foreign_sqlite_file_is_refused_without_being_changed(
     conn.commit()
     conn.close()
     data = path.read_bytes()
-    line = one_error_line(capsys, ["import", str(RUN), "--db", str(path)])
+    line = cli_error(capsys, "import", str(RUN), "--db", str(path))
     assert "not a benchlens library" in line
     assert path.read_bytes() == data
     conn = sqlite3.connect(path)

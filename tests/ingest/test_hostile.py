@@ -4,7 +4,8 @@ folder of 10,000 files, file names with newlines, bytes that are not UTF-8, term
 bidi overrides. Each gets a clear outcome; names are printed escaped, one line each; nothing in a
 folder is executed or unpickled; every SQL statement is parameterised.
 
-(test_bad_input.py covers these in-process at the API level; here the whole command runs.)"""
+(tests/ingest/test_skipped_files.py, test_garbage_lines.py and the other bad-input tests cover these
+in-process at the API level; here the whole command runs.)"""
 
 from __future__ import annotations
 
@@ -27,14 +28,14 @@ import pytest
 from benchlens.app.folder import _UNSAFE, shown
 from benchlens.app.ingest import FolderError, Options, import_path
 from benchlens.app.store import Library
-from tests.conftest import FIXTURES, run_series
+from tests.conftest import FIXTURES, ROOT, run_series
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+sys.path.insert(0, str(ROOT / "bench"))
 from robustness import WITH_HWM  # the CLI reporting its own peak RSS
 
-ROOT = Path(__file__).parents[1]
 RUN = FIXTURES / "runs" / "c_basic"
 HANG = 300  # seconds: catches a hang only
+pytestmark = pytest.mark.usefixtures("remove_big_files")  # inputs and libraries here are big
 
 
 def benchlens(db: Path, *args: str) -> tuple[int, str, str, int]:
@@ -68,13 +69,6 @@ def assert_clean_output(out: str, err: str) -> None:
 
 def run_folder(tmp_path: Path, name: str = "run") -> Path:
     return shutil.copytree(RUN, tmp_path / name)
-
-
-@pytest.fixture(autouse=True)
-def _remove_big_files(tmp_path: Path):
-    """Inputs and libraries here are big: nothing is left behind in the temp folder."""
-    yield
-    shutil.rmtree(tmp_path, ignore_errors=True)
 
 
 # ---- a 100 MB line --------------------------------------------------------------------------------
