@@ -3,8 +3,10 @@
 Variants covered (fixtures in tests/fixtures/sysbench and the demo runs in resources/demo):
 - 1.0+: `[ 12s ] thds: 4 tps: 585.93 qps: 11759.59 (r/w/o: 8237.01/2350.72/1171.86)
   lat (ms,95%): 10.27 err/s: 0.00 reconn/s: 0.00`;
-- 0.5: `[  10s] threads: 8, tps: 1234.56, reads: 16.00, writes: 4.00, response time: 12.34ms (95%),
-  errors: 0.00, reconnects:  0.00`;
+- 0.5, in every layout it printed: the older `[  10s] threads: 16, tps: 5352.58, reads/s: 74949.59,
+  writes/s: 21410.31 response time: 3.96ms (99%)` (some builds put a comma before `response time`),
+  and the later `… reads: 16.00, writes: 4.00, response time: 12.34ms (95%), errors: 0.00,
+  reconnects:  0.00` (`errors:`/`reconnects:` absent in some builds: then no such series); any percentile;
 - `sysbench cpu|memory|threads`: `[ 1s ] thds: 4 eps: 2107.11 lat (ms,95%): 0.52` (eps stored as `tps`);
 - several runs in one log (a step load: 1, 2, 4 ... threads): times restart at the first report;
   each run is placed right after the previous one, never overlapping.
@@ -35,10 +37,11 @@ _V1 = re.compile(
     rf"\s+\(r/w/o:\s*(?P<r>{_N})/(?P<w>{_N})/(?P<o>{_N})\)\s+lat\s+\(ms,(?P<pct>[^)]+?)%?\):\s*(?P<lat>{_N})"
     rf"\s+err/s:?\s*(?P<err>{_N})\s+reconn/s:?\s*(?P<reconn>{_N})"
 )
-_V05 = re.compile(
-    rf"^\[\s*(?P<t>\d+(?:\.\d+)?)s\s*\]\s+threads:\s*(?P<thds>\d+),\s+tps:\s*(?P<tps>{_N}),\s+reads:\s*(?P<r>{_N}),"
-    rf"\s+writes:\s*(?P<w>{_N}),\s+response time:\s*(?P<lat>{_N})ms\s+\((?P<pct>[^)]+?)%?\),"
-    rf"\s+errors:\s*(?P<err>{_N}),\s+reconnects:\s*(?P<reconn>{_N})"
+_V05 = re.compile(  # every layout 0.5 printed over its life (see the docstring)
+    rf"^\[\s*(?P<t>\d+(?:\.\d+)?)s\s*\]\s+threads:\s*(?P<thds>\d+),\s+tps:\s*(?P<tps>{_N}),"
+    rf"\s+reads(?:/s)?:\s*(?P<r>{_N}),\s+writes(?:/s)?:\s*(?P<w>{_N}),?"
+    rf"\s+response time:\s*(?P<lat>{_N})ms\s+\((?P<pct>[^)]+?)%?\)"
+    rf"(?:,\s+errors:\s*(?P<err>{_N})(?:,\s+reconnects:\s*(?P<reconn>{_N}))?)?"
 )
 _EPS = re.compile(  # sysbench cpu / memory / threads tests: events per second
     rf"^\[\s*(?P<t>\d+(?:\.\d+)?)s\s*\]\s+thds:\s*(?P<thds>\d+)\s+eps:\s*(?P<tps>{_N})"

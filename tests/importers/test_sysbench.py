@@ -38,6 +38,41 @@ def test_sysbench_0_5_lines() -> None:
     assert ("o/s", "") not in s  # 0.5 prints no 'other' column
 
 
+def test_sysbench_0_5_reads_per_s_layouts() -> None:
+    """0.5's older `reads/s: … writes/s:` lines, with or without the comma before `response time`,
+    any percentile, with or without `errors:`/`reconnects:` (issue 13: read as nothing at all)."""
+    s = series(SB / "sysbench_0.5_C_reads-per-s-no-comma-99pct-handwritten.txt")
+    assert list(s[("tps", "")][0]) == [10.0, 20.0, 30.0, 40.0]
+    assert list(s[("tps", "")][1]) == [5312.40, 5298.10, 2120.40, 5360.08]
+    assert s[("r/s", "")][1][0] == 74373.60 and s[("w/s", "")][1][3] == 21440.63
+    assert list(s[("lat_ms", "99")][1]) == [3.96, 4.09, 18.61, 4.10] and list(s[("thds", "")][1]) == [16] * 4
+    assert ("err/s", "") not in s and ("reconn/s", "") not in s  # not printed: no series, not zeros
+    s = series(SB / "sysbench_0.5_C_reads-per-s-comma-select-only-handwritten.txt")
+    assert list(s[("r/s", "")][1]) == [2744.10, 2790.55, 2412.80, 2810.00]
+    assert list(s[("tps", "")][1]) == [0.0] * 4 and s[("lat_ms", "95")][1][0] == 6.02
+    s = series(SB / "sysbench_0.5_C_reads-no-errors-handwritten.txt")
+    assert list(s[("w/s", "")][1]) == [903.60, 871.30, 970.55] and s[("lat_ms", "95")][1][1] == 80.42
+
+
+def test_sysbench_0_5_line_variants() -> None:
+    """Every spelling 0.5 printed, one line each: reads/s or reads, comma or not, errors alone or
+    with reconnects, a fractional percentile."""
+    lines = [
+        "[  10s] threads: 4, tps: 10.00, reads/s: 140.00, writes/s: 40.00, response time: 5.00ms (95%)",
+        "[  20s] threads: 4, tps: 11.00, reads/s: 154.00, writes/s: 44.00 response time: 6.00ms (95%)",
+        "[  30s] threads: 4, tps: 12.00, reads: 168.00, writes: 48.00, response time: 7.00ms (95%), errors: 0.50",
+        "[  40s] threads: 4, tps: 13.00, reads: 182.00, writes: 52.00, response time: 8.00ms (95%), errors: 0.00, "
+        "reconnects:  1.00",
+    ]
+    s = parse_series(importers.by_name("sysbench"), ("\n".join(lines) + "\n").encode())[0]
+    assert list(s[("tps", "")][1]) == [10.0, 11.0, 12.0, 13.0]
+    assert list(s[("lat_ms", "95")][1]) == [5.0, 6.0, 7.0, 8.0]
+    err = s[("err/s", "")][1]
+    assert np.isnan(err[:2]).all() and list(err[2:]) == [0.5, 0.0]
+    s = parse_series(importers.by_name("sysbench"), (lines[0].replace("(95%)", "(99.9%)") + "\n").encode())[0]
+    assert ("lat_ms", "99.9") in s
+
+
 def test_step_load_runs_are_placed_one_after_the_other() -> None:
     s = series(SB / "sysbench_1.0.20_C_cpu-step-load.txt")
     t, tps = s[("tps", "")]
