@@ -393,7 +393,8 @@ def _import_saved(
     job: _Job, f: FolderFile, relative_method: str | None, skipped: list[dict[str, str]]
 ) -> tuple[SourceReport, int] | None:
     """One file in a savepoint: (its report, its source id), or None when its bytes turned out
-    unreadable (nothing of it stays; the others are imported)."""
+    unreadable or it gave no series (nothing of it stays, it is listed as skipped with the reason;
+    the others are imported)."""
     job.txn.savepoint()
     try:
         imported = _import_file(job, f, relative_method)
@@ -402,9 +403,21 @@ def _import_saved(
         skipped.append({"path": f.rel, "reason": str(e)})
         job.done += f.size
         return None
-    job.txn.release_savepoint()
     job.done += f.size
+    if imported[0].series == 0:  # recognised, yet nothing read: a failure of the file, not an import
+        job.txn.rollback_to_savepoint()
+        skipped.append({"path": f.rel, "reason": _read_nothing(imported[0])})
+        return None
+    job.txn.release_savepoint()
     return imported
+
+
+def _read_nothing(report: SourceReport) -> str:
+    """Why a file recognised as a format gave no series: its format and its first warnings."""
+    said = [w for w in report.warnings if w.kind != "placement"]  # where nothing was placed: moot
+    why = "; ".join(str(w) for w in said[:2])
+    more = f" (+{len(said) - 2} more warnings)" if len(said) > 2 else ""
+    return f"looks like {report.format} but no series could be read from it" + (f": {why}{more}" if why else "")
 
 
 def _import_file(job: _Job, f: FolderFile, relative_method: str | None) -> tuple[SourceReport, int]:

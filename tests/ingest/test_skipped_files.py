@@ -20,7 +20,7 @@ import pytest
 from benchlens.app.ingest import FolderError, import_path
 from benchlens.app.store import Library
 from tests.bad_input import RUN, clean
-from tests.conftest import assert_same_series, run_series
+from tests.conftest import FIXTURES, assert_same_series, run_cli, run_series
 
 # ---- 1. unknown files in a folder ----------------------------------------------------------------
 
@@ -142,3 +142,37 @@ def test_single_unreadable_file_is_refused_with_its_reason(
     with pytest.raises(FolderError, match=re.escape(f"nothing to import ({name}: ") + f".*{reason}"):
         import_path(lib, path)
     assert lib.runs() == []
+
+
+# ---- 5. files recognised but giving nothing --------------------------------------------------------
+
+HUMAN = FIXTURES / "iostat" / "iostat_12.6.1_C_human-x.txt"  # real `iostat -x --human`: refused, with a reason
+
+
+def test_recognised_file_without_series_is_listed_as_failed_not_imported(lib: Library, tmp_path: Path) -> None:
+    """Issue 13: a file detected as a format that gives 0 series was reported "imported" (a
+    source with 0 series). It is listed as skipped with its format and why, and nothing of it stays."""
+    d = tmp_path / "run"
+    shutil.copytree(RUN, d)
+    shutil.copy(HUMAN, d / "iostat-human.txt")
+    rep = import_path(lib, d)
+    assert "iostat-human.txt" not in {s.path for s in rep.sources}
+    assert all(s.series > 0 for s in rep.sources)
+    (skip,) = [s for s in rep.skipped if s["path"] == "iostat-human.txt"]
+    assert skip["reason"].startswith("looks like iostat but no series could be read from it: line 4: ")
+    assert "--human" in skip["reason"]  # the importer's own explanation comes along
+    assert "iostat-human.txt" not in {s.path for s in lib.sources(rep.id)}
+
+
+def test_folder_where_nothing_gives_series_is_an_error(tmp_path: Path) -> None:
+    """Only such files: the import fails (exit 1) naming the file and the reason; the library stays empty."""
+    d = tmp_path / "run"
+    d.mkdir()
+    shutil.copy(HUMAN, d / "iostat-human.txt")
+    db = tmp_path / "lib.sqlite"
+    p = run_cli(tmp_path, "import", str(d), "--db", str(db))
+    assert p.returncode == 1, p.stdout
+    assert "nothing to import (iostat-human.txt: looks like iostat but no series" in p.stderr
+    assert "imported" not in p.stdout
+    with Library(db) as lib:
+        assert lib.runs() == []

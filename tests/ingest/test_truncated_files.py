@@ -121,12 +121,11 @@ def test_cut_between_cpu_block_and_device_rows(lib: Library, tmp_path: Path, ref
 
 @pytest.mark.parametrize("fmt", ["iostat", "mpstat"])
 def test_truncated_json_capture_is_a_warning(lib: Library, tmp_path: Path, fmt: str) -> None:
-    """A `-o JSON` capture cut in half cannot be read: one clear warning, no traceback, no values."""
+    """A `-o JSON` capture cut in half cannot be read: refused with a clear reason, no traceback."""
     name = {"iostat": "iostat/iostat_12.6.1_C_JSON-x-t.txt", "mpstat": "mpstat/mpstat_12.6.1_C_JSON-P-ALL.txt"}[fmt]
     data = (FIXTURES / name).read_bytes()
-    rep = import_one(lib, tmp_path, "cut", fmt, data[: len(data) // 2])
-    assert any("JSON" in w.text for w in rep.sources[0].warnings), rep.sources[0].warnings
-    assert rep.sources[0].series == 0
+    reason = refused(lib, tmp_path, "cut", fmt, data[: len(data) // 2])
+    assert f"looks like {fmt} but no series could be read from it: stopped reading: not valid JSON" in reason
 
 
 MPSTAT_JSON_HEAD = b'{"sysstat": {"hosts": [{"nodename": "vm", "date": "11/22/26", "statistics": '
@@ -141,14 +140,20 @@ MPSTAT_JSON_HEAD = b'{"sysstat": {"hosts": [{"nodename": "vm", "date": "11/22/26
     ],
 )
 def test_odd_mpstat_json_is_a_warning(lib: Library, tmp_path: Path, stats: bytes) -> None:
-    """Well-formed JSON with unexpected shapes gives a warning and no values, never a traceback."""
+    """Well-formed JSON with unexpected shapes is refused with a reason, never a traceback."""
     data = MPSTAT_JSON_HEAD + stats + b'}]}, "cpu-load": []}\n'
-    rep = import_one(lib, tmp_path, "odd", "mpstat", data)
-    assert rep.sources[0].series == 0
+    assert "looks like mpstat but no series could be read from it" in refused(lib, tmp_path, "odd", "mpstat", data)
 
 
 def test_deeply_nested_json_is_a_warning(lib: Library, tmp_path: Path) -> None:
     """A JSON bomb (100k nested arrays) that sniffs as iostat JSON is refused with a message."""
     data = b'{"sysstat": {"disk": ' + b"[" * 100_000 + b"]" * 100_000 + b"}}\n"
-    rep = import_one(lib, tmp_path, "deep", "iostat", data)
-    assert rep.sources[0].series == 0
+    assert "JSON nested too deeply" in refused(lib, tmp_path, "deep", "iostat", data)
+
+
+def refused(lib: Library, tmp_path: Path, name: str, fmt: str, data: bytes) -> str:
+    """The reason a folder holding only `data` is refused (a file that gives no series is no import)."""
+    with pytest.raises(FolderError, match="nothing to import") as e:
+        import_one(lib, tmp_path, name, fmt, data)
+    assert lib.runs() == []
+    return str(e.value)
