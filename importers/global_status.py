@@ -3,9 +3,10 @@
 Variants covered (fixtures in tests/fixtures/global_status, captured from MariaDB 10.11):
 - any client shape of the `Variable_name Value` result (table, `-B`, `-B -N`, `\\G`, see
   _mysql_table), each snapshot after a marker line (`TS <epoch> ...`, ISO, `date`);
-- `mysqladmin extended-status -i N [-c M]`: tables one after the other and no times at all. The
-  interval cannot be read from the output (Uptime has whole seconds only), so table k is placed by
-  the folder clock at launch + k x --interval (variant "no timestamps");
+- `mysqladmin extended-status -i N [-c M]` and bare status loops: tables one after the other and
+  no times at all. Table 0 is placed by the folder clock (launch); the others as far after it as
+  the server's Uptime says (`-i 3` gives steps of 3, 4, 3 s), so rates divide by the real elapsed
+  time; without Uptime, table k at launch + k x --interval (variant "no timestamps");
 - `mysqladmin -r`: tables after the first hold differences (recognised by Uptime going 18 -> 1 -> 2):
   they are added back up to the cumulative values before anything else. `-r` prints 0 for text
   and NULL values, so only variables known as counters or gauges are kept then;
@@ -15,16 +16,17 @@ Metrics: the variable name as printed. Counters (COUNTERS / COUNTER_PREFIXES: Co
 Innodb_rows_*, Bytes_* ...) become per-second rates between snapshots at the later snapshot's
 time (1/s; bytes B/s, times s/s, ms/s, us/s); a counter going down (restart, FLUSH STATUS) gives
 no rate for that interval and a warning. Gauges (GAUGES: Threads_running, buffer pool pages ...)
-keep their values at every snapshot. Uptime and Uptime_since_flush_status are used to name resets
-and to recognise `-r`, not stored. Non-numeric values (ON/OFF, NULL, text) are skipped silently;
-numeric variables in neither list are kept as values, with one warning naming them. A batch or
-vertical result has no closing line: a last snapshot lacking variables of the one before is taken
-as cut and dropped.
+keep their values at every snapshot, Uptime (s) among them; Uptime also names resets (with
+Uptime_since_flush_status, not stored) and recognises `-r`. Non-numeric values (ON/OFF, NULL,
+text) are skipped silently; numeric variables in neither list are kept as values, with one
+warning naming them. A batch or vertical result has no closing line: a last snapshot lacking
+variables of the one before is taken as cut and dropped.
 Entity is "" (server-wide).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -42,7 +44,7 @@ def _names(text: str) -> frozenset[str]:
 
 
 SKIP = _names(
-    "Uptime Uptime_since_flush_status Error_log_latest_write Deprecated_use_i_s_processlist_last_timestamp "
+    "Uptime_since_flush_status Error_log_latest_write Deprecated_use_i_s_processlist_last_timestamp "
     "Innodb_redo_log_uuid Mysqlx_port"
 )
 # Text values (skipped anyway when printed as text; `mysqladmin -r` prints them as 0).
@@ -64,7 +66,7 @@ TEXT = _names(
     wsrep_evs_state wsrep_gcomm_uuid"""
 )
 GAUGES = _names(
-    """Threads_connected Threads_running Threads_cached Max_used_connections Open_files Open_streams
+    """Uptime Threads_connected Threads_running Threads_cached Max_used_connections Open_files Open_streams
     Open_tables Open_table_definitions Prepared_stmt_count Delayed_insert_threads Not_flushed_delayed_rows
     Innodb_buffer_pool_pages_data Innodb_buffer_pool_pages_dirty Innodb_buffer_pool_pages_free
     Innodb_buffer_pool_pages_misc Innodb_buffer_pool_pages_total Innodb_buffer_pool_pages_old
@@ -145,6 +147,7 @@ _BYTES = _names(
     Mysqlx_bytes_received Mysqlx_bytes_sent"""
 )
 _TIME_UNITS = {
+    "Uptime": "s",
     "Busy_time": "s",
     "Cpu_time": "s",
     "Query_time": "s",
@@ -208,6 +211,8 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
                 kind="truncated",
             )
             taken.pop()
+    if ctx.meta.timing is Timing.INDEX and len(taken) > 1:
+        _time_by_uptime(taken, ctx)
     counters, gauges = Snapshots(), Snapshots()
     unknown: set[str] = set()
     for t, _, values, _ in taken:
@@ -296,6 +301,24 @@ def _reaccumulate(taken: list[tuple[float, int, dict[str, float], bool | None]],
             if n in known:
                 total[n] = total.get(n, 0.0) + d
         taken[k] = (t, line, {n: total[n] for n in diff if n in known}, complete)
+
+
+def _time_by_uptime(taken: list[tuple[float, int, dict[str, float], bool | None]], ctx: Context) -> None:
+    """Tables without times of their own (`mysqladmin -i N`, a bare status loop) are as far apart as
+    the server's Uptime says, not --interval: `-i 3` gives Uptime steps of 3, 4, 3 (the sleep comes
+    after the query), and a loop that sleeps unevenly is uneven. Rates then divide by the Uptime delta.
+    Uptime counts whole seconds: tables in the same second (delta 0) get no rate, with a warning."""
+    up = [v.get("Uptime") for _, _, v, _ in taken]
+    if any(u is None for u in up):
+        return
+    ups = [float(u) for u in up if u is not None]
+    if any(b < a for a, b in itertools.pairwise(ups)):
+        ctx.warn(None, "Uptime goes down (a restart): tables placed one every --interval", kind="time")
+        return
+    ctx.note_variant("tables placed by Uptime")
+    t0 = taken[0][0]
+    for k, (_, line, values, complete) in enumerate(taken):
+        taken[k] = (t0 + ups[k] - ups[0], line, values, complete)
 
 
 def _warn_resets(taken: list[tuple[float, int, dict[str, float], bool | None]], ctx: Context) -> None:

@@ -22,6 +22,8 @@ TABLE = GS / "global_status_mariadb-10.11.19_table.txt"
 FLUSH = GS / "global_status_mariadb-10.11.19_table-flush-status.txt"
 ADMIN = GS / "global_status_mariadb-10.11.19_mysqladmin-i1-c4.txt"
 ADMIN_R = GS / "global_status_mariadb-10.11.19_mysqladmin-r-i1-c4.txt"
+ADMIN_R3 = GS / "global_status_mariadb-10.11.19_mysqladmin-r-i3-c5.txt"
+UNEVEN = GS / "global_status_mariadb-10.11.19_table-loop-uneven-sleeps.txt"
 
 
 def parse(raw: bytes) -> tuple[dict[str, tuple[np.ndarray, np.ndarray]], Context]:
@@ -115,13 +117,15 @@ def test_gauges_keep_their_printed_values() -> None:
         assert len(got[name][0]) == 5 and not ctx.units[name].endswith("/s"), name
 
 
-def test_uptime_and_text_values_are_not_series_and_raise_no_warning() -> None:
+def test_uptime_is_a_series_and_text_values_are_not_and_raise_no_warning() -> None:
     got, ctx = parse(TABLE.read_bytes())
-    assert "Uptime" not in got and "Uptime_since_flush_status" not in got
+    tables = naive_tables(TABLE.read_text())
+    assert got["Uptime"][1].tolist() == [numeric(vals, "Uptime") for _, vals in tables] and ctx.units["Uptime"] == "s"
+    assert "Uptime_since_flush_status" not in got
     assert "Innodb_buffer_pool_load_status" not in got and "Compression" not in got and "Max_memory_used" not in got
     assert ctx.warnings == []
-    numeric_names = {n for n, v in naive_tables(TABLE.read_text())[0][1].items() if v.replace(".", "").isdigit()}
-    assert set(got) == numeric_names - {"Uptime", "Uptime_since_flush_status"}  # every number is classified
+    numeric_names = {n for n, v in tables[0][1].items() if v.replace(".", "").isdigit()}
+    assert set(got) == numeric_names - {"Uptime_since_flush_status"}  # every number is classified
 
 
 def test_flush_status_gives_no_negative_rate_and_names_the_cause() -> None:
@@ -177,6 +181,7 @@ def test_mysqladmin_tables_are_placed_by_the_folder_clock() -> None:
     tables = naive_tables(ADMIN.read_text())
     assert len(tables) == 4 and "no timestamps" in ctx.variant
     v = np.array([numeric(vals, "Com_select") for _, vals in tables])
+    assert [vals["Uptime"] for _, vals in tables] == ["15", "16", "17", "18"]  # 1 s apart, as --interval says
     assert got["Com_select"][0].tolist() == [1.0, 2.0, 3.0]  # report k at origin + k x interval
     assert got["Com_select"][1].tolist() == np.diff(v).tolist()
     assert got["Threads_running"][0].tolist() == [0.0, 1.0, 2.0, 3.0]
@@ -187,11 +192,44 @@ def test_mysqladmin_relative_tables_are_added_back_up() -> None:
     tables = naive_tables(ADMIN_R.read_text())
     assert [vals["Uptime"] for _, vals in tables] == ["18", "1", "2", "1"]  # -r: differences after the first
     assert "mysqladmin -r (differences, added back up)" in ctx.variant
-    for name in COUNTERS:
-        assert got[name][1].tolist() == [numeric(vals, name) for _, vals in tables[1:]], name  # interval 1 s
+    for name in COUNTERS:  # per second of Uptime: the second interval lasted 2 s
+        want = [numeric(vals, name) / numeric(vals, "Uptime") for _, vals in tables[1:]]
+        assert got[name][1].tolist() == want, name
+    assert got["Com_select"][0].tolist() == [1.0, 3.0, 4.0]
     printed = [numeric(vals, "Threads_running") for _, vals in tables]
     assert got["Threads_running"][1].tolist() == np.cumsum(printed).tolist()
     assert "Compression" not in got and "Rpl_status" not in got  # text printed as 0 by -r
+
+
+@pytest.mark.parametrize("path", [ADMIN_R3, UNEVEN], ids=lambda p: p.name)
+def test_untimed_tables_are_spaced_by_uptime(path: Path) -> None:
+    """Issue 13: tables without times were placed --interval (1 s) apart, so `mysqladmin -r -i 3`
+    gave rates 3x too high and a loop sleeping 1, 3, 2, 4 s rates off by as much. They are spaced by
+    the server's Uptime, and every rate is the counter's delta over the Uptime delta."""
+    got, ctx = parse(path.read_bytes())
+    tables = naive_tables(path.read_text())
+    up = np.array([numeric(vals, "Uptime") for _, vals in tables])
+    relative = "-r" in path.name
+    if relative:
+        up = np.cumsum(up)  # -r prints the Uptime differences too
+    steps = np.diff(up).tolist()
+    assert steps == ([3.0, 3.0, 3.0, 3.0] if relative else [1.0, 3.0, 2.0, 4.0])  # what the capture shows
+    assert "tables placed by Uptime" in ctx.variant
+    assert got["Uptime"][0].tolist() == (up - up[0]).tolist() and got["Uptime"][1].tolist() == up.tolist()
+    for name in COUNTERS:
+        v = np.array([numeric(vals, name) for _, vals in tables])
+        if relative:
+            v = np.cumsum(v)
+        assert got[name][0].tolist() == (up[1:] - up[0]).tolist(), name
+        assert np.allclose(got[name][1], np.diff(v) / np.diff(up), rtol=1e-12), name
+    assert got["Com_select"][1].min() > 100  # the capture ran under load
+
+
+def test_uptime_that_goes_down_keeps_the_interval_placement() -> None:
+    text = "".join(f"Variable_name\tValue\nCom_select\t{c}\nUptime\t{u}\n" for c, u in ((100, 50), (300, 52), (20, 1)))
+    got, ctx = parse(text.encode())
+    assert got["Com_select"][0].tolist() == [1.0, 2.0] and got["Com_select"][1][0] == 200.0
+    assert "Uptime goes down (a restart): tables placed one every --interval" in [w.text for w in ctx.warnings]
 
 
 # ---- shapes ------------------------------------------------------------------------------------
