@@ -30,7 +30,9 @@ from the end of the ramp-up, while the load (the threads) starts with the ramp-u
 ctx.clock.relative are therefore seconds since the load started = ramp-up + printed time (variant
 says so; the run's meta `rampup` holds the seconds); without a `[rampup]:`/`RAMP-UP TIME.(N sec.)` line the
 printed times are used as they are, with a warning. The interval of a line is its time minus the
-previous line's time (the first line: its time, the timer starts at 0).
+previous line's time (the first line: its time, the timer starts at 0); rates (`tps`) divide by the
+report interval (`option i`, else the shortest such step of the run), never by a longer step left
+by elided or lost lines, which gets a `line N:` warning.
 Several runs in one log (a new banner or `MEASURING START.` after interval lines, or times going
 back): each run is placed right after the previous one, like sysbench step loads.
 
@@ -129,6 +131,8 @@ class _Reader:
         self.no_rampup_warned = False
         self.section = ""
         self.runs: list[TpccRun] = [TpccRun()]  # header and summary values of each run
+        # per interval line: (line number, seconds since the previous line, `option i`, run number)
+        self.spans: list[tuple[int, float, int | None, int]] = []
 
     def new_run(self) -> None:
         if self.run_rows:
@@ -201,6 +205,7 @@ class _Reader:
             return None
         self.prev_printed, self.last_rel = printed, rel
         self.run_rows += 1
+        self.spans.append((line_no, interval, self.runs[-1].interval, len(self.steps)))
         return rel, interval
 
     def line(self, line_no: int, raw: str) -> None:
@@ -224,6 +229,27 @@ class _Reader:
             self.summary(raw)
         else:
             self.header(raw)
+
+    def per_interval(self) -> None:
+        """Counts are per report interval (the alarm's), so tps = trx / the interval, never over the
+        time since the previous line: a log with elided lines (`  20, …` then `3600, …`) would give
+        308 / 3580 s. The interval is `option i` when printed, else the shortest step of the run
+        (the first line's time counts: the timer starts at 0). Longer steps are warned."""
+        runs: dict[int, float] = {}
+        for _, step, option, run in self.spans:
+            runs[run] = float(option) if option else min(runs.get(run, np.inf), step)
+        tps = self.rows[("tps", "")]
+        for k, (line_no, step, _, run) in enumerate(self.spans):
+            interval = runs[run]
+            tps[k] = self.rows[("trx", "")][k] / interval
+            if step > 1.5 * interval and self.ctx.room():
+                self.ctx.warn(
+                    line_no,
+                    f"{step:g} s since the previous report, whose interval is {interval:g} s: "
+                    f"about {round(step / interval) - 1} report(s) missing (elided or lost lines); "
+                    "rates are per interval",
+                    kind="time",
+                )
 
     def row(self, values: dict[tuple[str, str], float], rel: float) -> None:
         values[("thds", "")] = self.threads
@@ -282,6 +308,7 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         if line_no:
             ctx.warn(None, "no tpcc interval lines found", kind="format")
         return
+    r.per_interval()
     r.steps.append((r.run_start, r.last_rel))
     if len(r.steps) > 1:
         ctx.note_variant(f"{len(r.steps)} runs in one log (step load)")

@@ -66,18 +66,21 @@ def raw_reports(path: Path) -> list[dict[str, object]]:
 
 
 def expected_times(reports: list[dict[str, object]]) -> tuple[list[float], list[float]]:
-    """Relative times (ramp-up + printed, runs back to back) and intervals, as documented."""
-    times, intervals = [], []
-    start, last, prev_t, prev_run = 0.0, 0.0, 0.0, None
+    """Relative times (ramp-up + printed, runs back to back) and report intervals, as documented:
+    a run's interval is its shortest step between lines (no fixture prints another `option i`)."""
+    times, steps, runs = [], [], []
+    start, last, prev_t, prev_run, run = 0.0, 0.0, 0.0, None, 0
     for r in reports:
         t = float(r["t"])
         if prev_run is not None and (r["run"] != prev_run or t <= prev_t):
-            start, prev_t = last, 0.0
+            start, prev_t, run = last, 0.0, run + 1
         last = start + float(r["rampup"]) + t
         times.append(last)
-        intervals.append(t - prev_t)
+        steps.append(t - prev_t)
+        runs.append(run)
         prev_t, prev_run = t, r["run"]
-    return times, intervals
+    shortest = {k: min(s for s, j in zip(steps, runs, strict=True) if j == k) for k in set(runs)}
+    return times, [shortest[k] for k in runs]
 
 
 def nan_if_none(value: float, count: float) -> float:
@@ -216,8 +219,10 @@ def test_header_and_summary_go_to_meta_and_the_password_never_does(path: Path) -
     assert meta.tpmc == tpmc[0]
     # TpmC is 60 x the New-Order count over the measure: the sum of the first run's `trx`
     reports = [r for r in raw_reports(path) if r["run"] == 0]
-    assert tpmc[0] == sum(r["trx"] for r in reports) * 60 / run.measure
-    assert run.raw_results["New-Order"]["sc"] + run.raw_results["New-Order"]["lt"] == sum(r["trx"] for r in reports)
+    if "elided" not in path.name:  # lines left out of the log are still in its totals
+        assert tpmc[0] == sum(r["trx"] for r in reports) * 60 / run.measure
+        trx = sum(r["trx"] for r in reports)
+        assert run.raw_results["New-Order"]["sc"] + run.raw_results["New-Order"]["lt"] == trx
     password = first["[pass]"]
     if password:
         assert password not in repr(meta)
@@ -319,4 +324,18 @@ def test_banner_alone_is_enough_to_claim_a_log_cut_before_its_first_report() -> 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_fixture_matches_golden(path: Path) -> None:
     got = golden.check(tpcc, path)
-    assert got["series"] and not got["warnings"]
+    assert got["series"] and bool(got["warnings"]) == ("elided" in path.name)
+
+
+def test_rates_are_per_report_interval_across_elided_lines() -> None:
+    """Issue 13: after elided lines (`  20, …` then `  60, …`) tps was the count over the 40 s gap
+    (498 / 40); tpcc_start's counts are per report interval (10 s here). The gap is warned."""
+    path = FIXTURES / "tpcc" / "tpcc_old-rt90-elided-lines_handwritten.txt"
+    got, ctx = parse_series(tpcc, path.read_bytes())
+    t, tps = got[("tps", "")]
+    assert (t - t[0]).tolist() == [0.0, 10.0, 50.0]  # 10, 20, 60 s after MEASURING START
+    assert tps.tolist() == [43.4, 46.1, 49.8] and got[("trx", "")][1].tolist() == [434, 461, 498]
+    assert [str(w) for w in ctx.warnings if w.kind == "time"] == [
+        "line 29: 40 s since the previous report, whose interval is 10 s: about 3 report(s) missing "
+        "(elided or lost lines); rates are per interval"
+    ]
