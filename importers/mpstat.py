@@ -8,7 +8,8 @@ Variants covered (fixtures in tests/fixtures/mpstat and ../shared/samples/mpstat
 - `-A`/`-I`/`-N` output: only the CPU utilisation block and the `intr/s` block are imported; the
   per-IRQ, softirq and NODE blocks have their own headers and are never read as CPU rows;
 - the `Average:` section in any language (`Durchschn.:`, `Moyenne :`) is skipped;
-- decimal comma; JSON (`cpu-load` and `sum-interrupts`, keys without `%` mapped back).
+- decimal comma; JSON (`cpu-load` and `sum-interrupts`, keys without `%` mapped back; sysstat 12.0's
+  `"cpu": "-1"` row is `all`).
 
 Metrics: `%usr %nice %sys %iowait %irq %soft %steal %guest %gnice %idle` (%) and `intr/s` (1/s);
 entity is the CPU (`all`, `0`, `1` ...). A single report without an interval is the average since
@@ -280,7 +281,7 @@ def _parse_json(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
             loads = entry.get("cpu-load") if isinstance(entry, dict) else None
             for load in loads if isinstance(loads, list) else []:
                 if isinstance(load, dict) and isinstance(load.get("cpu"), str):
-                    ts, vals = per.setdefault(load["cpu"], ([], {}))
+                    ts, vals = per.setdefault(_json_cpu(load["cpu"]), ([], {}))
                     ts.append(float(t))
                     for key, v in load.items():
                         if key != "cpu":
@@ -288,7 +289,7 @@ def _parse_json(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
             intrs = entry.get("sum-interrupts") if isinstance(entry, dict) else None
             for intr in intrs if isinstance(intrs, list) else []:
                 if isinstance(intr, dict) and isinstance(intr.get("cpu"), str) and "intr" in intr:
-                    ts, vals = per.setdefault("intr " + intr["cpu"], ([], {}))
+                    ts, vals = per.setdefault("intr " + _json_cpu(intr["cpu"]), ([], {}))
                     ts.append(float(t))
                     vals.setdefault("intr/s", []).append(ss.number(intr["intr"]))
         merged: dict[str, list[Block]] = {}
@@ -299,3 +300,8 @@ def _parse_json(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
             merged.setdefault(cpu, []).append(Block(cpu, np.array(ts), {m: np.array(v) for m, v in vals.items()}))
         for blocks in merged.values():
             yield from blocks
+
+
+def _json_cpu(label: str) -> str:
+    """sysstat 12.0's JSON names the all-CPU row `-1` (its internal index); later versions `all`."""
+    return "all" if label == "-1" else label
