@@ -1,9 +1,10 @@
 """Panels of a comparison and the default layout (Qt-free, shared by the window and export).
 
-Default layout when runs are added, top to bottom, only what the runs have data for:
-throughput (`tps`) and latency; CPU (vmstat us/sy/wa, else mpstat all %usr/%sys/%iowait);
-disk (w/s, %util and await of the busiest device); InnoDB (checkpoint age, history list length);
-top waits.
+The default layout tells the story, top to bottom, with only what the runs have data for:
+throughput (`tps`) and latency; CPU (vmstat us/sy/wa, else mpstat all %usr/%sys/%iowait); the
+busiest disk in one panel (%util, else its IOPS); and the one database panel that moved most in
+these runs (checkpoint age, history list length or the top waits). The other candidates (the
+disk's IOPS and await, the database panels not chosen) are `more_panels`, one click away.
 """
 
 from __future__ import annotations
@@ -20,9 +21,18 @@ from benchlens.app.model import SeriesRef
 class Panel:
     title: str
     refs: list[SeriesRef] = field(default_factory=list)
+    log_y: bool = False  # a log value axis (non-positive values are gaps)
+    y_zero: bool = False  # the value axis starts at 0 (ignored with log_y)
+    height: int | None = None  # pixels in the window when the user sized it; exports use it as a weight
 
     def as_json(self) -> dict[str, object]:
-        return {"title": self.title, "series": [r.spec() for r in self.refs]}
+        return {
+            "title": self.title,
+            "series": [r.spec() for r in self.refs],
+            "log_y": self.log_y,
+            "y_zero": self.y_zero,
+            "height": self.height,
+        }
 
     def legend(self) -> list[str]:
         """A short label per series: the entity alone when the panel shows one metric of many
@@ -33,9 +43,17 @@ class Panel:
 
     @classmethod
     def from_json(cls, d: dict[str, object]) -> Panel:
+        """A saved panel; views saved before a field existed get its default."""
         series = d.get("series", [])
         refs = [SeriesRef.parse(str(s)) for s in series] if isinstance(series, list) else []
-        return cls(str(d.get("title", "")), refs)
+        height = d.get("height")
+        return cls(
+            str(d.get("title", "")),
+            refs,
+            log_y=bool(d.get("log_y", False)),
+            y_zero=bool(d.get("y_zero", False)),
+            height=int(height) if isinstance(height, int | float) and height > 0 else None,
+        )
 
 
 def parse_panel(spec: str) -> Panel:
@@ -46,6 +64,10 @@ def parse_panel(spec: str) -> Panel:
 
 THROUGHPUT_FORMATS = ("sysbench", "dbstress", "tpcc")
 TOP_WAITS = 4
+# The database panels, in the order that breaks a tie (and decides when nothing rates them).
+DATABASE_ROLES = ("checkpoint_age", "history_list", "waits")
+
+Rating = Callable[[SeriesRef], float]
 
 
 def layout_for_runs(
@@ -54,64 +76,107 @@ def layout_for_runs(
     data: Callable[[int, SeriesRef], tuple[np.ndarray, np.ndarray] | None],
 ) -> list[Panel]:
     """The default layout of a comparison: the series any run has, devices rated by their highest
-    mean over the runs. The window and `benchlens export` both use it."""
+    mean over the runs, database panels by how much they moved. The window and `benchlens export`
+    both use it."""
+    have, load, spread = _rated(runs, available, data)
+    return default_panels(have, load, spread)
+
+
+def more_for_runs(
+    runs: Iterable[int],
+    available: Callable[[int], Iterable[SeriesRef]],
+    data: Callable[[int, SeriesRef], tuple[np.ndarray, np.ndarray] | None],
+) -> list[Panel]:
+    """The candidates the default layout of these runs leaves out ("More panels")."""
+    have, load, spread = _rated(runs, available, data)
+    return more_panels(have, load, spread)
+
+
+def _rated(
+    runs: Iterable[int],
+    available: Callable[[int], Iterable[SeriesRef]],
+    data: Callable[[int, SeriesRef], tuple[np.ndarray, np.ndarray] | None],
+) -> tuple[set[SeriesRef], Rating, Rating]:
     runs = list(runs)
     have: set[SeriesRef] = set()
     for r in runs:
         have.update(available(r))
 
-    def load(ref: SeriesRef) -> float:
-        means = []
+    def values(ref: SeriesRef) -> list[np.ndarray]:
+        out = []
         for r in runs:
             d = data(r, ref)
-            if d is not None and len(d[1]):
-                means.append(float(np.nanmean(d[1])))
-        return max(means, default=0.0)
+            if d is not None and np.isfinite(d[1]).any():
+                out.append(d[1][np.isfinite(d[1])])
+        return out
 
-    return default_panels(have, load)
+    def load(ref: SeriesRef) -> float:
+        return max((float(v.mean()) for v in values(ref)), default=0.0)
+
+    def spread(ref: SeriesRef) -> float:
+        """How much a series moved: its largest coefficient of variation over the runs."""
+        return max((float(v.std() / abs(v.mean())) for v in values(ref) if v.mean() != 0), default=0.0)
+
+    return have, load, spread
 
 
-def default_panels(available: Iterable[SeriesRef], load: Callable[[SeriesRef], float] | None = None) -> list[Panel]:
+def default_panels(
+    available: Iterable[SeriesRef], load: Rating | None = None, spread: Rating | None = None
+) -> list[Panel]:
     """The layout a performance engineer starts from. `load` rates a device's activity (e.g. its
-    mean %util) to pick the busiest one; without it the first device in name order is used."""
+    mean %util) to pick the busiest one, without it the first device in name order; `spread`
+    rates how much a database series moved to pick one database panel, without it the first of
+    DATABASE_ROLES the runs have."""
+    roles = dict(candidate_panels(available, load))
+    chosen = [roles[k] for k in ("throughput", "latency", "cpu") if k in roles]
+    disk = roles.get("disk_util") or roles.get("disk_iops")
+    if disk is not None:
+        chosen.append(disk)
+    database = [k for k in DATABASE_ROLES if k in roles]
+    if database:
+        rate = spread or (lambda _: 0.0)
+        best = max(database, key=lambda k: (rate(roles[k].refs[0]), -DATABASE_ROLES.index(k)))
+        chosen.append(roles[best])
+    return chosen
+
+
+def more_panels(
+    available: Iterable[SeriesRef], load: Rating | None = None, spread: Rating | None = None
+) -> list[Panel]:
+    """Every candidate panel the default layout leaves out, in the candidates' order."""
+    have = list(available)
+    shown = default_panels(have, load, spread)
+    return [p for _, p in candidate_panels(have, load) if p not in shown]
+
+
+def candidate_panels(available: Iterable[SeriesRef], load: Rating | None = None) -> list[tuple[str, Panel]]:
+    """Every panel a default layout may show, by role, in the story's order."""
     have = set(available)
-    panels: list[Panel] = []
+    out: list[tuple[str, Panel]] = []
 
     def pick(*refs: SeriesRef) -> list[SeriesRef]:
         return [r for r in refs if r in have]
 
     for src in THROUGHPUT_FORMATS:
         if SeriesRef(src, "tps") in have:
-            panels.append(Panel("Throughput (tps)", [SeriesRef(src, "tps")]))
+            out.append(("throughput", Panel("Throughput (tps)", [SeriesRef(src, "tps")])))
             lat = sorted(r for r in have if r.format == src and r.metric == "lat_ms")
             if lat:
                 which = ", ".join(f"p{r.entity}" if r.entity.replace(".", "").isdigit() else r.entity for r in lat[:2])
-                panels.append(Panel(f"Latency {which} (ms)", lat[:2]))
+                out.append(("latency", Panel(f"Latency {which} (ms)", lat[:2])))
             break
     cpu = pick(SeriesRef("vmstat", "us"), SeriesRef("vmstat", "sy"), SeriesRef("vmstat", "wa"))
     if not cpu:
         cpu = pick(*(SeriesRef("mpstat", m, "all") for m in ("%usr", "%sys", "%iowait")))
     if cpu:
-        panels.append(Panel("CPU (%)", cpu))
-    devices = sorted({r.entity for r in have if r.format == "iostat" and r.metric in ("w/s", "%util") and r.entity})
-    if devices:
-        dev = max(devices, key=lambda d: (load(SeriesRef("iostat", "%util", d)) if load else 0.0, -devices.index(d)))
-        iops = pick(SeriesRef("iostat", "w/s", dev), SeriesRef("iostat", "r/s", dev))
-        if iops:
-            panels.append(Panel(f"Disk {dev}: IOPS", iops))
-        util = pick(SeriesRef("iostat", "%util", dev))
-        if util:
-            panels.append(Panel(f"Disk {dev}: %util", util))
-        wait = pick(SeriesRef("iostat", "w_await", dev), SeriesRef("iostat", "r_await", dev))
-        wait = wait or pick(SeriesRef("iostat", "await", dev))
-        if wait:
-            panels.append(Panel(f"Disk {dev}: await (ms)", wait))
+        out.append(("cpu", Panel("CPU (%)", cpu)))
+    out += _disk_panels(have, load)
     innodb = pick(SeriesRef("innodb_status", "checkpoint_age"))
     if innodb:
-        panels.append(Panel("Checkpoint age", innodb))
+        out.append(("checkpoint_age", Panel("Checkpoint age", innodb)))
     hll = pick(SeriesRef("innodb_status", "history_list_length"))
     if hll:
-        panels.append(Panel("History list length", hll))
+        out.append(("history_list", Panel("History list length", hll)))
     # top waits: the events (Performance Schema) or mutexes (InnoDB) that waited most
     for fmt, metric, title in (
         ("perfschema", "SUM_TIMER_WAIT", "Top waits (ms/s)"),
@@ -121,6 +186,30 @@ def default_panels(available: Iterable[SeriesRef], load: Callable[[SeriesRef], f
         waits = [r for r in have if r.format == fmt and r.metric == metric and r.entity != "idle"]
         if waits:
             top = sorted(waits, key=lambda r: (-(load(r) if load else 0.0), r.entity))[:TOP_WAITS]
-            panels.append(Panel(title, top))
+            out.append(("waits", Panel(title, top)))
             break
-    return panels
+    return out
+
+
+def _disk_panels(have: set[SeriesRef], load: Rating | None) -> list[tuple[str, Panel]]:
+    """The busiest device's %util, IOPS and await panels."""
+    devices = sorted({r.entity for r in have if r.format == "iostat" and r.metric in ("w/s", "%util") and r.entity})
+    if not devices:
+        return []
+    dev = max(devices, key=lambda d: (load(SeriesRef("iostat", "%util", d)) if load else 0.0, -devices.index(d)))
+
+    def pick(*refs: SeriesRef) -> list[SeriesRef]:
+        return [r for r in refs if r in have]
+
+    out = []
+    util = pick(SeriesRef("iostat", "%util", dev))
+    if util:
+        out.append(("disk_util", Panel(f"Disk {dev}: %util", util)))
+    iops = pick(SeriesRef("iostat", "w/s", dev), SeriesRef("iostat", "r/s", dev))
+    if iops:
+        out.append(("disk_iops", Panel(f"Disk {dev}: IOPS", iops)))
+    wait = pick(SeriesRef("iostat", "w_await", dev), SeriesRef("iostat", "r_await", dev))
+    wait = wait or pick(SeriesRef("iostat", "await", dev))
+    if wait:
+        out.append(("disk_await", Panel(f"Disk {dev}: await (ms)", wait)))
+    return out

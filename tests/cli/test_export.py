@@ -92,3 +92,56 @@ def test_export_runs_headless_without_a_display(db: Path, tmp_path: Path) -> Non
     p = run_cli(tmp_path, "export", "--run", "stalled", "--out", str(out), "--db", str(db))  # no DISPLAY
     assert p.returncode == 0, p.stderr
     assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+STORY = [
+    SeriesRef("sysbench", "tps"),
+    SeriesRef("sysbench", "lat_ms", "95"),
+    *(SeriesRef("vmstat", m) for m in ("us", "sy", "wa")),
+    *(SeriesRef("iostat", m, d) for m in ("%util", "w/s", "r/s", "w_await") for d in ("sda", "vda")),
+    SeriesRef("innodb_status", "checkpoint_age"),
+    SeriesRef("innodb_status", "history_list_length"),
+    *(SeriesRef("perfschema", "SUM_TIMER_WAIT", e) for e in ("a", "b")),
+]
+
+
+def test_default_layout_is_the_story_and_the_rest_is_offered() -> None:
+    """Issue 12: throughput, latency, CPU, the busiest disk in one panel and the one database
+    panel that moved most; the other candidates one click away. Deterministic: the same for any
+    order of the series, ties broken in a fixed order."""
+    from benchlens.app.analysis.layout import default_panels, more_panels
+
+    load = {"vda": 50.0, "sda": 5.0}
+
+    def busy(ref: SeriesRef) -> float:
+        return load.get(ref.entity, 0.0)
+
+    moved = {"checkpoint_age": 0.2, "history_list_length": 0.9, "SUM_TIMER_WAIT": 0.5}
+
+    def spread(ref: SeriesRef) -> float:
+        return moved[ref.metric]
+
+    titles = ["Throughput (tps)", "Latency p95 (ms)", "CPU (%)", "Disk vda: %util", "History list length"]
+    for have in (STORY, STORY[::-1], sorted(STORY, key=lambda r: r.spec())):
+        assert [p.title for p in default_panels(have, busy, spread)] == titles
+        more = [p.title for p in more_panels(have, busy, spread)]
+        assert more == ["Disk vda: IOPS", "Disk vda: await (ms)", "Checkpoint age", "Top waits (ms/s)"]
+    assert default_panels(STORY, busy, lambda r: 0.3)[-1].title == "Checkpoint age"  # a tie: the fixed order
+    assert default_panels(STORY)[-1].title == "Checkpoint age"  # nothing to rate by
+    no_util = [r for r in STORY if r.metric != "%util"]
+    assert default_panels(no_util, busy, spread)[3].title.endswith("IOPS")  # the disk panel there is
+
+
+def test_cli_export_without_panels_draws_the_story(tmp_path: Path) -> None:
+    db = tmp_path / "story.sqlite"
+    with Library(db) as lib:
+        import_path(lib, FIXTURES / "runs" / "recorded_mariadb_oltp")
+        run = lib.runs()[0].name
+    out = tmp_path / "story.csv"
+    assert main(["export", "--run", run, "--out", str(out), "--db", str(db)]) == 0
+    header = next(csv.reader(out.open()))
+    specs = [h.split(" ", 1)[1].rsplit(" (", 1)[0] for h in header[1:]]
+    assert specs[:5] == ["sysbench:tps", "sysbench:lat_ms:95", "vmstat:us", "vmstat:sy", "vmstat:wa"]
+    assert [s for s in specs if s.startswith("iostat:")] == [specs[5]] and "%util" in specs[5]
+    database = {s.split(":")[0] for s in specs[6:]}
+    assert len(database) == 1 and database <= {"innodb_status", "perfschema"}
