@@ -1,10 +1,12 @@
 """Import speed and memory: `python bench/import_speed.py [--lines N] [--gb G]`.
 
-Makes an `iostat -x -t` capture with 20 devices (sysstat 12.x columns) and an `mpstat -P ALL`
-capture with 64 CPUs of about N lines each (default 2,000,000), from value rows shaped like the
-real captures in tests/fixtures, imports each with `benchlens import` into a fresh library in a
-subprocess, and prints lines/s, the ratio to `wc -l` on the same file and the peak RSS. `--gb G`
-also makes and imports an iostat capture of G GiB to check memory stays bounded.
+Makes an `iostat -x -t` capture with 20 devices (sysstat 12.x columns), an `mpstat -P ALL` capture
+with 64 CPUs and a `sar -f` capture (`-u ALL -P ALL` on 64 CPUs, then `-n DEV` on 16 interfaces,
+headers repeated every 11 intervals as sar prints them) of about N lines each (default 2,000,000),
+from value rows shaped like the real captures in tests/fixtures, imports each with `benchlens
+import` into a fresh library in a subprocess, and prints lines/s, the ratio to `wc -l` on the same
+file and the peak RSS. `--gb G` also makes and imports an iostat capture of G GiB to check memory
+stays bounded.
 Targets (PRODUCT.md): >= 1,000,000 lines/s parse + store; < 500 MB RSS for a 2 GB file.
 """
 
@@ -76,6 +78,33 @@ def make_mpstat(path: Path, lines: int) -> None:
             f.write("\n")
 
 
+SAR_CPU_HDR = "CPU      %usr     %nice      %sys   %iowait    %steal      %irq     %soft    %guest    %gnice     %idle"
+SAR_DEV_HDR = "IFACE   rxpck/s   txpck/s    rxkB/s    txkB/s   rxcmp/s   txcmp/s  rxmcst/s   %ifutil"
+
+
+def make_sar(path: Path, lines: int) -> None:
+    """Two reports of `sar -f`, each over the same intervals, as sar prints them: a header line
+    every 11 intervals and a blank line before it, the summary (`Average:`) at the end."""
+    rng = random.Random(3)
+    reports = (
+        (SAR_CPU_HDR, ["all", *[str(i) for i in range(64)]], 10),
+        (SAR_DEV_HDR, ["lo", "eth0", *[f"ens{i}" for i in range(14)]], 8),
+    )
+    per = sum(len(labels) for _, labels, _ in reports)
+    intervals = lines // per
+    t0 = 1795312800
+    with path.open("w") as f:
+        f.write("Linux 6.1.0-18-amd64 (bench) \t11/22/26 \t_x86_64_\t(64 CPU)\n")
+        for hdr, labels, ncols in reports:
+            blocks = _rows(rng, labels, ncols, 9, 64)
+            for r in range(intervals):
+                if r % 11 == 0:
+                    f.write(f"\n{time.strftime('%H:%M:%S', time.gmtime(t0 + r))}        {hdr}\n")
+                stamp = time.strftime("%H:%M:%S", time.gmtime(t0 + r + 1))
+                f.write("".join(f"{stamp} {row}\n" for row in blocks[r % len(blocks)].splitlines()))
+            f.write("".join(f"Average:  {row}\n" for row in blocks[0].splitlines()))
+
+
 def wc_seconds(path: Path) -> tuple[int, float]:
     t = time.perf_counter()
     out = subprocess.run(["wc", "-l", str(path)], capture_output=True, text=True, check=True).stdout
@@ -124,6 +153,10 @@ def main() -> None:
         make_mpstat(mp_path, args.lines)
     report("iostat -x -t, 20 devices", io_path)
     report("mpstat -P ALL, 64 CPUs", mp_path)
+    sar_path = OUT / "sar-u-ALL-P-ALL-n-DEV.txt"
+    if not sar_path.exists() or wc_seconds(sar_path)[0] < args.lines * 0.9:
+        make_sar(sar_path, args.lines)
+    report("sar -u ALL -P ALL -n DEV", sar_path)
     if args.gb:
         big = OUT / f"iostat-{args.gb:g}GiB.txt"
         if not big.exists():

@@ -16,6 +16,7 @@ from benchlens.importers import (
     iostat,
     mpstat,
     perfschema,
+    sar,
     sysbench,
     tpcc,
     vmstat,
@@ -33,6 +34,7 @@ FORMATS: tuple[Importer, ...] = (
     innodb_mutex,
     global_status,
     perfschema,
+    sar,
 )
 THRESHOLD = 0.5
 

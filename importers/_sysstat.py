@@ -164,3 +164,50 @@ def json_hosts(doc: dict[str, object], ctx: Context) -> list[dict[str, object]]:
 
 def number(v: object) -> float:
     return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else float("nan")
+
+
+# ---- sar's column names (sar text and `sadf -d` print the same ones) ----------------------------
+
+# older spellings -> (current name, factor to the current unit)
+SAR_CONVERT = {
+    "rd_sec/s": ("rkB/s", 0.5),
+    "wr_sec/s": ("wkB/s", 0.5),
+    "avgrq-sz": ("areq-sz", 0.5),
+    "avgqu-sz": ("aqu-sz", 1.0),
+    "rxbyt/s": ("rxkB/s", 1 / 1024),
+    "txbyt/s": ("txkB/s", 1 / 1024),
+}
+# a name two reports print: (a column that tells the report, the name) -> its name here
+SAR_SAME_NAME = {("call/s", "retrans/s"): "nfs-retrans/s"}
+_CPU_COLUMN = re.compile(r"CPU\d+")
+
+
+def sar_column(word: str, names: list[str], label: str) -> tuple[str, float, str]:
+    """(metric, factor, entity suffix) of one sar column under a header naming `names` with this
+    row label (`CPU`, `IFACE`, `INTR` ... or ""): `-I ALL`'s per-CPU columns (`INTR all CPU0 CPU1`)
+    are `intr/s` of entity `IRQ` and `IRQ CPU0` ...."""
+    metric, factor = SAR_CONVERT.get(word, (word, 1.0))
+    for (tell, same), renamed in SAR_SAME_NAME.items():
+        if same == word and tell in names:
+            metric = renamed
+    if label == "INTR" and (word == "all" or _CPU_COLUMN.fullmatch(word)):
+        return "intr/s", 1.0, "" if word == "all" else " " + word
+    return metric, factor, ""
+
+
+def sar_unit(metric: str) -> str:
+    if metric.startswith("%"):
+        return "%"
+    if metric.endswith("kB/s") or metric in ("pgpgin/s", "pgpgout/s"):
+        return "kB/s"
+    if metric in ("bread/s", "bwrtn/s", "bdscd/s"):
+        return "blocks/s"  # 512-byte blocks
+    if metric.endswith("/s") or metric == "tps":
+        return "1/s"
+    if metric.startswith("kb") or metric == "areq-sz":
+        return "kB"
+    if metric.startswith("MB"):
+        return "MB"
+    if metric == "await":
+        return "ms"
+    return {"MHz": "MHz", "degC": "degC", "rpm": "rpm", "drpm": "rpm"}.get(metric, "")

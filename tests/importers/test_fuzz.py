@@ -84,8 +84,10 @@ def examples(quick: int) -> settings:
 
 FORMATS = [f.name for f in importers.FORMATS]
 BY_NAME = {f.name: f for f in importers.FORMATS}
-DECIMAL_COMMA_FORMATS = ("iostat", "mpstat", "dbstress")  # the formats that document decimal commas
+DECIMAL_COMMA_FORMATS = ("iostat", "mpstat", "sar", "dbstress")  # the formats that document decimal commas
 SNAPSHOT_FORMATS = ("innodb_status", "innodb_mutex", "global_status", "perfschema")  # counters -> rates
+# pt-stalk /proc loops: counters -> rates and ratios of deltas (iostat/mpstat formulas), gauges as printed
+PROC_FORMATS = ("diskstats", "procstat", "meminfo", "procvmstat")
 SEED_LIMIT = 64 << 10  # a bigger capture is fuzzed through windows of this size: examples stay fast
 SMALL = 16 << 10  # inputs read in chunks of a few bytes
 REGRESSIONS = FIXTURES / "fuzz"
@@ -215,7 +217,10 @@ def _two_part(high: str, low: str) -> float:
 
 # ---- the oracle ---------------------------------------------------------------------------------
 
-FACTORS = {"iostat": (1.0, 0.5, 1024.0)}  # rsec/s -> rkB/s, rMB/s -> rkB/s (importers/iostat.py CONVERT)
+FACTORS = {
+    "iostat": (1.0, 0.5, 1024.0),  # rsec/s -> rkB/s, rMB/s -> rkB/s (importers/iostat.py CONVERT)
+    "sar": (1.0, 0.5, 1 / 1024),  # rd_sec/s -> rkB/s, avgrq-sz -> areq-sz, rxbyt/s -> rxkB/s (_sysstat.SAR_CONVERT)
+}
 
 
 def kind_of(fmt: str, metric: str, ctx: Context) -> str:
@@ -232,6 +237,11 @@ def kind_of(fmt: str, metric: str, ctx: Context) -> str:
         if fmt == "global_status" and any("mysqladmin -r" in v for v in ctx.variant):
             return "sum"  # differences added back up
         return "token"
+    if fmt in PROC_FORMATS:
+        # diskstats: every metric is a delta over an interval or over another delta (await, areq-sz,
+        # %rrqm), never above (sum of every number) / (smallest interval); the others' gauges are tokens
+        gauge = fmt != "diskstats" and ctx.units.get(metric, "") in ("", "kB", "pages")
+        return "token" if gauge else "rate"
     if fmt == "tpcc" and metric == "tps":
         return "ratio"  # New-Order count / interval
     return "token"
@@ -643,10 +653,10 @@ def _first_chunk(raw: bytes, size: int) -> bytes:
 
 
 def _peeks_alike(fmt: str, raw: bytes, size: int) -> bool:
-    """Whether the importer's look at the first chunk (iostat/mpstat: decimal mark and JSON;
+    """Whether the importer's look at the first chunk (iostat/mpstat/sar: decimal mark and JSON;
     perfschema: mysqldump) decides the same for a first chunk of `size` as for the whole file."""
     first, whole = _first_chunk(raw, size)[:HEAD], _first_chunk(raw, CHUNK)[:HEAD]
-    if fmt in ("iostat", "mpstat"):
+    if fmt in ("iostat", "mpstat", "sar"):
         a, b = first.decode("utf-8", "replace"), whole.decode("utf-8", "replace")
         return detect_decimal(a) == detect_decimal(b) and a.lstrip().startswith("{") == b.lstrip().startswith("{")
     if fmt == "perfschema":

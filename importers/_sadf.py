@@ -1,0 +1,124 @@
+"""`sadf -d` (sysstat): sar's reports as `;`-separated rows, read for importers/sar.py.
+
+Each report opens with `# hostname;interval;timestamp;[LABEL;]col;col...`; rows are
+`host;interval;timestamp;[label;]value;...`. Timestamps: `2026-11-23 15:57:45 UTC` (the default,
+UTC), `2026-11-23 15:57:45` (`-t`: the file creator's local time, placed by the folder clock) or
+epoch seconds (`-U`). Values follow LC_NUMERIC (`73,85` under de_DE: with `;` between fields a
+comma is always a decimal mark). The CPU `-1` is `all`; `-I`'s `INTR;CPU*` header stands for an
+`all` column then one per CPU. Column names and conversions are sar's (_sysstat.sar_column).
+Restart and comment records (`LINUX-RESTART`, `COM`) are skipped. This is a plain per-line reader
+(~0.3 M lines/s): sadf output is an export, not what a monitor writes during a benchmark.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import numpy as np
+
+from benchlens.importers import _sysstat as ss
+from benchlens.importers._times import days_from_civil
+from benchlens.importers._types import Block, Context
+
+HEADER = "# hostname;interval;timestamp;"
+_LABEL = re.compile(r"[A-Z][A-Z0-9]*")
+_NUMBER = re.compile(r"[-+]?(?:\d+(?:[.,]\d*)?|[.,]\d+)")
+_STAMP = re.compile(r"(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)( UTC)?|(\d{1,12})")
+_SKIP = ("LINUX-RESTART", "COM")
+Key = tuple[str, str]  # (entity, metric)
+
+
+class CsvReader:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.label = ""  # the row label of the header in force (`CPU`, `IFACE` ...), "" host-wide
+        self.cols: list[tuple[str, float, str] | None] | None = None  # None: no header yet
+        self.star = False  # `INTR;CPU*`: as many columns as the rows have
+        self.owners: dict[tuple[str, str, str], str] = {}
+        self.variants: set[str] = set()
+
+    def chunk(self, data: bytes, line_no: int) -> Iterator[Block]:
+        times: dict[Key, list[float]] = {}
+        values: dict[Key, list[float]] = {}
+        for j, raw in enumerate(data.split(b"\n")):
+            line = raw.decode("utf-8", "replace").rstrip("\r")
+            if line.startswith(HEADER):
+                self._header(line)
+            elif line.strip() and not line.startswith("#"):
+                self._row(line, line_no + j, times, values)
+        for key, ts in times.items():
+            yield Block(key[0], np.array(ts, np.float64), {key[1]: np.array(values[key], np.float64)})
+
+    def _header(self, line: str) -> None:
+        names = line[len(HEADER) :].split(";")
+        self.label = names[0] if names and _LABEL.fullmatch(names[0]) else ""
+        names = names[1:] if self.label else names
+        self.star = self.label == "INTR" and names == ["CPU*"]
+        self.cols = []
+        tell = "|".join(names)
+        for w in names if not self.star else []:
+            metric, factor, suffix = ss.sar_column(w, names, self.label)
+            if self.owners.setdefault((self.label, metric, suffix), tell) != tell or not w:
+                self.cols.append(None)  # another report prints this name too: the first one keeps it
+                continue
+            self.cols.append((metric, factor, suffix))
+            self.ctx.units[metric] = ss.sar_unit(metric)
+        if self.star:
+            self.ctx.units["intr/s"] = "1/s"
+
+    def _row(self, line: str, line_no: int, times: dict[Key, list[float]], values: dict[Key, list[float]]) -> None:
+        fields = line.split(";")
+        lead = 3 + (self.label != "")
+        if len(fields) >= 4 and fields[3].split("\t")[0].split(" ")[0] in _SKIP:
+            return  # a restart or comment record
+        if self.cols is None:
+            self._warn(line_no, "a row before any `# hostname;interval;timestamp;...` header")
+            return
+        cols = self.cols
+        if self.star:  # INTR;CPU*: all, CPU0, CPU1 ...
+            cols = [("intr/s", 1.0, "" if i == 0 else f" CPU{i - 1}") for i in range(len(fields) - lead)]
+        nums = fields[lead:]
+        t = self._time(fields[2]) if len(fields) > 2 else None
+        if len(nums) != len(cols) or t is None or not all(_NUMBER.fullmatch(v) for v in nums):
+            self._warn(line_no, f"not a row of its header: {line[:80]!r}")
+            return
+        if self.ctx.meta.host is None:
+            self.ctx.meta.host = fields[0]
+        if self.ctx.meta.interval is None and _NUMBER.fullmatch(fields[1]) and float(fields[1]) > 0:
+            self.ctx.meta.interval = float(fields[1])
+        entity = fields[3] if self.label else ""
+        if self.label == "CPU" and entity == "-1":
+            entity = "all"
+        for c, v in zip(cols, nums, strict=True):
+            if c is not None:
+                key = (entity + c[2], c[0])
+                times.setdefault(key, []).append(t)
+                values.setdefault(key, []).append(float(v.replace(",", ".")) * c[1])
+
+    def _time(self, text: str) -> float | None:
+        m = _STAMP.fullmatch(text)
+        if m is None:
+            return None
+        if m[8]:
+            self._variant("epoch times (-U)")
+            return float(m[8])
+        y, mo, d, h, mi, s = (int(m[i]) for i in range(1, 7))
+        if not (1 <= mo <= 12 and 1 <= d <= 31 and h < 24 and mi < 60 and s < 61 and y >= 1970):
+            return None
+        day = days_from_civil(np.array([y]), np.array([mo]), np.array([d]))[0]
+        naive = float(day * 86400 + h * 3600 + mi * 60 + s)
+        if m[7]:
+            self._variant("UTC times")
+            return naive
+        self._variant("local times (-t)")
+        return float(self.ctx.clock.wall(np.array([naive]))[0])
+
+    def _variant(self, text: str) -> None:
+        if text not in self.variants:
+            self.variants.add(text)
+            self.ctx.note_variant(text)
+
+    def _warn(self, line_no: int, text: str) -> None:
+        if self.ctx.room():
+            self.ctx.warn(line_no, text, kind="unreadable")

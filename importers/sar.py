@@ -1,0 +1,332 @@
+"""sar (sysstat): the text printed by `sar [reports] interval [count]` and `sar -f FILE [reports]`.
+
+Variants covered (fixtures in tests/fixtures/sar and ../shared/samples/sar):
+- every report whose rows are a time, an optional label and numbers: `-u [ALL]`, `-P ALL`, `-r [ALL]`,
+  `-B`, `-b`, `-d [-p]`, `-n DEV|EDEV|TCP|ETCP|SOCK|IP|...`, `-q [ALL]`, `-w`, `-W`, `-S`, `-I`, `-v`,
+  `-H`, `-y`, `-F` (label last), `-m CPU`; several reports in one file and `sar -A`: each block is read
+  under the header line that opens it (`15:57:44  IFACE  rxpck/s ...`), repeated headers included;
+- rows timed `15:57:45` (24 h) or `03:57:45 PM` (12 h); the date comes from the banner (`11/23/26`,
+  `11/23/2026`, `23.11.2026`, `23/11/2026`, ISO `2026-11-23`); the day rolls over when the time of
+  day goes back by more than 12 h (midnight) and returns to the banner's day after a report's
+  summary (`sar -f` prints each report from the start of the file);
+- the summary in any language (`Average:`, `Durchschn.:`, `Moyenne :`) is skipped; `LINUX RESTART`
+  and `COM` comment records are skipped (noted in the variant); decimal comma.
+
+Metrics are the column names sar prints (`%user`, `%usr`, `rxkB/s`, `tps`, `kbmemfree` ...; `-u` and
+`-u ALL` really are different columns: `%user` includes guest time, `%usr` does not). Older spellings
+are mapped: `-d` `rd_sec/s`/`wr_sec/s` (sectors) -> `rkB/s`/`wkB/s`, `avgrq-sz` (sectors) -> `areq-sz`
+(kB), `avgqu-sz` -> `aqu-sz`; `-n DEV` `rxbyt/s`/`txbyt/s` -> `rxkB/s`/`txkB/s`. Two reports print
+`retrans/s`: the NFS client's is `nfs-retrans/s` (ETCP keeps `retrans/s`).
+Entity: the row's label (CPU `all`, `0` ...; device; interface; IRQ; TTY; filesystem), empty for
+host-wide reports. `-I` per-CPU columns (`INTR all CPU0 CPU1`, 12.x) become `intr/s` of entity
+`IRQ` and `IRQ CPU0` .... Units from the column: `%`, `kB/s`, `1/s`, `kB`, `MB`, `ms` ...
+`sadf -d` (`;`-separated, UTC, `-t` local or `-U` epoch times) is read by importers/_sadf.py with
+the same names. Not imported (noted): the USB report (text columns); `sadf -j` (JSON).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from benchlens.importers import _sadf
+from benchlens.importers import _sysstat as ss
+from benchlens.importers._read import prepend
+from benchlens.importers._times import AM, PM, clock_times, dates, pick_date_style
+from benchlens.importers._tokens import KIND_NUMBER, Tokens, fnv1a, tokenize, tokenized
+from benchlens.importers._types import Block, Context, FormatError
+
+name = "sar"
+
+TEXT_COLUMNS = {"manufact", "product"}  # -m USB: text values, not imported
+# labels printed after the numbers: `-F`, `-m FAN|TEMP|IN`, and `-p` (--pretty) moves DEV and IFACE there
+TRAILING = {"FILESYSTEM", "MOUNTPOINT", "DEVICE", "DEV", "IFACE", "FCHOST"}
+H_LINUX, H_RESTART, H_COM = fnv1a(b"LINUX"), fnv1a(b"RESTART"), fnv1a(b"COM")
+_LABEL = re.compile(r"[A-Z][A-Z0-9]*")
+_TIME = re.compile(r"^\d\d:\d\d:\d\d(?: [AP]M)?[ \t]+(.*)$", re.M)
+# header columns only sar prints (mpstat's `%usr %nice %sys %iowait %irq` puts %irq after %iowait)
+_SAR_ONLY = re.compile(
+    r"%iowait\s+%steal|%system|proc/s|cswch/s|pswpin/s|pgpgin/s|kbmemfree|kbswpfree|runq-sz|rxpck/s|rxerr/s|\sDEV$|^DEV\s+tps"
+    r"|^INTR\s|^tps\s+rtps|totsck|active/s|atmptf/s|dentunusd|kbhugfree|MBfsfree|^LINUX RESTART"
+)
+
+
+def sniff(head: str) -> float:
+    if head.lstrip().startswith(_sadf.HEADER):
+        return 0.98
+    for m in _TIME.finditer(head):
+        if _SAR_ONLY.search(m.group(1)):
+            return 0.95  # above mpstat's 0.9: `sar -u ALL` also names `%usr ... %sys`
+    return 0.0
+
+
+unit = ss.sar_unit
+
+
+@dataclass(frozen=True)
+class Header:
+    """How rows under one header line are read: `nvals` numbers from token `start` (after the time
+    and a leading label), the label first, last or none, and (metric, factor, entity suffix) or None
+    (not kept) per number."""
+
+    label: str  # "first", "last" or "" (host-wide)
+    nvals: int
+    trailing: int  # text tokens after the numbers (the label of `-F`, `DEVICE` of `-m FAN`)
+    cols: tuple[tuple[str, float, str] | None, ...]
+
+
+def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
+    first = next(chunks, None)
+    if first is None:
+        return
+    head = first[: 64 << 10].decode("utf-8", "replace")
+    if head.lstrip().startswith(_sadf.HEADER):
+        yield from _parse_csv(prepend(first, chunks), ctx)
+        return
+    state = _Text(ss.detect_decimal(head), ctx)
+    read = text = False
+    for toks, line_no in tokenized(prepend(first, chunks), state.decimal):
+        text = text or len(toks.val) > 0
+        for block in state.chunk(toks, line_no):
+            read = True
+            yield block
+    if text and not read and not ctx.warnings:  # say why nothing was read
+        ctx.warn(None, "no sar rows (a time, a label and numbers under a header line) found", kind="format")
+
+
+def _parse_csv(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
+    ctx.note_variant("sadf -d")
+    reader, line, read = _sadf.CsvReader(ctx), 1, False
+    for data in chunks:
+        for block in reader.chunk(data, line):
+            read = True
+            yield block
+        line += data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+    if not read and not ctx.warnings:
+        ctx.warn(None, "no sadf -d rows found", kind="format")
+
+
+def _is_summary(words: list[str]) -> bool:
+    """'Average:', 'Durchschn.:', 'Moyenne :' ... then a header or values."""
+    if len(words) > 1 and words[1] == ":":
+        return len(words) > 2 and not words[0][0].isdigit()
+    return len(words) > 1 and words[0].endswith(":") and not words[0][0].isdigit()
+
+
+class _Text:
+    def __init__(self, decimal: str, ctx: Context) -> None:
+        self.decimal = decimal
+        self.ctx = ctx
+        self.k: int | None = None  # tokens of the time: 1 ('15:57:45') or 2 ('03:57:45 PM')
+        self.banner_day: int | None = None
+        self.day = 0  # days since epoch of the rows being read
+        self.last_sec = -1  # time of day of the last row (-1: a report starts)
+        self.header_sig = 0  # signature of the header in force (0: none yet)
+        self.headers: dict[int, Header] = {}
+        self.owners: dict[tuple[str, str, str], int] = {}  # (label, metric, suffix) -> header signature
+        self.names: dict[int, str] = {}
+        self.rows_seen = False
+        if decimal == ",":
+            ctx.note_variant("decimal comma")
+
+    def chunk(self, toks: Tokens, line_no: int) -> Iterator[Block]:
+        n = toks.n_lines
+        if n == 0 or len(toks.val) == 0:  # blank lines only
+            return
+        cnt, tf = toks.count, toks.tok_first
+        if self.k is None:
+            self._learn(toks)
+        k = self.k or 1
+        last_tok = max(len(toks.hash) - 1, 0)
+        secs, ok = np.zeros(n, np.int64), np.zeros(n, bool)
+        lines = np.flatnonzero(cnt >= k + 1)
+        if len(lines):
+            s, o = clock_times(toks, tf[lines], tf[lines] + 1 if k == 2 else None)
+            secs[lines], ok[lines] = s, o
+        after_k = toks.numeric_after(k)
+        lab = toks.hash[np.minimum(tf[:-1] + k, last_tok)]
+        nxt = toks.hash[np.minimum(tf[:-1] + k + 1, last_tok)]
+        special = ok & (cnt > k) & ((lab == H_COM) | ((lab == H_LINUX) & (cnt > k + 1) & (nxt == H_RESTART)))
+        hdr = ok & (cnt >= k + 2) & (after_k == 0) & ~special
+        rows = ok & (cnt > k) & ~hdr & ~special
+        rest = (cnt > 0) & (~ok | (cnt == k))  # no time, or a time alone (a cut line)
+        if special.any():
+            self.ctx.note_variant("LINUX RESTART / COM records")
+        hdr_lines = np.flatnonzero(hdr)
+        sigs = ss.line_signature(toks, hdr_lines, skip=k)
+        for sig in np.unique(sigs):  # a new header: decode it once
+            if int(sig) not in self.headers:
+                self._header(toks.words(int(hdr_lines[np.argmax(sigs == sig)]))[k:], int(sig))
+        # summary lines end a report: the next one starts again on the banner's day
+        resets = self._rest(toks, line_no, np.flatnonzero(rest), int(np.argmax(rows)) if rows.any() else n)
+        row_lines = np.flatnonzero(rows)
+        if not len(row_lines):
+            if len(resets):
+                self.day, self.last_sec = self.banner_day or 0, -1
+            if len(hdr_lines):
+                self.header_sig = int(sigs[-1])
+            return
+        t = self._times(row_lines, secs[row_lines], resets)
+        row_sig = ss.header_in_force(hdr_lines, sigs, row_lines, self.header_sig)
+        yield from self._rows(toks, line_no, row_lines, t, row_sig, after_k)
+        if len(hdr_lines):
+            self.header_sig = int(sigs[-1])
+
+    def _learn(self, toks: Tokens) -> None:
+        for i in range(toks.n_lines):
+            words = toks.words(i)
+            if len(words) >= 3 and re.fullmatch(r"\d\d:\d\d:\d\d", words[0]):
+                self.k = 2 if toks.hash[toks.tok_first[i] + 1] in (AM, PM) else 1
+                self.ctx.note_variant("12-hour AM/PM times" if self.k == 2 else "24-hour times")
+                return
+
+    def _rest(self, toks: Tokens, line_no: int, rest: np.ndarray, first_row: int) -> np.ndarray:
+        """Lines without a time: the banner, summaries (returned: they reset the day), the rest warned."""
+        resets = []
+        for j, i in enumerate(rest):
+            words = toks.words(int(i))
+            if _is_summary(words):
+                resets.append(int(i))
+            elif self.banner_day is None and not self.rows_seen and i < first_row and ss.BANNER.match(toks.line(i)):
+                self._banner(toks.line(int(i)))
+            elif self.ctx.room(len(rest) - j):
+                self.ctx.warn(line_no + int(i), f"not a sar line: {toks.line(int(i))[:80]!r}", kind="unreadable")
+        return np.array(resets, np.int64)
+
+    def _banner(self, line: str) -> None:
+        date = ss.parse_banner(line, self.ctx)
+        if date is None:
+            return
+        style = pick_date_style([date], self.decimal == ",")
+        days, ok = dates(tokenize(date.encode()), np.array([0]), style) if style else (None, [False])
+        if days is None or not ok[0]:
+            raise FormatError(f"unreadable date in the banner: {date!r}")
+        self.banner_day = self.day = int(days[0])
+
+    def _header(self, words: list[str], sig: int) -> None:
+        label = "first" if _LABEL.fullmatch(words[0]) else ""
+        trailing = 1 if len(words) > 2 and words[-1] in TRAILING else 0
+        if not label and trailing:
+            label = "last"
+        names = words[1 if label == "first" else 0 : len(words) - trailing]
+        label_name = words[0] if label == "first" else words[-1] if label == "last" else ""
+        cols: list[tuple[str, float, str] | None] = []
+        for w in names:
+            metric, factor, suffix = ss.sar_column(w, names, label_name)
+            key = (label_name, metric, suffix)
+            if set(names) & TEXT_COLUMNS or self.owners.setdefault(key, sig) != sig:
+                cols.append(None)  # another report prints this name too: the first one keeps it
+                continue
+            cols.append((metric, factor, suffix))
+            self.ctx.units[metric] = unit(metric)
+        if set(names) & TEXT_COLUMNS:
+            self.ctx.note_variant(f"{label_name} report with text columns not imported")
+        if len(self.headers) == 1:
+            self.ctx.note_variant("several reports")
+        self.headers[sig] = Header(label, len(names), trailing, tuple(cols))
+
+    def _times(self, row_lines: np.ndarray, secs: np.ndarray, resets: np.ndarray) -> np.ndarray:
+        """Epochs of rows: the banner's date plus the day count, which advances when the time of day
+        goes back past midnight and restarts after each summary."""
+        if self.banner_day is None and not self.rows_seen:
+            self.ctx.warn(None, "no banner with a date; rows dated 1970-01-01", kind="time")
+        self.rows_seen = True
+        days = np.empty(len(row_lines), np.int64)
+        seg = np.searchsorted(resets, row_lines)  # rows after the j-th summary line of the chunk
+        bounds = np.concatenate(([0], np.flatnonzero(np.diff(seg)) + 1, [len(row_lines)]))
+        for a, b in itertools.pairwise(bounds):
+            if seg[a] > 0:
+                self.day, self.last_sec = self.banner_day or 0, -1
+            s = secs[a:b]
+            prev = np.concatenate(([self.last_sec], s[:-1]))
+            roll = np.cumsum((s < prev) & (prev - s > 43200))
+            days[a:b] = self.day + roll
+            self.day += int(roll[-1])
+            self.last_sec = int(s[-1])
+        if len(resets) and resets[-1] > row_lines[-1]:
+            self.day, self.last_sec = self.banner_day or 0, -1
+        t = self.ctx.clock.wall((days * 86400 + secs).astype(np.float64))
+        meta = self.ctx.meta
+        if meta.first_time is None:
+            meta.first_time = float(t[0])
+        if meta.interval is None and (later := t[t > meta.first_time]).size:
+            meta.interval = float(later[0] - meta.first_time)
+        return t
+
+    def _rows(
+        self, toks: Tokens, line_no: int, row_lines: np.ndarray, t: np.ndarray, row_sig: np.ndarray, after_k: np.ndarray
+    ) -> Iterator[Block]:
+        k = self.k or 1
+        for sig in ss.in_order_of_appearance(row_sig):
+            sel = row_sig == sig
+            lines, tt = row_lines[sel], t[sel]
+            h = self.headers.get(int(sig))
+            if h is None:
+                self.ctx.warn(
+                    line_no + int(lines[0]), f"{len(lines)} rows before any sar header; skipped", kind="unreadable"
+                )
+                continue
+            good = self._shape(toks, lines, h, k, after_k)
+            for i in lines[~good][:5]:
+                if h.cols.count(None) < len(h.cols):
+                    self.ctx.warn(
+                        line_no + int(i), f"not a row of its header: {toks.line(int(i))[:80]!r}", kind="unreadable"
+                    )
+            lines, tt = lines[good], tt[good]
+            if not len(lines) or all(c is None for c in h.cols):
+                continue
+            start = k + (h.label == "first")
+            values = ss.gather(toks, lines, start, h.nvals)
+            if h.label:
+                label_tok = toks.tok_first[lines] + k if h.label == "first" else toks.tok_first[lines + 1] - 1
+                order, groups = ss.label_order(toks, label_tok, self.names)
+                values, tt = values[order], tt[order]
+            else:
+                groups = [("", slice(0, len(lines)))]
+            for label, part in groups:
+                per: dict[str, dict[str, np.ndarray]] = {}
+                for j, c in enumerate(h.cols):
+                    if c is not None:
+                        v = values[part, j]
+                        per.setdefault(label + c[2], {})[c[0]] = v * c[1] if c[1] != 1.0 else v
+                for entity, vals in per.items():
+                    yield Block(entity, tt[part], vals)
+
+    @staticmethod
+    def _shape(toks: Tokens, lines: np.ndarray, h: Header, k: int, after_k: np.ndarray) -> np.ndarray:
+        """Rows with the header's number of tokens, numbers where its values are, and a label that is
+        no decimal number (CPUs and IRQs are integers; `121.57` is a value row under the wrong header)."""
+        lead = k + (h.label == "first")
+        good = toks.count[lines] == lead + h.nvals + h.trailing
+        if h.label == "first":
+            good &= _not_decimal(toks, toks.tok_first[lines] + k)
+        elif h.label == "last":
+            good &= _not_decimal(toks, toks.tok_first[lines + 1] - 1)
+        if h.label == "first" and not h.trailing:
+            first_numeric = toks.kind[toks.tok_first[lines] + k] == KIND_NUMBER
+            return good & (after_k[lines] - first_numeric == h.nvals)
+        if not h.label and not h.trailing:
+            return good & (after_k[lines] == h.nvals)
+        idx = toks.tok_first[lines[good]][:, None] + lead + np.arange(h.nvals)
+        good[good] = (toks.kind[idx] == KIND_NUMBER).all(axis=1) if h.nvals else True
+        return good
+
+
+def _not_decimal(toks: Tokens, tok: np.ndarray) -> np.ndarray:
+    """Tokens that are text or a plain unsigned integer (as many characters as its digits)."""
+    tok = np.minimum(tok, max(len(toks.kind) - 1, 0))
+    if len(toks.kind) == 0:
+        return np.zeros(len(tok), bool)
+    out = toks.kind[tok] != KIND_NUMBER
+    num = tok[~out]
+    v = toks.val[num]
+    digits = np.searchsorted(_POWERS, v, side="right") + 1  # 0-9: 1 digit, 10-99: 2 ...
+    out[~out] = (v >= 0) & (v == np.floor(v)) & (toks.tok_end[num] - toks.tok_start[num] == digits)
+    return out
+
+
+_POWERS = 10.0 ** np.arange(1, 19)

@@ -1,0 +1,212 @@
+"""sar text output: real captures (tests/fixtures/sar, MANIFEST there) against their goldens, against a
+naive reading of the raw text, the same series under every locale, midnight, restarts and the
+sysstat test-suite samples, detection, cut files, and the older spellings."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from benchlens import importers
+from benchlens.importers import sar
+from tests import golden
+from tests.conftest import (
+    FIXTURES,
+    SAMPLES,
+    assert_every_cut_is_a_prefix,
+    fixture_files,
+    head_of,
+    parse_bytes,
+    parse_series,
+    sample_files,
+)
+
+SAR = FIXTURES / "sar"
+FILES = fixture_files("sar")
+LOCALES = ("C", "en_US", "de_DE", "fr_FR", "ISO")
+REPORTS = ("u-ALL-P-ALL", "u-r-ALL-B-b-q-w-W-S", "d-p-n-DEV-EDEV", "A", "midnight")
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_fixture_matches_golden(path: Path) -> None:
+    got = golden.check(sar, path)
+    assert got["series"] and not got["warnings"], path.name
+    banner = {"cpus": 2, "host": "vm", "kernel": "Linux 6.18.44-fc-v782"}
+    assert got["meta"] == ({"host": "vm"} if path.name.startswith("sadf") else banner)
+
+
+def naive_c(path: Path) -> dict[tuple[str, str], list[tuple[float, float]]]:
+    """A deliberately simple reader of a C-locale 24-hour sar capture: {(metric, entity): [(epoch, value)]}.
+    A header is a time and words; a row a time, maybe a label, numbers; a report's summary sends the
+    date back to the banner's; a time earlier than the last one by hours is the next day."""
+    lines = path.read_text().splitlines()
+    day0 = datetime.strptime(lines[0].split("\t")[1].strip(), "%m/%d/%y").replace(tzinfo=UTC)
+    day, last = day0, None
+    cols: list[str] = []
+    out: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    for line in lines[1:]:
+        w = line.split()
+        if not w:
+            continue
+        if w[0] in ("Average:", "Summary:"):
+            day, last = day0, None
+            continue
+        if not any(_is_number(x) for x in w[1:]):
+            cols = w[1:]  # a header (no number after the time)
+            continue
+        clock = datetime.strptime(w[0], "%H:%M:%S")
+        now = day.replace(hour=clock.hour, minute=clock.minute, second=clock.second)
+        if last is not None and now < last - timedelta(hours=12):
+            day += timedelta(days=1)
+            now += timedelta(days=1)
+        last = now
+        if cols[0] == "INTR":
+            for c, v in zip(cols[1:], w[2:], strict=True):
+                entity = w[1] if c == "all" else f"{w[1]} {c}"
+                out.setdefault(("intr/s", entity), []).append((now.timestamp(), float(v)))
+        elif cols[-1].isupper():  # -F's FILESYSTEM, -d -p's DEV
+            for c, v in zip(cols[:-1], w[1:-1], strict=True):
+                out.setdefault((c, w[-1]), []).append((now.timestamp(), float(v)))
+        elif cols[0].isupper():
+            for c, v in zip(cols[1:], w[2:], strict=True):
+                name = "nfs-retrans/s" if c == "retrans/s" and "call/s" in cols else c
+                out.setdefault((name, w[1]), []).append((now.timestamp(), float(v)))
+        else:
+            for c, v in zip(cols, w[1:], strict=True):
+                name = "nfs-retrans/s" if c == "retrans/s" and "call/s" in cols else c
+                out.setdefault((name, ""), []).append((now.timestamp(), float(v)))
+    return out
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+C_FILES = [p for p in FILES if "_C_" in p.name and p.name.startswith("sar_")]
+
+
+@pytest.mark.parametrize("path", C_FILES, ids=[p.name for p in C_FILES])
+def test_every_value_is_what_the_text_says(path: Path) -> None:
+    got, _ = parse_series(sar, path.read_bytes())
+    want = naive_c(path)
+    assert set(got) == set(want)
+    for key, pairs in want.items():
+        t, v = got[key]
+        order = np.argsort(t, kind="stable")
+        wt, wv = np.array(pairs).T
+        assert np.array_equal(t[order], wt), key
+        assert np.array_equal(v[order], wv), key
+
+
+@pytest.mark.parametrize("report", REPORTS)
+def test_locales_give_identical_series(report: str) -> None:
+    files = [SAR / f"sar_12.6.1_{loc}_{report}.txt" for loc in LOCALES]
+    files = [p for p in files if p.exists()]
+    assert len(files) >= 2
+    want, _ = parse_series(sar, files[0].read_bytes())
+    for path in files[1:]:
+        got, _ = parse_series(sar, path.read_bytes())
+        assert set(got) == set(want), path.name
+        for key, (t, v) in want.items():
+            assert np.array_equal(got[key][0], t), (path.name, key)
+            assert np.array_equal(got[key][1], v), (path.name, key)
+
+
+SADF = sorted(SAR.glob("sadf_*.txt"))
+
+
+@pytest.mark.parametrize("path", SADF, ids=[p.name for p in SADF])
+def test_sadf_gives_the_series_sar_prints(path: Path) -> None:
+    """`sadf -d` of the same data file (UTC, `-t`, `-U`, de_DE) reads like the sar text captures."""
+    text: dict = {}
+    for name in ("A", "u-ALL-P-ALL", "u-r-ALL-B-b-q-w-W-S", "d-p-n-DEV-EDEV", "n-TCP-ETCP-SOCK-I-SUM"):
+        text.update(parse_series(sar, (SAR / f"sar_12.6.1_C_{name}.txt").read_bytes())[0])
+    got, ctx = parse_series(sar, path.read_bytes())
+    assert len(got) > 30 and "sadf -d" in ctx.variant
+    for key, (t, v) in got.items():
+        wt, wv = text[key]
+        common = np.intersect1d(t, wt)
+        assert len(common) >= 6 and len(np.unique(t)) == len(t), key
+        assert np.array_equal(v[np.isin(t, common)], wv[np.isin(wt, common)]), key
+
+
+def test_midnight_rolls_over_and_each_report_starts_on_the_banner_day() -> None:
+    got, _ = parse_series(sar, (SAR / "sar_12.6.1_C_midnight.txt").read_bytes())
+    day = datetime(2026, 11, 23, tzinfo=UTC).timestamp()
+    for key in (("%user", "all"), ("rxkB/s", "lo")):  # the first and the second report
+        t = got[key][0]
+        assert t[0] == day + 23 * 3600 + 59 * 60 + 45 and t[-1] == day + 86400 + 13
+        assert (np.diff(t) == 1).all()
+
+
+def test_sysstat_samples_restart_comment_and_offline_cpu() -> None:
+    path = SAMPLES / "sar" / "sysstat-tests_expected.sar-u"
+    if not path.exists():
+        pytest.skip("../shared/samples not present")
+    got, ctx = parse_series(sar, path.read_bytes())
+    assert not ctx.warnings and "LINUX RESTART / COM records" in ctx.variant
+    assert ctx.meta.cpus == 9 and ctx.meta.host == "SYSSTAT.TEST"
+    assert len(got[("%user", "all")][0]) == 4
+    assert len(got[("%user", "6")][0]) == 2 and len(got[("%user", "8")][0]) == 2  # offline in some intervals
+    assert got[("%steal", "8")][1].tolist() == [0.0, 4.50]
+
+
+def test_every_capture_is_claimed_by_sar_only() -> None:
+    for path in FILES + sample_files("sar"):
+        assert importers.detect(head_of(path)) is sar, path.name  # `sar -u ALL` is mpstat's 0.9 too
+    for path in fixture_files("mpstat", "iostat", "vmstat"):
+        assert sar.sniff(head_of(path)) == 0.0, path.name
+
+
+def test_a_cut_capture_reads_a_prefix() -> None:
+    assert_every_cut_is_a_prefix(sar, (SAR / "sar_12.6.1_de_DE_d-p-n-DEV-EDEV.txt").read_bytes())
+
+
+# Hand-written from sysstat 10.x's `sar -d -p` and 7.x's `sar -n DEV` column names (labelled: no older
+# sysstat is packaged here); values chosen so the conversions show.
+OLD = b"""Linux 3.2.0-4-amd64 (db1) \t03/05/18 \t_x86_64_\t(4 CPU)
+
+13:24:55          DEV       tps  rd_sec/s  wr_sec/s  avgrq-sz  avgqu-sz     await     svctm     %util
+13:24:56          sda     10.00    100.00    200.00     30.00      0.50      1.00      0.40      0.40
+
+13:24:55        IFACE   rxpck/s   txpck/s   rxbyt/s   txbyt/s   rxcmp/s   txcmp/s  rxmcst/s
+13:24:56         eth0      2.00      3.00   2048.00   1024.00      0.00      0.00      0.00
+"""
+
+
+def test_older_spellings_are_mapped() -> None:
+    got, ctx = parse_series(sar, OLD)
+    assert got[("rkB/s", "sda")][1].tolist() == [50.0] and got[("wkB/s", "sda")][1].tolist() == [100.0]
+    assert got[("areq-sz", "sda")][1].tolist() == [15.0] and got[("aqu-sz", "sda")][1].tolist() == [0.5]
+    assert got[("rxkB/s", "eth0")][1].tolist() == [2.0] and got[("txkB/s", "eth0")][1].tolist() == [1.0]
+    assert ctx.units["areq-sz"] == "kB" and ctx.units["rxkB/s"] == "kB/s" and ctx.units["await"] == "ms"
+
+
+def test_stray_lines_are_warned_and_rows_before_a_header_skipped() -> None:
+    raw = b"Linux 6.1 (h) \t11/23/26 \t_x86_64_\t(2 CPU)\n\n15:00:01 lo 1.00 2.00\ngarbage here\n"
+    blocks, ctx = parse_bytes(sar, raw)
+    assert not blocks
+    assert [w.line for w in ctx.warnings] == [4, 3]
+
+
+def test_a_decimal_number_is_no_label() -> None:
+    """Found by the fuzzer: with the `-b` header deleted, its rows stood under `-u`'s `CPU` header
+    and `121.57` became a CPU, named `121,57` in a decimal-comma copy. CPUs and IRQs are integers."""
+    dot = (
+        b"Linux 6.1 (h) \t11/23/26 \t_x86_64_\t(2 CPU)\n\n"
+        b"15:57:44        CPU     %user     %nice   %system   %iowait    %steal     %idle\n"
+        b"15:57:45        all     73.85      0.00     10.77     13.33      0.51      1.54\n"
+        b"15:57:51       121.57     13.73     80.39     27.45    125.49  43027.45  42431.37\n"
+        b"15:57:52          1     73.85      0.00     10.77     13.33      0.51      1.54\n"
+    )
+    got, ctx = parse_series(sar, dot)
+    comma, _ = parse_series(sar, dot.replace(b".", b","))
+    assert {e for _, e in got} == {"all", "1"} and set(got) == set(comma)
+    assert [w.line for w in ctx.warnings] == [5]
