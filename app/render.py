@@ -31,6 +31,7 @@ from benchlens.app.analysis.layout import Panel
 from benchlens.app.figure import Figure, Line, Mark
 
 SIZES = {"blog": (1200, 675), "slide": (1920, 1080), "square": (1080, 1080)}
+PANEL_WEIGHT = 200  # a panel the user never sized weighs as much as one 200 px high in the window
 STYLES = [Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotLine]
 
 
@@ -118,7 +119,7 @@ class _Geometry:
     top: float
     bottom: float
     gap: float
-    panel_height: float
+    offsets: list[float]  # each panel's top, from `top`; the last entry is where the column ends
     x0: float
     x1: float
     xticks: list[float]
@@ -128,8 +129,9 @@ class _Geometry:
 
     def area(self, i: int, heading: float) -> QRectF:
         """The plot area of panel i, under its heading."""
-        y_top = self.top + i * (self.panel_height + self.gap)
-        return QRectF(self.left, y_top + heading, self.right - self.left, self.panel_height - heading)
+        y_top = self.top + self.offsets[i]
+        height = self.offsets[i + 1] - self.offsets[i] - self.gap
+        return QRectF(self.left, y_top + heading, self.right - self.left, height - heading)
 
 
 @dataclass(frozen=True)
@@ -137,11 +139,28 @@ class _Plot:
     """A panel's plot area and the values it spans, bottom to top."""
 
     area: QRectF
-    lo: float
+    lo: float  # log10 of the value on a log axis
     hi: float
+    log: bool = False
 
     def sy(self, v: np.ndarray | float) -> np.ndarray | float:
-        return self.area.bottom() - (np.asarray(v) - self.lo) / (self.hi - self.lo) * self.area.height()
+        v = _log10(v) if self.log else np.asarray(v)
+        return self.area.bottom() - (v - self.lo) / (self.hi - self.lo) * self.area.height()
+
+    def ticks(self, n: int) -> list[tuple[float, str]]:
+        """(position in axis units, label): decades on a log axis."""
+        if not self.log:
+            return [(v, fmt(v)) for v in nice_ticks(self.lo, self.hi, n)]
+        decades = range(math.ceil(self.lo - 1e-9), math.floor(self.hi + 1e-9) + 1)
+        step = max(1, math.ceil(len(decades) / max(n, 1)))
+        return [(float(k), fmt(10.0**k)) for k in decades[::step]]
+
+
+def _log10(v: np.ndarray | float) -> np.ndarray:
+    """log10 of the positive values; the others are gaps (NaN), as in the window."""
+    a = np.asarray(v, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(a > 0, np.log10(np.where(a > 0, a, 1.0)), np.nan)
 
 
 @dataclass(frozen=True)
@@ -216,14 +235,16 @@ def _run_legend(p: QPainter, fig: Figure, w: float, top: float, look: _Look) -> 
 def _geometry(fig: Figure, w: float, h: float, top: float, look: _Look) -> _Geometry:
     base = look.base
     left, right, bottom = base * 6.5, w - base * 1.5, h - base * 4.2
-    n = len(fig.panels)
     gap = base * 2.2
-    ph = (bottom - top - gap * (n - 1)) / max(n, 1)
+    # panels share the column as the window does: in proportion to the heights the user gave them
+    weights = np.array([float(p.height or PANEL_WEIGHT) for p in fig.panels] or [1.0])
+    room = bottom - top + gap
+    offsets = [0.0, *(np.cumsum(weights) / weights.sum() * room).tolist()]
     x0, x1 = fig.extent()
     if x1 <= x0:
         x1 = x0 + 1
     xticks = nice_ticks(x0, x1, max(3, int((right - left) / (base * 9))))
-    return _Geometry(w, left, right, top, bottom, gap, ph, x0, x1, xticks)
+    return _Geometry(w, left, right, top, bottom, gap, offsets, x0, x1, xticks)
 
 
 def _visible_marks(fig: Figure, geo: _Geometry, look: _Look) -> _Marks:
@@ -236,7 +257,8 @@ def _panel(p: QPainter, fig: Figure, i: int, geo: _Geometry, marks: _Marks, look
     """Panel i: marks behind, then grid and frame, heading, curves, and on the top panel the
     marks' labels."""
     area = geo.area(i, look.fs.height() * 1.3)
-    plot = _Plot(area, *_value_range(fig.lines[i], geo.x0, geo.x1))
+    panel = fig.panels[i]
+    plot = _Plot(area, *_value_range(fig.lines[i], geo.x0, geo.x1, panel.log_y, panel.y_zero), panel.log_y)
     _bands(p, marks, geo, area)
     _grid(p, geo, plot, look)
     _heading(p, fig, i, area, look)
@@ -245,11 +267,17 @@ def _panel(p: QPainter, fig: Figure, i: int, geo: _Geometry, marks: _Marks, look
         _mark_labels(p, marks, geo, area, look)
 
 
-def _value_range(lines: list[Line], x0: float, x1: float) -> tuple[float, float]:
-    """The span of the lines' finite values in the time window, padded."""
+def _value_range(lines: list[Line], x0: float, x1: float, log: bool = False, zero: bool = False) -> tuple[float, float]:
+    """The span of the lines' finite values in the time window, padded (in decades on a log axis)."""
     ys = [ln.y[(ln.x >= x0) & (ln.x <= x1)] for ln in lines]
+    if log:
+        ys = [_log10(y) for y in ys]
     finite = np.concatenate([y[np.isfinite(y)] for y in ys]) if ys else np.zeros(0)
     lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    if log:
+        return (math.floor(lo), max(math.ceil(hi), math.floor(lo) + 1))  # whole decades
+    if zero:
+        lo, hi = min(lo, 0.0), max(hi, 0.0)
     lo = min(lo, 0.0) if lo >= 0 and lo < 0.35 * hi else lo  # counts and rates start at 0
     if hi <= lo:
         hi = lo + 1
@@ -270,15 +298,15 @@ def _grid(p: QPainter, geo: _Geometry, plot: _Plot, look: _Look) -> None:
     """The grid at the value and time ticks, the values left of the panel, the frame."""
     area, base, fs = plot.area, look.base, look.fs
     p.setFont(look.small)
-    for v in nice_ticks(plot.lo, plot.hi, max(2, int(area.height() / (base * 3)))):
-        yy = float(plot.sy(v))
+    for v, label in plot.ticks(max(2, int(area.height() / (base * 3)))):
+        yy = area.bottom() - (v - plot.lo) / (plot.hi - plot.lo) * area.height()
         p.setPen(QPen(QColor(look.theme.grid), 1))
         p.drawLine(QPointF(area.left(), yy), QPointF(area.right(), yy))
         p.setPen(look.text)
         p.drawText(
             QRectF(0, yy - fs.height() / 2, geo.left - base * 0.6, fs.height()),
             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-            fmt(v),
+            label,
         )
     for v in geo.xticks:
         xx = float(geo.sx(v))

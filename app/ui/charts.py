@@ -4,18 +4,33 @@ style per metric, peak-preserving downsampling, a crosshair readout of every ser
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QObject, QPointF, Qt
-from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent, QKeyEvent
-from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt, QTimer
+from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent, QKeyEvent, QResizeEvent
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QGraphicsItem,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from benchlens.app.analysis.align import ALIGN_MODES
 from benchlens.app.analysis.decimate import MinMaxPyramid
+from benchlens.app.analysis.layout import Panel
 from benchlens.app.model import SeriesRef
 from benchlens.app.ui import mime
+from benchlens.app.ui.navigation import TimeNavigator
+from benchlens.app.ui.panel_column import MIN_PANEL_PX, PanelBorder, PanelPlot, TimeAxisStrip
+from benchlens.app.ui.panel_menu import apply_scale, panel_menu
 from benchlens.app.ui.session import Session
 
 
@@ -45,117 +60,245 @@ class OffsetViewBox(pg.ViewBox):  # type: ignore[misc]  # pyqtgraph is untyped: 
 
 
 STYLES = [Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotLine]
+CHART_KEYS = (  # the keys the charts read themselves (Help > Keyboard shortcuts lists them)
+    ("+ / −", "zoom in / out in time"),
+    ("← / →", "pan in time"),
+    ("0 or Home", "whole runs"),
+    ("Mouse wheel / right drag", "zoom"),
+    ("Drag", "pan"),
+    ("Ctrl+drag", "slide the run chosen in Offset in time"),
+    ("Shift+drag", "mark a stretch of time for a note"),
+    ("Mouse back / forward button", "zoom history back / forward"),
+    ("Right click on a panel", "the panel menu"),
+)
 
 
 class ComparisonView(QWidget):
+    """The legend of runs, the column of panels (scrolling when they do not fit), the time axis
+    under it, and the crosshair readout."""
+
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
-        self.graphics = pg.GraphicsLayoutWidget()
-        self.graphics.setBackground("w")
-        self.graphics.setAcceptDrops(True)
-        self.graphics.viewport().setAcceptDrops(True)
-        self.graphics.viewport().installEventFilter(self)
+        self.column = QWidget()
+        self.column.setAcceptDrops(True)
+        self.column_layout = QVBoxLayout(self.column)
+        self.column_layout.setContentsMargins(0, 0, 0, 0)
+        self.column_layout.setSpacing(0)
+        self.column_scroll = QScrollArea()
+        self.column_scroll.setWidgetResizable(True)
+        self.column_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.column_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.column_scroll.setWidget(self.column)
+        self.column_scroll.viewport().setAcceptDrops(True)
+        self.column_scroll.viewport().installEventFilter(self)
+        self.column_scroll.verticalScrollBar().rangeChanged.connect(self._align_axis_strip)
+        self.column_scroll.verticalScrollBar().valueChanged.connect(self._catch_up)
+        self.axis_strip: TimeAxisStrip | None = None
         self.readout = QLabel()
         self.readout.setTextFormat(Qt.TextFormat.RichText)
         self.readout.setWordWrap(True)
         self.readout.setMinimumHeight(36)
         self.legend = QLabel()
         self.legend.setTextFormat(Qt.TextFormat.RichText)
+        self.axis_box = QWidget()  # holds the strip, its right margin the scroll bar's width
+        self.axis_holder = QHBoxLayout(self.axis_box)
+        self.axis_holder.setContentsMargins(0, 0, 0, 0)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(0)
         lay.addWidget(self.legend)
-        lay.addWidget(self.graphics, 1)
+        lay.addWidget(self.column_scroll, 1)
+        lay.addWidget(self.axis_box)
         lay.addWidget(self.readout)
         self.shift_target: int | None = None  # the run Ctrl+drag moves (the toolbar's Offset choice)
         self.on_note: Callable[[float, float], None] | None = None  # Shift+drag across x0..x1
+        self.menu: QMenu | None = None  # the panel menu last opened
         self._marking: pg.LinearRegionItem | None = None
         self._dragged = 0.0
+        self.widgets: list[PanelPlot] = []
+        self.borders: list[PanelBorder] = []
         self.plots: list[pg.PlotItem] = []
         self.drop_labels: list[pg.TextItem] = []
-        self.decimated: list[tuple[pg.PlotDataItem, MinMaxPyramid]] = []
+        self.decimated: list[tuple[int, pg.PlotDataItem, MinMaxPyramid]] = []  # panel, curve, its pyramid
+        self._stale: set[int] = set()  # panels out of view that missed a zoom or pan
         self.lines: list[pg.InfiniteLine] = []
         self.curves: list[tuple[int, int, SeriesRef, np.ndarray, np.ndarray, float]] = []  # panel run ref x y step
+        self._proxies: list[pg.SignalProxy] = []
+        self.nav = TimeNavigator(session, lambda: self.plots, self)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self._proxy = pg.SignalProxy(self.graphics.scene().sigMouseMoved, rateLimit=30, slot=self._moved)
         session.comparisonChanged.connect(self.rebuild)
         session.runsChanged.connect(self.rebuild)
         self.rebuild()
 
     # ---- drawing ------------------------------------------------------------------------------
+    def _clear(self) -> None:
+        old: list[QWidget] = [*self.widgets, *self.borders]
+        for w in old:
+            self.column_layout.removeWidget(w)
+            w.hide()  # now: deleteLater waits for the event loop, and it would be painted until then
+            w.deleteLater()
+        if self.axis_strip is not None:
+            self.axis_holder.removeWidget(self.axis_strip)
+            self.axis_strip.hide()
+            self.axis_strip.deleteLater()
+            self.axis_strip = None
+        self.widgets, self.borders, self._proxies, self._stale = [], [], [], set()
+        self.plots, self.lines, self.curves, self.drop_labels, self.decimated = [], [], [], [], []
+
     def rebuild(self) -> None:
         s, c = self.session, self.session.comparison
-        self.graphics.clear()
-        self.plots, self.lines, self.curves, self.drop_labels, self.decimated = [], [], [], [], []
+        self._clear()
         runs = [r for r in c.runs if r in {x.id for x in s.runs()}]
         self.legend.setText(
             "  ".join(f'<span style="color:{s.color(r)}; font-size:14px">■</span> <b>{s.run(r).name}</b>' for r in runs)
             or "<i>Drag runs from the library here to compare them; drag metrics onto a panel.</i>"
         )
+        self.nav.showing((c.align, c.side_by_side, tuple(runs)))
         if not runs or not c.panels:
             self.readout.setText("")
             return
-        first: pg.PlotItem | None = None
         absolute = c.align == "absolute"
+        # Built with updates off, shown and laid out at once: else each new panel appears from the
+        # event loop, resizes the others and every resize repaints them (46 paints instead of 9 or so).
+        self.column.setUpdatesEnabled(False)
         for i, panel in enumerate(c.panels):
-            axis = {"bottom": pg.DateAxisItem(utcOffset=0)} if absolute else {}
-            plot = self.graphics.addPlot(row=i, col=0, axisItems=axis, viewBox=OffsetViewBox(self.shift_run, self.mark))
-            plot.showGrid(x=True, y=True, alpha=0.25)
-            plot.setTitle(panel.title, size="10pt")
-            units = {s.unit(r, ref) for r in runs for ref in panel.refs} - {""}
-            plot.getAxis("left").enableAutoSIPrefix(False)  # '%' or 'ms' must not become 'ms (x0.001)'
-            # Panning in time leaves value axes and titles unchanged: Qt re-blits them from a pixmap.
-            plot.getAxis("left").setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-            plot.titleLabel.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-            if len(units) == 1:
-                plot.setLabel("left", text=units.pop())
-            if len(panel.refs) > 1:  # line styles name the metrics; colours name the runs (top bar)
-                legend = plot.addLegend(offset=(-10, 5), labelTextSize="8pt")
-                legend.setBrush(pg.mkBrush(255, 255, 255, 200))
-                for j, text in enumerate(panel.legend()):
-                    sample = pg.PlotDataItem(pen=pg.mkPen("#444444", width=1, style=STYLES[j % len(STYLES)]))
-                    legend.addItem(sample, text)
-            for j, ref in enumerate(panel.refs):
-                for r in runs:
-                    d = s.data(r, ref)
-                    if d is None or not len(d[0]):
-                        continue
-                    x = s.x_of(r, d[0])
-                    pen = pg.mkPen(s.color(r), width=1, style=STYLES[j % len(STYLES)])
-                    # min/max pyramid: ~2 points per pixel column at any zoom, a 1 s stall kept
-                    pyramid = MinMaxPyramid(x, d[1])
-                    xs, ys = pyramid.view(float(x[0]), float(x[-1]), 2000)
-                    item = plot.plot(xs, ys, pen=pen, connect="finite")
-                    item.setProperty("run", r)
-                    self.decimated.append((item, pyramid))
-                    step = float(np.median(np.diff(x[:200]))) if len(x) > 1 else 1.0
-                    self.curves.append((i, r, ref, x, d[1], step))
-            if first is None:
-                first = plot
-            else:
-                plot.setXLink(first)
-            if i < len(c.panels) - 1:
-                plot.hideAxis("bottom")  # one time axis, under the last panel (and half the axes to draw)
-            line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#888888", width=1))
-            plot.addItem(line, ignoreBounds=True)
-            self.lines.append(line)
-            self.plots.append(plot)
+            self._add_panel(i, panel, runs, absolute)
+        self.column_layout.activate()
+        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        self.column.setUpdatesEnabled(True)
+        first = self.plots[0]
+        for plot in self.plots[1:]:
+            plot.setXLink(first)
+        self.axis_strip = TimeAxisStrip({"bottom": pg.DateAxisItem(utcOffset=0)} if absolute else None)
+        self.axis_strip.setXLink(first)
+        self.axis_strip.setLabel("bottom", "time (UTC)" if absolute else f"seconds, {ALIGN_MODES[c.align]}")
+        self.axis_holder.addWidget(self.axis_strip)
+        self._align_axis_strip()
         self._draw_drops(runs)
-        last = self.plots[-1]
-        last.setLabel("bottom", "time (UTC)" if absolute else f"seconds, {ALIGN_MODES[c.align]}")
-        if first is not None:
-            first.vb.sigXRangeChanged.connect(self._redecimate)
-        if c.x_range and first is not None:
+        first.vb.sigXRangeChanged.connect(self._redecimate)
+        if c.x_range:
             first.setXRange(*c.x_range, padding=0)
+        first.vb.sigXRangeChanged.connect(lambda *_: self.nav.settle.start())
         self.readout.setText("<i>Move the mouse over the charts to read every run at the cursor.</i>")
 
+    def _add_panel(self, i: int, panel: Panel, runs: list[int], absolute: bool) -> None:
+        s = self.session
+        axis = {"bottom": pg.DateAxisItem(utcOffset=0)} if absolute else {}
+        widget = PanelPlot(
+            i, self.open_menu, axisItems=axis, viewBox=OffsetViewBox(self.shift_run, self.mark, enableMenu=False)
+        )
+        if panel.height:
+            widget.setMinimumHeight(max(MIN_PANEL_PX, panel.height))
+        widget.viewport().setAcceptDrops(True)
+        widget.viewport().installEventFilter(self)
+        plot = widget.getPlotItem()
+        plot.showGrid(x=True, y=True, alpha=0.25)
+        plot.setTitle(panel.title, size="10pt")
+        plot.hideAxis("bottom")  # one time axis, in the strip under the column
+        units = {s.unit(r, ref) for r in runs for ref in panel.refs} - {""}
+        plot.getAxis("left").enableAutoSIPrefix(False)  # '%' or 'ms' must not become 'ms (x0.001)'
+        # Panning in time leaves value axes and titles unchanged: Qt re-blits them from a pixmap.
+        plot.getAxis("left").setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        plot.titleLabel.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        if len(units) == 1:
+            plot.setLabel("left", text=units.pop())
+        if len(panel.refs) > 1:  # line styles name the metrics; colours name the runs (top bar)
+            legend = plot.addLegend(offset=(-10, 5), labelTextSize="8pt")
+            legend.setBrush(pg.mkBrush(255, 255, 255, 200))
+            for j, text in enumerate(panel.legend()):
+                sample = pg.PlotDataItem(pen=pg.mkPen("#444444", width=1, style=STYLES[j % len(STYLES)]))
+                legend.addItem(sample, text)
+        first_x: float | None = None
+        for j, ref in enumerate(panel.refs):
+            for r in runs:
+                d = s.data(r, ref)
+                if d is None or not len(d[0]):
+                    continue
+                x = s.x_of(r, d[0])
+                pen = pg.mkPen(s.color(r), width=1, style=STYLES[j % len(STYLES)])
+                # min/max pyramid: ~2 points per pixel column at any zoom, a 1 s stall kept
+                pyramid = MinMaxPyramid(x, d[1])
+                xs, ys = pyramid.view(float(x[0]), float(x[-1]), 2000)
+                item = plot.plot(xs, ys, pen=pen, connect="finite")
+                item.setProperty("run", r)
+                self.decimated.append((i, item, pyramid))
+                step = float(np.median(np.diff(x[:200]))) if len(x) > 1 else 1.0
+                self.curves.append((i, r, ref, x, d[1], step))
+                first_x = float(x[0]) if first_x is None else first_x
+        apply_scale(plot, panel, first_x)
+        line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#888888", width=1))
+        line.hide()  # until the mouse is over the charts (else a line at x = 0)
+        plot.addItem(line, ignoreBounds=True)
+        self.lines.append(line)
+        self.plots.append(plot)
+        self.widgets.append(widget)
+        self._proxies.append(
+            pg.SignalProxy(widget.scene().sigMouseMoved, rateLimit=30, slot=partial(self._moved, plot))
+        )
+        border = PanelBorder(i, self.resize_panel, lambda k: self.widgets[k].height())
+        self.borders.append(border)
+        self.column_layout.addWidget(widget, 1)
+        self.column_layout.addWidget(border)
+        widget.show()  # now, not one by one from the event loop (each would resize and repaint the others)
+        border.show()
+
+    def _align_axis_strip(self, *_: object) -> None:
+        """The strip spans what the panels span: not under the column's scroll bar."""
+        if self.axis_strip is not None:
+            bar = self.column_scroll.verticalScrollBar()
+            right = bar.sizeHint().width() if bar.maximum() > 0 else 0
+            self.axis_holder.setContentsMargins(0, 0, right, 0)
+
+    # ---- shaping panels -----------------------------------------------------------------------
+    def resize_panel(self, index: int, height: int, finished: bool) -> None:
+        """A border dragged: the panel above takes that height (the others keep theirs; the
+        column scrolls); the height is saved with the view when the drag ends."""
+        if not (0 <= index < len(self.widgets)):
+            return
+        for k, w in enumerate(self.widgets):  # the others stay as they are now, not stretched
+            if k != index and w.minimumHeight() < w.height():
+                w.setMinimumHeight(w.height())
+        self.widgets[index].setMinimumHeight(height)
+        QTimer.singleShot(0, self, self._catch_up)
+        if finished:
+            self.session.set_panel_height(index, height)
+
+    def open_menu(self, index: int, at: QPoint) -> None:
+        """The panel menu, at a global position (right click on a panel); kept in `menu`."""
+        self.menu = panel_menu(self.session, index, self)
+        self.menu.popup(at)
+
     def _redecimate(self, vb: pg.ViewBox, x_range: tuple[float, float]) -> None:
-        """New x range: each curve gets its points for that view from its pyramid."""
+        """New x range: each curve of a panel in view gets its points for that view from its
+        pyramid; panels scrolled out of view get theirs when they come back (`_catch_up`)."""
         pixels = max(int(vb.width()), 200)
-        for item, pyramid in self.decimated:
-            shift = item.pos().x()  # a run being dragged is drawn shifted
-            xs, ys = pyramid.view(x_range[0] - shift, x_range[1] - shift, pixels)
-            item.setData(xs, ys, connect="finite")
+        shown = {i for i, w in enumerate(self.widgets) if not w.viewport().visibleRegion().isEmpty()}
+        self._stale = set(range(len(self.widgets))) - shown
+        for panel, item, pyramid in self.decimated:
+            if panel in shown:
+                shift = item.pos().x()  # a run being dragged is drawn shifted
+                xs, ys = pyramid.view(x_range[0] - shift, x_range[1] - shift, pixels)
+                item.setData(xs, ys, connect="finite")
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self, self._catch_up)  # after the column's layout: more panels may be in view
+
+    def _catch_up(self, *_: object) -> None:
+        """The column scrolled: panels now in view that missed a zoom or pan are redrawn."""
+        if not self._stale or not self.plots:
+            return
+        vb = self.plots[0].vb
+        x_range = vb.viewRange()[0]
+        pixels = max(int(vb.width()), 200)
+        for i in [i for i in self._stale if not self.widgets[i].viewport().visibleRegion().isEmpty()]:
+            self._stale.discard(i)
+            for panel, item, pyramid in self.decimated:
+                if panel == i:
+                    shift = item.pos().x()
+                    xs, ys = pyramid.view(x_range[0] - shift, x_range[1] - shift, pixels)
+                    item.setData(xs, ys, connect="finite")
 
     def _draw_drops(self, runs: list[int]) -> None:
         """Each detected drop: a shaded band on every panel, labelled on the top one."""
@@ -185,7 +328,10 @@ class ComparisonView(QWidget):
             if k == 0 and text:
                 label = pg.TextItem(text, color=color, anchor=(0, 0))
                 plot.addItem(label, ignoreBounds=True)
-                label.setPos(x0, top * (1 - 0.18 * (len(self.drop_labels) % 3)))  # staggered: bands can overlap
+                y = top * (1 - 0.18 * (len(self.drop_labels) % 3))  # staggered: bands can overlap
+                if self.session.comparison.panels[0].log_y:  # a log axis is in decades
+                    y = float(np.log10(max(y, 1e-12)))
+                label.setPos(x0, y)
                 self.drop_labels.append(label)
 
     # ---- marking a region for a note -----------------------------------------------------------
@@ -219,16 +365,15 @@ class ComparisonView(QWidget):
             self.session.set_offset(r, c.offsets.get(r, 0.0) + total)
 
     # ---- crosshair ----------------------------------------------------------------------------
-    def _moved(self, event: tuple[QPointF]) -> None:
+    def _moved(self, plot: pg.PlotItem, event: tuple[QPointF]) -> None:
         pos = event[0]
-        for plot in self.plots:
-            if plot.sceneBoundingRect().contains(pos):
-                self.show_at(float(plot.vb.mapSceneToView(pos).x()))
-                return
+        if plot in self.plots and plot.vb.sceneBoundingRect().contains(pos):
+            self.show_at(float(plot.vb.mapSceneToView(pos).x()))
 
     def show_at(self, x: float) -> None:
         for line in self.lines:
             line.setPos(x)
+            line.show()
         s = self.session
         parts = []
         for i, panel in enumerate(s.comparison.panels):
@@ -243,54 +388,24 @@ class ComparisonView(QWidget):
                 parts.append(f"<b>{panel.title}</b>: " + ", ".join(cells))
         self.readout.setText(" &nbsp;|&nbsp; ".join(parts) or "")
 
+    # ---- where in time: the navigator (app/ui/navigation.py) ----------------------------------
     def visible_range(self) -> tuple[float, float] | None:
-        """The x range the charts show; None while they fit whole runs (never zoomed, or `0`): the
-        view box may not have fitted them yet, and whole runs are what it will show. Mouse zooms
-        and pans move the view without telling the session: export and summary read it here."""
-        if not self.plots:
-            return None
-        vb = self.plots[0].vb
-        if vb.autoRangeEnabled()[0]:
-            return None
-        x0, x1 = vb.viewRange()[0]
-        return float(x0), float(x1)
+        return self.nav.visible_range()
 
     def zoom_to(self, x0: float, x1: float) -> None:
-        if self.plots:
-            self.plots[0].setXRange(x0, x1, padding=0)
-            self.session.comparison.x_range = (x0, x1)
+        self.nav.zoom_to(x0, x1)
 
-    # ---- keyboard zoom and pan ----------------------------------------------------------------
+    def back(self) -> bool:
+        return self.nav.back()
+
+    def forward(self) -> bool:
+        return self.nav.forward()
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        if not self.plots:
-            return super().keyPressEvent(event)
-        vb = self.plots[0].vb
-        (x0, x1), _ = vb.viewRange()
-        w = x1 - x0
-        key = event.key()
-        if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
-            vb.setXRange(x0 + w / 4, x1 - w / 4, padding=0)
-        elif key == Qt.Key.Key_Minus:
-            vb.setXRange(x0 - w / 2, x1 + w / 2, padding=0)
-        elif key == Qt.Key.Key_Left:
-            vb.setXRange(x0 - w / 5, x1 - w / 5, padding=0)
-        elif key == Qt.Key.Key_Right:
-            vb.setXRange(x0 + w / 5, x1 + w / 5, padding=0)
-        elif key in (Qt.Key.Key_0, Qt.Key.Key_Home):
-            for p in self.plots:
-                p.enableAutoRange()
-        else:
-            return super().keyPressEvent(event)
-        self.session.comparison.x_range = tuple(vb.viewRange()[0])  # type: ignore[assignment]
+        if not self.nav.key(event):
+            super().keyPressEvent(event)
 
-    # ---- drops: runs onto the area, metrics onto a panel ---------------------------------------
-    def panel_at(self, view_pos: QPointF) -> int | None:
-        scene = self.graphics.mapToScene(view_pos.toPoint())
-        for i, plot in enumerate(self.plots):
-            if plot.sceneBoundingRect().contains(scene):
-                return i
-        return None
-
+    # ---- events on the panels: drops (runs onto the area, metrics onto a panel), mouse back/forward
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if event.type() in (QEvent.Type.DragEnter, QEvent.Type.DragMove):
             md = event.mimeData()  # type: ignore[attr-defined]
@@ -298,16 +413,31 @@ class ComparisonView(QWidget):
                 event.acceptProposedAction()  # type: ignore[attr-defined]
                 return True
         if event.type() == QEvent.Type.Drop:
-            self.drop(event)  # type: ignore[arg-type]
+            self.drop(event, self.panel_of(obj))  # type: ignore[arg-type]
             return True
+        if event.type() == QEvent.Type.MouseButtonPress:
+            button = event.button()  # type: ignore[attr-defined]
+            if button == Qt.MouseButton.BackButton:
+                self.back()
+                return True
+            if button == Qt.MouseButton.ForwardButton:
+                self.forward()
+                return True
         return super().eventFilter(obj, event)
 
-    def drop(self, event: QDropEvent | QDragEnterEvent) -> None:
+    def panel_of(self, viewport: QObject) -> int | None:
+        """The panel whose viewport this is (None: the column around the panels)."""
+        for i, w in enumerate(self.widgets):
+            if w.viewport() is viewport:
+                return i
+        return None
+
+    def drop(self, event: QDropEvent | QDragEnterEvent, panel: int | None) -> None:
         md = event.mimeData()
         runs = mime.read_runs(md)
         if runs:
             self.session.add_runs(runs)
         refs = mime.read_series(md)
         if refs:
-            self.session.add_series(refs, self.panel_at(event.position()))
+            self.session.add_series(refs, panel)
         event.acceptProposedAction()

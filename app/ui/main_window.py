@@ -6,7 +6,7 @@ import sys
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QEvent, QSettings, Qt
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -22,16 +22,20 @@ from PySide6.QtWidgets import (
 
 from benchlens.app.analysis.align import ALIGN_MODES
 from benchlens.app.errors import BenchlensError
-from benchlens.app.ui.charts import ComparisonView
+from benchlens.app.ui.charts import CHART_KEYS, ComparisonView
 from benchlens.app.ui.drops_view import DropsView
 from benchlens.app.ui.export_dialog import ExportDialog, copy_csv, copy_image
 from benchlens.app.ui.import_dialog import ImportDialog
 from benchlens.app.ui.metrics_view import MetricsView
+from benchlens.app.ui.panel_menu import add_more_panels
 from benchlens.app.ui.runs_view import RunsView
 from benchlens.app.ui.session import Session
+from benchlens.app.ui.shortcuts import ShortcutsDialog, menu_shortcuts
 from benchlens.app.ui.summary_view import SummaryView, add_summary_dock
 
 LAST_VIEW = "(last)"
+SUMMARY_KEY = "summary/visible"  # set only when the user opens or closes the Summary
+SHORT_WINDOW_PX = 900  # below this the charts need the height more than the Summary does
 
 
 class MainWindow(QMainWindow):
@@ -58,6 +62,8 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(main)
         self.summary = SummaryView(session, self.chart)
         self.summary_dock = add_summary_dock(self, self.summary)
+        self.summary_dock.installEventFilter(self)
+        self._summary_placed = False
         self._toolbar()
         self._menus()
         self.dialogs: list[ImportDialog] = []
@@ -141,9 +147,42 @@ class MainWindow(QMainWindow):
         self.views = QMenu("Open view", self)
         self.views.aboutToShow.connect(self._fill_views)
         view.addMenu(self.views)
+        self.more = QMenu("More panels", self)
+        self.more.aboutToShow.connect(lambda: add_more_panels(self.more, self.session))
+        view.addMenu(self.more)
         view.addAction("Default layout", self.default_layout)
         view.addAction("Clear comparison", self.clear)
         view.addAction(self.summary_dock.toggleViewAction())
+        self.summary_dock.toggleViewAction().triggered.connect(self._remember_summary)
+        view.addSeparator()
+        self.back_action = view.addAction("Back (zoom)", QKeySequence("Alt+Left"), self.chart.back)
+        self.forward_action = view.addAction("Forward (zoom)", QKeySequence("Alt+Right"), self.chart.forward)
+        help_menu = self.menuBar().addMenu("&Help")
+        help_menu.addAction("Keyboard shortcuts", QKeySequence("F1"), self.show_shortcuts)
+
+    def show_shortcuts(self) -> ShortcutsDialog:
+        """Help > Keyboard shortcuts: every menu shortcut of this window, and the charts' keys."""
+        dialog = ShortcutsDialog(menu_shortcuts(self.menuBar()) + list(CHART_KEYS), self)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
+
+    # ---- the Summary: collapsed on a short window unless the user opened it --------------------
+    def showEvent(self, event: object) -> None:
+        super().showEvent(event)  # type: ignore[arg-type]
+        if not self._summary_placed:
+            self._summary_placed = True
+            stored = self.settings.value(SUMMARY_KEY)
+            shown = str(stored).lower() == "true" if stored is not None else self.height() >= SHORT_WINDOW_PX
+            self.summary_dock.setVisible(shown)
+
+    def _remember_summary(self, shown: bool) -> None:
+        self.settings.setValue(SUMMARY_KEY, bool(shown))
+
+    def eventFilter(self, obj: object, event: QEvent) -> bool:
+        if obj is self.summary_dock and event.type() == QEvent.Type.Close:  # its own close button
+            self._remember_summary(False)
+        return super().eventFilter(obj, event)  # type: ignore[arg-type]
 
     def _fill_recent(self) -> None:
         self.recent.clear()

@@ -3,6 +3,7 @@ changes. Widgets get the session, never the main window."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from benchlens.app.analysis.align import x_of
 from benchlens.app.analysis.drops import Drop
-from benchlens.app.analysis.layout import Panel, layout_for_runs
+from benchlens.app.analysis.layout import Panel, layout_for_runs, more_for_runs
 from benchlens.app.analysis.run_drops import RunDrop, decided_label, decision, run_drops, throughput
 from benchlens.app.errors import BenchlensError
 from benchlens.app.figure import Comparison
@@ -215,9 +216,65 @@ class Session(QObject):
 
     def remove_panel(self, index: int) -> None:
         if 0 <= index < len(self.comparison.panels):
-            del self.comparison.panels[index]
+            title = self.comparison.panels[index].title
+            self._edit_panels(f"remove panel {title!r}", lambda ps: ps.__delitem__(index))
+
+    def more_panels(self) -> list[Panel]:
+        """The default layout's candidates for these runs that no panel shows ("More panels")."""
+        c = self.comparison
+        shown = [p.refs for p in c.panels]
+        every = layout_for_runs(c.runs, self.available, self.data) + more_for_runs(c.runs, self.available, self.data)
+        return [p for p in every if p.refs not in shown]
+
+    def add_panel(self, panel: Panel, at: int | None = None) -> None:
+        def change(panels: list[Panel]) -> None:
+            panels.insert(len(panels) if at is None else at, copy.deepcopy(panel))
+
+        self._edit_panels(f"add panel {panel.title!r}", change)
+
+    def move_panel(self, index: int, delta: int) -> None:
+        to = index + delta
+        if 0 <= index < len(self.comparison.panels) and 0 <= to < len(self.comparison.panels):
+            self._edit_panels("move panel", lambda ps: ps.insert(to, ps.pop(index)))
+
+    def rename_panel(self, index: int, title: str) -> None:
+        if 0 <= index < len(self.comparison.panels):
+            self._edit_panels(f"rename panel {title!r}", lambda ps: setattr(ps[index], "title", title))
+
+    def set_panel_scale(self, index: int, log_y: bool | None = None, y_zero: bool | None = None) -> None:
+        if not 0 <= index < len(self.comparison.panels):
+            return
+
+        def change(panels: list[Panel]) -> None:
+            if log_y is not None:
+                panels[index].log_y = log_y
+            if y_zero is not None:
+                panels[index].y_zero = y_zero
+
+        self._edit_panels("panel scale", change)
+
+    def set_panel_height(self, index: int, height: int) -> None:
+        """A panel resized in the window: kept with the view (and exports weigh panels by it).
+        The charts have resized it already, so nothing is redrawn."""
+        if 0 <= index < len(self.comparison.panels):
+            self.comparison.panels[index].height = int(height)
             self.comparison.layout_is_default = False
-            self.comparisonChanged.emit()
+
+    def _edit_panels(self, text: str, change: Callable[[list[Panel]], None]) -> None:
+        """Change the panels as one undoable step: the layout is the user's from now on."""
+        before = (copy.deepcopy(self.comparison.panels), self.comparison.layout_is_default)
+        after = copy.deepcopy(before[0])
+        change(after)
+
+        def do() -> None:
+            self.comparison.panels = copy.deepcopy(after)
+            self.comparison.layout_is_default = False
+
+        def undo() -> None:
+            self.comparison.panels = copy.deepcopy(before[0])
+            self.comparison.layout_is_default = before[1]
+
+        self._push(text, do, undo)
 
     def set_align(self, mode: str) -> None:
         self.comparison.align = mode

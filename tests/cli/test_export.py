@@ -94,6 +94,33 @@ def test_export_runs_headless_without_a_display(db: Path, tmp_path: Path) -> Non
     assert out.read_bytes()[:4] == b"\x89PNG"
 
 
+def svg_texts(path: Path) -> list[tuple[float, str]]:
+    import xml.etree.ElementTree as ET
+
+    elements = ET.parse(path).iter("{http://www.w3.org/2000/svg}text")
+    return [(float(t.get("y", "nan")), "".join(t.itertext()).strip()) for t in elements]
+
+
+def test_panel_shape_from_the_window_is_drawn_by_export(db: Path, tmp_path: Path, qapp) -> None:
+    """What the panel menu and the panel borders set (issue 12): a log value axis in decades, a
+    value axis from zero, and the panels' heights as their share of the figure."""
+    from benchlens.app.render import export
+
+    tall = Panel("Throughput", [SeriesRef("sysbench", "tps")], log_y=True, height=600)
+    short = Panel("IOPS", [SeriesRef("iostat", "w/s", "vda")], y_zero=True, height=200)
+    with Library(db) as lib:
+        fig = build(LibraryRunData(lib), [1], [tall, short])
+    placed = svg_texts(export(fig, tmp_path / "shaped.svg", (1200, 800)))
+    y = {t: yy for yy, t in placed}
+    top_axis = [t for yy, t in placed if y["Throughput [1/s]"] < yy < y["IOPS [1/s]"]]
+    assert {"100", "1000"} <= set(top_axis) and "500" not in top_axis  # decades
+    bottom_axis = [t for yy, t in placed if yy > y["IOPS [1/s]"] and t.replace(".", "").isdigit()]
+    assert "0" in bottom_axis  # from zero
+    axis = y["seconds, relative to run start"]
+    # 600 : 200 of the column, as in the window
+    assert (y["IOPS [1/s]"] - y["Throughput [1/s]"]) == pytest.approx(3 * (axis - y["IOPS [1/s]"]), rel=0.15)
+
+
 STORY = [
     SeriesRef("sysbench", "tps"),
     SeriesRef("sysbench", "lat_ms", "95"),

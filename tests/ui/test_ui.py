@@ -36,12 +36,17 @@ def window(qtbot, db: Path, tmp_path: Path) -> MainWindow:
     close_window(w)
 
 
-def drop_on(widget, data: QMimeData, pos: QPoint) -> None:
-    """Deliver a drop the way Qt does: to the target's viewport, at a position."""
+def drop_on(viewport, data: QMimeData, pos: QPoint) -> None:
+    """Deliver a drop the way Qt does: to the target's viewport (a panel's, or the chart
+    column's around them), at a position, through the event filter the chart installed on it
+    (QApplication does not deliver a Drop outside a real drag)."""
     event = QDropEvent(
         QPointF(pos), Qt.DropAction.CopyAction, data, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
     )
-    widget.eventFilter(widget.graphics.viewport(), event)
+    chart = viewport.parent()
+    while not hasattr(chart, "panel_of"):
+        chart = chart.parent()
+    chart.eventFilter(viewport, event)
 
 
 def test_runs_dragged_from_the_table_join_the_comparison(window: MainWindow) -> None:
@@ -49,7 +54,7 @@ def test_runs_dragged_from_the_table_join_the_comparison(window: MainWindow) -> 
     table.selectAll()
     data = table.model().mimeData(table.selectionModel().selectedIndexes())
     assert data.hasFormat(mime.RUNS)
-    drop_on(window.chart, data, QPoint(300, 300))
+    drop_on(window.chart.column_scroll.viewport(), data, QPoint(300, 300))
     s = window.session
     assert sorted(s.comparison.runs) == sorted(r.id for r in s.runs())
     titles = [p.title for p in s.comparison.panels]
@@ -69,10 +74,9 @@ def test_metric_dragged_onto_a_panel_is_added_to_it(window: MainWindow, qtbot) -
     data = tree.mimeData([usr])
     refs = mime.read_series(data)
     assert SeriesRef("mpstat", "%usr", "all") in refs
-    target = window.chart.plots[1]
-    center = window.chart.graphics.mapFromScene(target.sceneBoundingRect().center())
+    target = window.chart.widgets[1]
     before = list(s.comparison.panels[1].refs)
-    drop_on(window.chart, data, center)
+    drop_on(target.viewport(), data, target.viewport().rect().center())
     assert s.comparison.panels[1].refs[: len(before)] == before
     assert SeriesRef("mpstat", "%usr", "all") in s.comparison.panels[1].refs
     assert not s.comparison.layout_is_default

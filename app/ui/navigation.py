@@ -1,0 +1,120 @@
+"""Where the charts are in time: the visible x range, zooms and pans from the keyboard, and the
+zoom history (Back/Forward: Alt+Left/Right, the mouse's back and forward buttons). The charts'
+top panel leads; the others and the time axis strip are x-linked to it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtGui import QKeyEvent
+
+from benchlens.app.ui.session import Session
+from benchlens.app.ui.zoom_history import Range, ZoomHistory
+
+SETTLE_MS = 400  # a zoom or pan enters the history once the view has been still this long
+
+
+class TimeNavigator(QObject):
+    def __init__(self, session: Session, plots: Callable[[], list[pg.PlotItem]], parent: QObject) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.plots = plots
+        self.history = ZoomHistory()
+        self._key: object = None  # what the visited ranges are ranges of
+        self.settle = QTimer(self)
+        self.settle.setSingleShot(True)
+        self.settle.setInterval(SETTLE_MS)
+        self.settle.timeout.connect(self._settled)
+
+    def showing(self, key: object) -> None:
+        """The charts were rebuilt for these (alignment, runs ...): ranges of others mean nothing now."""
+        if key != self._key:
+            self.history.reset()
+            self._key = key
+
+    def visible_range(self) -> Range:
+        """The x range the charts show; None while they fit whole runs (never zoomed, or `0`): the
+        view box may not have fitted them yet, and whole runs are what it will show. Mouse zooms
+        and pans move the view without telling the session: export and summary read it here."""
+        plots = self.plots()
+        if not plots:
+            return None
+        vb = plots[0].vb
+        if vb.autoRangeEnabled()[0]:
+            return None
+        x0, x1 = vb.viewRange()[0]
+        return float(x0), float(x1)
+
+    def zoom_to(self, x0: float, x1: float) -> None:
+        plots = self.plots()
+        if plots:
+            plots[0].setXRange(x0, x1, padding=0)
+            self.session.comparison.x_range = (x0, x1)
+
+    # ---- zoom history -------------------------------------------------------------------------
+    def _settled(self) -> None:
+        """The view has been still for SETTLE_MS: the range is visited, and is the view's."""
+        r = self.visible_range()
+        self.session.comparison.x_range = r
+        self.history.visit(r)
+
+    def back(self) -> bool:
+        """Back to the x range shown before."""
+        self._settled_now()
+        moved, r = self.history.back()
+        if moved:
+            self._show(r)
+        return moved
+
+    def forward(self) -> bool:
+        self._settled_now()
+        moved, r = self.history.forward()
+        if moved:
+            self._show(r)
+        return moved
+
+    def _settled_now(self) -> None:
+        """A zoom still settling counts as visited before going back from it."""
+        if self.settle.isActive():
+            self.settle.stop()
+            self._settled()
+
+    def _show(self, r: Range) -> None:
+        plots = self.plots()
+        if not plots:
+            return
+        if r is None:
+            for p in plots:
+                p.enableAutoRange()
+        else:
+            plots[0].setXRange(*r, padding=0)
+        self.settle.stop()
+        self.session.comparison.x_range = r
+
+    # ---- keyboard zoom and pan ----------------------------------------------------------------
+    def key(self, event: QKeyEvent) -> bool:
+        """+/- zoom, arrows pan, 0 or Home whole runs; False for any other key."""
+        plots = self.plots()
+        if not plots:
+            return False
+        vb = plots[0].vb
+        (x0, x1), _ = vb.viewRange()
+        w = x1 - x0
+        key = event.key()
+        if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            vb.setXRange(x0 + w / 4, x1 - w / 4, padding=0)
+        elif key == Qt.Key.Key_Minus:
+            vb.setXRange(x0 - w / 2, x1 + w / 2, padding=0)
+        elif key == Qt.Key.Key_Left:
+            vb.setXRange(x0 - w / 5, x1 - w / 5, padding=0)
+        elif key == Qt.Key.Key_Right:
+            vb.setXRange(x0 + w / 5, x1 + w / 5, padding=0)
+        elif key in (Qt.Key.Key_0, Qt.Key.Key_Home):
+            for p in plots:
+                p.enableAutoRange()
+        else:
+            return False
+        self.session.comparison.x_range = tuple(vb.viewRange()[0])  # type: ignore[assignment]
+        return True

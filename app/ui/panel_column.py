@@ -1,0 +1,92 @@
+"""The pieces of the chart column: a panel (a plot with benchlens' own context menu), the border
+under it that resizes it when dragged, and the time axis strip that stays in view under the
+scrolling column, x-linked to the panels."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pyqtgraph as pg
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QContextMenuEvent, QMouseEvent
+from PySide6.QtWidgets import QFrame, QWidget
+
+MIN_PLOT_PX = 120  # the shortest plot area that still shows a drop's shape (issue 12: 4 px was useless)
+PANEL_CHROME_PX = 32  # the panel's title row and margins around its plot area (measured: 150 px gave 118)
+MIN_PANEL_PX = MIN_PLOT_PX + PANEL_CHROME_PX
+AXIS_WIDTH = 72  # every value axis the same width, so the panels' plot areas line up with the time axis
+HANDLE_PX = 6
+
+
+class PanelPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph is untyped
+    """One panel. pyqtgraph's own menu (whose Export… fails on SVG) is off: a right click asks
+    the chart for the panel menu."""
+
+    def __init__(self, index: int, on_menu: Callable[[int, QPoint], None], **kw: object) -> None:
+        super().__init__(background="w", **kw)
+        self.index = index
+        self.on_menu = on_menu
+        self.getPlotItem().setMenuEnabled(False)
+        self.getAxis("left").setWidth(AXIS_WIDTH)
+        self.setMinimumHeight(MIN_PANEL_PX)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        event.accept()
+        self.on_menu(self.index, event.globalPos())
+
+
+class PanelBorder(QFrame):
+    """The border under a panel: drag it to make the panel taller or shorter (never below a
+    readable height); the column grows and scrolls."""
+
+    def __init__(self, index: int, on_resize: Callable[[int, int, bool], None], height_of: Callable[[int], int]):
+        super().__init__()
+        self.index = index
+        self.on_resize = on_resize
+        self.height_of = height_of
+        self.setFixedHeight(HANDLE_PX)
+        self.setCursor(Qt.CursorShape.SplitVCursor)
+        self.setToolTip("Drag to resize the panel above")
+        self.setFrameShape(QFrame.Shape.HLine)
+        self.setFrameShadow(QFrame.Shadow.Sunken)
+        self._start: tuple[float, int] | None = None  # global y and the panel's height at the press
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self._start = (event.globalPosition().y(), self.height_of(self.index))
+            event.accept()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self._start is not None:
+            self.on_resize(self.index, self._height(event), False)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if self._start is not None:
+            self.on_resize(self.index, self._height(event), True)
+            self._start = None
+
+    def _height(self, event: QMouseEvent) -> int:
+        assert self._start is not None
+        y0, h0 = self._start
+        # global coordinates: the border itself moves while the panel above grows
+        return max(MIN_PANEL_PX, round(h0 + event.globalPosition().y() - y0))
+
+
+class TimeAxisStrip(pg.PlotWidget):  # type: ignore[misc]
+    """The time axis under the column: a plot with no height of its own but the panels' value
+    axis width, so its ticks sit under theirs; x-linked to the top panel."""
+
+    def __init__(self, axis_items: dict[str, object] | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent=parent, background="w", axisItems=axis_items or {})
+        plot = self.getPlotItem()
+        plot.setMenuEnabled(False)
+        plot.setMouseEnabled(x=False, y=False)
+        left = plot.getAxis("left")
+        left.setWidth(AXIS_WIDTH)
+        left.setStyle(showValues=False)
+        left.setPen(pg.mkPen(None))
+        plot.vb.setMaximumHeight(0)
+        plot.vb.setMinimumHeight(0)
+        self.setFixedHeight(48)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)

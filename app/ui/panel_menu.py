@@ -1,0 +1,73 @@
+"""The panel menu (right click on a panel), benchlens' own in place of pyqtgraph's: rename, move
+up/down, log scale, y from zero, add one of the panels the default layout left out, remove.
+Every choice goes through the Session (undoable, saved with the view, used by every export)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pyqtgraph as pg
+from PySide6.QtWidgets import QInputDialog, QMenu, QWidget
+
+from benchlens.app.analysis.layout import Panel
+from benchlens.app.render import fmt
+from benchlens.app.ui.session import Session
+
+LOG_DECADES = range(-9, 16)  # 1 ns .. 1e15: every value a benchmark series reaches
+
+
+def panel_menu(session: Session, index: int, parent: QWidget) -> QMenu:
+    panels = session.comparison.panels
+    panel = panels[index]
+    menu = QMenu(parent)
+    menu.setObjectName("panel-menu")
+    menu.addAction("Rename…", partial(rename, session, index, parent))
+    up = menu.addAction("Move up", partial(session.move_panel, index, -1))
+    up.setEnabled(index > 0)
+    down = menu.addAction("Move down", partial(session.move_panel, index, 1))
+    down.setEnabled(index < len(panels) - 1)
+    menu.addSeparator()
+    log = menu.addAction("Log scale")
+    log.setCheckable(True)
+    log.setChecked(panel.log_y)
+    log.triggered.connect(lambda on: session.set_panel_scale(index, log_y=on))
+    zero = menu.addAction("Y from zero")
+    zero.setCheckable(True)
+    zero.setChecked(panel.y_zero)
+    zero.triggered.connect(lambda on: session.set_panel_scale(index, y_zero=on))
+    zero.setEnabled(not panel.log_y)
+    menu.addSeparator()
+    add_more_panels(menu.addMenu("Add panel"), session, index + 1)
+    menu.addSeparator()
+    menu.addAction("Remove panel", partial(session.remove_panel, index))
+    return menu
+
+
+def add_more_panels(menu: QMenu, session: Session, at: int | None = None) -> None:
+    """The default candidates not shown, one action each (the View menu's "More panels" too)."""
+    menu.clear()
+    more = session.more_panels()
+    for p in more:
+        action = menu.addAction(p.title, partial(session.add_panel, p, at))
+        action.setToolTip(", ".join(r.spec() for r in p.refs))
+    if not more:
+        menu.addAction("(every suggested panel is shown)").setEnabled(False)
+
+
+def rename(session: Session, index: int, parent: QWidget) -> None:
+    old = session.comparison.panels[index].title
+    title, ok = QInputDialog.getText(parent, "Rename panel", "Title:", text=old)
+    if ok and title.strip():
+        session.rename_panel(index, title.strip())
+
+
+def apply_scale(plot: pg.PlotItem, panel: Panel, first_x: float | None) -> None:
+    """Log values, or a value axis that reaches 0, as the export draws them (app/render.py)."""
+    plot.setLogMode(x=False, y=panel.log_y)
+    if panel.log_y:  # decades only, labelled as the export labels them (pyqtgraph's 2..9 minors overlap at 120 px)
+        plot.getAxis("left").setTicks([[(float(k), fmt(10.0**k)) for k in LOG_DECADES]])
+    if panel.y_zero and not panel.log_y and first_x is not None:
+        # an invisible point at y = 0: the auto range then always includes zero
+        anchor = pg.ScatterPlotItem([first_x], [0.0], size=0, pen=None, brush=None)
+        anchor.setProperty("anchor", True)
+        plot.addItem(anchor)
