@@ -1,4 +1,5 @@
-"""`sadf -d` (sysstat): sar's reports as `;`-separated rows, read for importers/sar.py.
+"""`sadf -d` and `sadf -j` (sysstat): sar's reports as `;`-separated rows or JSON, read for
+importers/sar.py.
 
 Each report opens with `# hostname;interval;timestamp;[LABEL;]col;col...`; rows are
 `host;interval;timestamp;[label;]value;...`. Timestamps: `2026-11-23 15:57:45 UTC` (the default,
@@ -122,3 +123,106 @@ class CsvReader:
     def _warn(self, line_no: int, text: str) -> None:
         if self.ctx.room():
             self.ctx.warn(line_no, text, kind="unreadable")
+
+
+# ---- sadf -j -------------------------------------------------------------------------------------
+
+# section -> (key naming the entity or "", how keys become sar's column names)
+JSON_SECTIONS = {
+    "cpu-load": ("cpu", "percent"),
+    "process-and-context-switch": ("", "rate"),
+    "swap-pages": ("", "rate"),
+    "paging": ("", "rate"),
+    "io": ("", "io"),
+    "memory": ("", "memory"),
+    "queue": ("", "as is"),
+    "disk": ("disk-device", "disk"),
+    "interrupts": ("intr", "intr"),
+    "net-dev": ("iface", "rate"),
+    "net-edev": ("iface", "rate"),
+    "net-sock": ("", "as is"),
+    "net-tcp": ("", "rate"),
+    "net-etcp": ("", "rate"),
+}
+_DISK_AS_IS = {"tps", "areq-sz", "aqu-sz", "await"}
+_DISK_OLD = {"rd_sec", "wr_sec", "dc_sec", "avgrq-sz", "avgqu-sz"}  # the same values in older units
+
+
+def json_metric(key: str, rule: str) -> str | None:
+    """sar's column name of a sadf -j key (`memfree` -> `kbmemfree`, `util-percent` -> `%util`, `rkB`
+    -> `rkB/s`), None for a key that repeats another in older units."""
+    if key.endswith("-percent"):
+        return "%" + key.removesuffix("-percent")
+    if rule == "percent":
+        return "%" + key
+    if rule == "memory":
+        return "kbinact" if key == "inactive" else "kb" + key
+    if rule == "disk":
+        return None if key in _DISK_OLD else key if key in _DISK_AS_IS else key + "/s"
+    if rule == "io":
+        return key if key.endswith("tps") else key + "/s"
+    return key + "/s" if rule == "rate" else key
+
+
+def read_json(doc: dict[str, object], ctx: Context) -> Iterator[Block]:
+    """The statistics of the first host of a `sadf -j` document: the sections in JSON_SECTIONS
+    (`network` holds the net-* ones); others are named in the variant and skipped."""
+    series: dict[Key, tuple[list[float], list[float]]] = {}
+    for host in ss.json_hosts(doc, ctx)[:1]:
+        stats = host.get("statistics")
+        for entry in stats if isinstance(stats, list) else []:
+            if entry == {}:
+                continue  # sadf closes the list with an empty record
+            t = _json_time(entry.get("timestamp") if isinstance(entry, dict) else None, ctx)
+            if t is None or not isinstance(entry, dict):
+                ctx.warn(None, "a sadf -j record without a readable timestamp; skipped", kind="time")
+                continue
+            sections = dict(entry)
+            net = sections.pop("network", None)
+            sections.update(net if isinstance(net, dict) else {})
+            for name, body in sections.items():
+                if name == "timestamp":
+                    continue
+                if name not in JSON_SECTIONS:
+                    ctx.note_variant(f"sadf -j section {name!r} not read")
+                    continue
+                for item in body if isinstance(body, list) else [body]:
+                    if isinstance(item, dict):
+                        _json_item(item, name, t, series, ctx)
+    for (entity, metric), (ts, vs) in series.items():
+        yield Block(entity, np.array(ts, np.float64), {metric: np.array(vs, np.float64)})
+
+
+def _json_item(
+    item: dict[str, object], section: str, t: float, series: dict[Key, tuple[list[float], list[float]]], ctx: Context
+) -> None:
+    label, rule = JSON_SECTIONS[section]
+    entity = str(item.get(label, "")) if label else ""
+    if section == "cpu-load" and entity == "-1":
+        entity = "all"
+    for key, v in item.items():
+        if key == label or isinstance(v, dict | list | str):
+            if isinstance(v, dict) and section == "io" and key.startswith("io-"):  # io-reads, io-writes ...
+                _json_item(v, "io", t, series, ctx)
+            continue
+        metric = "intr/s" if rule == "intr" else json_metric(key, rule)
+        ent = f"{entity} {key}" if rule == "intr" and key != "all" else entity
+        if metric is None:
+            continue
+        ctx.units[metric] = ss.sar_unit(metric)
+        ts, vs = series.setdefault((ent, metric), ([], []))
+        ts.append(t)
+        vs.append(ss.number(v))
+
+
+def _json_time(stamp: object, ctx: Context) -> float | None:
+    if not isinstance(stamp, dict) or not isinstance(stamp.get("date"), str) or not isinstance(stamp.get("time"), str):
+        return None
+    m = _STAMP.fullmatch(f"{stamp['date']} {stamp['time']}")
+    if m is None or m[8]:
+        return None
+    y, mo, d, h, mi, s = (int(m[i]) for i in range(1, 7))
+    if not (1 <= mo <= 12 and 1 <= d <= 31 and h < 24 and mi < 60 and s < 61 and y >= 1970):
+        return None
+    naive = float(days_from_civil(np.array([y]), np.array([mo]), np.array([d]))[0] * 86400 + h * 3600 + mi * 60 + s)
+    return naive if stamp.get("utc") == 1 else float(ctx.clock.wall(np.array([naive]))[0])

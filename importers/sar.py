@@ -21,7 +21,9 @@ Entity: the row's label (CPU `all`, `0` ...; device; interface; IRQ; TTY; filesy
 host-wide reports. `-I` per-CPU columns (`INTR all CPU0 CPU1`, 12.x) become `intr/s` of entity
 `IRQ` and `IRQ CPU0` .... Units from the column: `%`, `kB/s`, `1/s`, `kB`, `MB`, `ms` ...
 `sadf -d` (`;`-separated, UTC, `-t` local or `-U` epoch times) is read by importers/_sadf.py with
-the same names. Not imported (noted): the USB report (text columns); `sadf -j` (JSON).
+the same names, and so is `sadf -j` (JSON: keys mapped back to the column names, `memfree` ->
+`kbmemfree`, `util-percent` -> `%util`, `rkB` -> `rkB/s` ...). Not imported (noted): the USB report
+(text columns), sadf -j sections other than the reports listed in _sadf.JSON_SECTIONS.
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ _SAR_ONLY = re.compile(
 def sniff(head: str) -> float:
     if head.lstrip().startswith(_sadf.HEADER):
         return 0.98
+    if head.lstrip().startswith("{"):  # sadf -j: above mpstat's and iostat's JSON (0.95)
+        return 0.98 if '"sysstat"' in head and '"file-date"' in head else 0.0
     for m in _TIME.finditer(head):
         if _SAR_ONLY.search(m.group(1)):
             return 0.95  # above mpstat's 0.9: `sar -u ALL` also names `%usr ... %sys`
@@ -86,6 +90,15 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     head = first[: 64 << 10].decode("utf-8", "replace")
     if head.lstrip().startswith(_sadf.HEADER):
         yield from _parse_csv(prepend(first, chunks), ctx)
+        return
+    if head.lstrip().startswith("{"):
+        ctx.note_variant("sadf -j")
+        read = False
+        for block in _sadf.read_json(ss.load_json(prepend(first, chunks)), ctx):
+            read = True
+            yield block
+        if not read and not ctx.warnings:
+            ctx.warn(None, "no sadf -j statistics found", kind="format")
         return
     state = _Text(ss.detect_decimal(head), ctx)
     read = text = False

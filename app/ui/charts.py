@@ -280,6 +280,8 @@ class ComparisonView(QWidget):
                 shift = item.pos().x()  # a run being dragged is drawn shifted
                 xs, ys = pyramid.view(x_range[0] - shift, x_range[1] - shift, pixels)
                 item.setData(xs, ys, connect="finite")
+        for i in shown:  # fit y to the new points now: fitted while painting, it costs a second paint
+            self.plots[i].vb.prepareForPaint()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -299,6 +301,7 @@ class ComparisonView(QWidget):
                     shift = item.pos().x()
                     xs, ys = pyramid.view(x_range[0] - shift, x_range[1] - shift, pixels)
                     item.setData(xs, ys, connect="finite")
+            self.plots[i].vb.prepareForPaint()
 
     def _draw_drops(self, runs: list[int]) -> None:
         """Each detected drop: a shaded band on every panel, labelled on the top one."""
