@@ -11,7 +11,10 @@ Everything is cumulative (reset by a restart or TRUNCATE): between snapshots
 - `SUM_TIMER_WAIT` (picoseconds) becomes milliseconds of wait per second (`ms/s`),
 - `SUM_NUMBER_OF_BYTES_READ/WRITE` become B/s,
 - `AVG_TIMER_WAIT` is recomputed from the deltas (µs per event in the interval): the printed
-  AVG/MIN/MAX are not additive and are not imported.
+  AVG/MIN/MAX are not additive and are not imported, except from a select of some columns with no
+  counter at all (`EVENT_NAME, AVG_TIMER_WAIT`): then they are kept as printed, in µs, as
+  `AVG_TIMER_WAIT_since_start` (MIN_, MAX_ likewise).
+A select of any subset of these columns is read (`EVENT_NAME, SUM_TIMER_WAIT` gives only ms/s).
 Entity: the event name (`wait/io/file/innodb/innodb_data_file`) or the file name. A single
 snapshot keeps the totals (for top-N tables).
 mysqldump output is read too: `INSERT INTO `table` [(columns)] VALUES (...),(...);` with the
@@ -23,7 +26,7 @@ formatted units (`12.74 ms`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -47,12 +50,24 @@ SCALE = {"SUM_TIMER_WAIT": 1e-9}  # picoseconds per second -> milliseconds per s
 # COUNT_* and SUM_* are BIGINT UNSIGNED: digits, never a sign or an exponent (a count of 1e-320 would
 # make an infinite average wait)
 _NUMBER = re.compile(r"\s*[0-9]+(?:\.[0-9]+)?\s*")
-HEADERS = [frozenset({"event_name", "count_star"}), frozenset({"event_name", "count_read"})]
+# Printed MIN/AVG/MAX_TIMER_WAIT (since start, not additive): kept, as `<column>_since_start` in
+# microseconds, only from a select that has no counter to take deltas of.
+TIMERS = ("AVG_TIMER_WAIT", "MIN_TIMER_WAIT", "MAX_TIMER_WAIT")
+PRINTED = "_since_start"
+# rows of one name (instances, threads): the lowest MIN, the highest MAX; averages cannot be
+# combined without their counts, so the first row's is kept
+_COMBINE: dict[str, Callable[[float, float], float]] = {
+    "MIN_TIMER_WAIT": min,
+    "MAX_TIMER_WAIT": max,
+    "AVG_TIMER_WAIT": lambda first, _other: first,
+}
+_SUMMARY = frozenset(m.lower() for m in (*RATE_UNITS, *TIMERS))  # a select of any of them is read
+HEADERS = [frozenset({"event_name", c}) for c in sorted(_SUMMARY)]
 
 
 def sniff(head: str) -> float:
     low = head.lower()
-    if "event_name" in low and ("count_star" in low or "count_read" in low) and "innodb monitor output" not in low:
+    if "event_name" in low and any(c in low for c in _SUMMARY) and "innodb monitor output" not in low:
         return 0.95
     if re.search(r"^insert into `?(?:" + "|".join(DUMP_COLUMNS) + ")", low, re.M):
         return 0.95  # a mysqldump of a Performance Schema summary without column names
@@ -61,17 +76,20 @@ def sniff(head: str) -> float:
 
 def _wanted(res: mt.Result) -> bool:
     cols = {c.lower() for c in res.columns}
-    return "event_name" in cols and bool(cols & {"count_star", "count_read"})
+    return "event_name" in cols and bool(cols & _SUMMARY)
 
 
 def _values(res: mt.Result, ctx: Context) -> dict[tuple[str, str], float]:
-    key = "file_name" if "file_name" in {c.lower() for c in res.columns} else "event_name"
+    cols = {c.lower() for c in res.columns}
+    key = "file_name" if "file_name" in cols else "event_name"
+    counters = [m for m in RATE_UNITS if m.lower() in cols]
+    metrics = counters or [m for m in TIMERS if m.lower() in cols]
     out: dict[tuple[str, str], float] = {}
     for row in res.rows:
         entity = row.cells.get(key, "").strip()
         if not entity:
             continue
-        for metric in RATE_UNITS:
+        for metric in metrics:
             text = row.cells.get(metric.lower())
             if text is None or text in ("", "NULL"):
                 continue
@@ -79,7 +97,12 @@ def _values(res: mt.Result, ctx: Context) -> dict[tuple[str, str], float]:
                 ctx.warn(row.line, f"{metric} {text[:20]!r} is not a number; skipped", kind="unreadable")
                 continue
             v = float(text)
-            out[(entity, metric)] = out.get((entity, metric), 0.0) + v  # instances/threads summed
+            if counters:
+                out[(entity, metric)] = out.get((entity, metric), 0.0) + v  # instances/threads summed
+                continue
+            printed = (entity, metric + PRINTED)
+            old = out.get(printed)
+            out[printed] = v if old is None else _COMBINE[metric](old, v)
     return out
 
 
@@ -192,6 +215,11 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
 def _blocks(snaps: Snapshots, ctx: Context) -> Iterator[Block]:
     if not len(snaps):
         ctx.warn(None, "no Performance Schema rows (is performance_schema ON?)", kind="format")
+        return
+    if all(m.endswith(PRINTED) for _, m in snaps.keys()):  # noqa: SIM118 (not a dict)
+        ctx.note_variant("printed timer columns only: kept as printed (since start)")
+        for block in snaps.totals(ctx, {m + PRINTED: "us" for m in TIMERS}):
+            yield Block(block.entity, block.t, {m: v * 1e-6 for m, v in block.values.items()})  # ps -> us
         return
     if len(snaps) == 1:
         ctx.note_variant("single snapshot: totals since start")

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from benchlens import importers
 from benchlens.importers import perfschema
 from tests.conftest import FIXTURES, Series, parse_series
 
@@ -35,3 +37,69 @@ def test_sniff() -> None:
     assert perfschema.sniff("INSERT INTO `events_waits_summary_global_by_event_name` VALUES ('x',1,2,3,4,5);") == 0.95
     assert perfschema.sniff("EVENT_NAME\tCOUNT_STAR\tSUM_TIMER_WAIT\n") == 0.95
     assert perfschema.sniff("INSERT INTO `orders` VALUES (1,2);") == 0.0
+
+
+# ---- selects of some columns only (issue 13: refused before) ----------------------------------------
+
+PS = FIXTURES / "perfschema"
+SUM_ONLY = PS / "perfschema_mariadb-10.11.19_table_event-name-sum-timer-wait.txt"
+COUNT_AVG_MAX = PS / "perfschema_mariadb-10.11.19_table_event-name-count-avg-max.txt"
+AVG_MIN_MAX = PS / "perfschema_mariadb-10.11.19_batch_event-name-avg-min-max.txt"
+
+
+def naive(path: Path) -> list[tuple[float, dict[str, list[str]]]]:
+    """(marker time, {event: [cells after the name]}) per snapshot, table or TAB shape."""
+    snaps: list[tuple[float, dict[str, list[str]]]] = []
+    for line in path.read_text().splitlines():
+        if line.startswith("TS "):
+            snaps.append((float(line.split()[1]), {}))
+            continue
+        cells = [c.strip() for c in line.strip("|").split("|")] if line.startswith("|") else line.split("\t")
+        if cells[0].startswith("wait/"):
+            snaps[-1][1][cells[0]] = cells[1:]
+    return snaps
+
+
+@pytest.mark.parametrize("path", [SUM_ONLY, COUNT_AVG_MAX, AVG_MIN_MAX], ids=lambda p: p.name)
+def test_a_select_of_some_columns_is_detected(path: Path) -> None:
+    assert importers.detect(path.read_text()[:4096]) is perfschema
+
+
+def test_event_name_and_sum_timer_wait_only() -> None:
+    """`SELECT EVENT_NAME, SUM_TIMER_WAIT`: wait per second from the deltas; no count, no average."""
+    s = series(SUM_ONLY)
+    snaps = naive(SUM_ONLY)
+    t = [tt for tt, _ in snaps]
+    ev = "wait/io/table/sql/handler"
+    v = [float(rows[ev][0]) for _, rows in snaps]
+    got_t, got = s[("SUM_TIMER_WAIT", ev)]
+    assert got_t.tolist() == t[1:]
+    assert got.tolist() == pytest.approx((np.diff(v) * 1e-9 / np.diff(t)).tolist())
+    assert min(got) > 0  # the capture ran under load
+    assert {m for m, _ in s} == {"SUM_TIMER_WAIT"}
+
+
+def test_count_star_with_printed_avg_and_max() -> None:
+    """COUNT_STAR is a rate; the printed AVG/MAX (since start, not additive) are not imported when a
+    counter is there, as with the full select."""
+    s = series(COUNT_AVG_MAX)
+    snaps = naive(COUNT_AVG_MAX)
+    t = [tt for tt, _ in snaps]
+    ev = "wait/io/table/sql/handler"
+    v = [float(rows[ev][0]) for _, rows in snaps]
+    assert s[("COUNT_STAR", ev)][1].tolist() == pytest.approx((np.diff(v) / np.diff(t)).tolist())
+    assert {m for m, _ in s} == {"COUNT_STAR"}
+
+
+def test_printed_timers_alone_are_kept_as_printed() -> None:
+    """`SELECT EVENT_NAME, AVG_TIMER_WAIT, MIN_TIMER_WAIT, MAX_TIMER_WAIT`: no counter to take
+    deltas of, so the printed values (since start, picoseconds) are kept in microseconds."""
+    got, ctx = parse_series(perfschema, AVG_MIN_MAX.read_bytes())
+    snaps = naive(AVG_MIN_MAX)
+    ev = "wait/io/table/sql/handler"
+    for k, metric in enumerate(("AVG_TIMER_WAIT", "MIN_TIMER_WAIT", "MAX_TIMER_WAIT")):
+        t, v = got[(f"{metric}_since_start", ev)]
+        assert t.tolist() == [tt for tt, _ in snaps]
+        assert v.tolist() == pytest.approx([float(rows[ev][k]) * 1e-6 for _, rows in snaps])
+        assert ctx.units[f"{metric}_since_start"] == "us"
+    assert "printed timer columns only: kept as printed (since start)" in ctx.variant

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Capture Performance Schema selects with only some of the summary columns (issue 13: refused
+# before), from a private MariaDB with performance_schema=ON (datadir and socket under
+# /tmp/bl_mysql_pscols, no TCP, deleted at the end), under a bounded load, 5 snapshots 1 s apart
+# with pt-stalk style `TS` markers (as tests/capture/mysql_snapshots.sh).
+#
+#   bash tests/capture/perfschema_columns.sh        (as root, Debian 12: mariadb-server mariadb-client)
+#
+# Writes tests/fixtures/perfschema/perfschema_mariadb-<ver>_<columns>.txt for the column subsets below.
+set -euo pipefail
+CAPTURE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+FIX=$(cd "$CAPTURE_DIR/../fixtures" && pwd)
+BASE=/tmp/bl_mysql_pscols
+SOCK=$BASE/mysqld.sock
+export TZ=UTC
+ENV=(env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin TZ=UTC LC_ALL=C.UTF-8)
+
+if [ -e "$BASE" ]; then
+  echo "$BASE exists (a capture running, or left over): remove it first" >&2
+  exit 1
+fi
+mkdir -p "$BASE" "$FIX/perfschema"
+chown mysql:mysql "$BASE"
+
+SERVER=""
+cleanup() {
+  if [ -n "$SERVER" ]; then
+    "${ENV[@]}" mariadb-admin --no-defaults -S "$SOCK" -uroot shutdown 2>/dev/null || kill "$SERVER" 2>/dev/null || true
+    for _ in $(seq 60); do kill -0 "$SERVER" 2>/dev/null || break; sleep 0.5; done
+  fi
+  rm -rf "$BASE"
+}
+trap cleanup EXIT
+
+mariadb-install-db --no-defaults --user=mysql --datadir="$BASE/data" \
+  --auth-root-authentication-method=socket >"$BASE/install.log" 2>&1
+mariadbd --no-defaults --user=mysql --datadir="$BASE/data" --socket="$SOCK" --skip-networking \
+  --pid-file="$BASE/mysqld.pid" --log-error="$BASE/error.log" --innodb-buffer-pool-size=64M --performance-schema=ON --innodb-flush-method=O_DIRECT \
+  >/dev/null 2>&1 &
+SERVER=$!
+for _ in $(seq 60); do [ -S "$SOCK" ] && break; sleep 0.5; done
+[ -S "$SOCK" ] || { echo "server did not start; see $BASE/error.log" >&2; cat "$BASE/error.log" >&2; exit 1; }
+
+db() { "${ENV[@]}" mariadb --no-defaults -S "$SOCK" -uroot "$@"; }
+madmin() { "${ENV[@]}" mysqladmin --no-defaults -S "$SOCK" -uroot "$@"; }
+VER=$(db -N -B -e 'SELECT VERSION()' | sed 's/-.*//')
+PS="$FIX/perfschema/perfschema_mariadb-${VER}"
+
+# Bounded load: 2 sessions of point updates and range selects, each stopped by `timeout`.
+db -e 'CREATE DATABASE bl; CREATE TABLE bl.t (id INT AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL, pad CHAR(100) NOT NULL, KEY (k)) ENGINE=InnoDB'
+db -e "INSERT INTO bl.t (k, pad) SELECT seq % 1000, REPEAT('x', 100) FROM bl.seq_1_to_20000"
+for s in 1 2; do
+  awk -v s="$s" 'BEGIN { for (i = 1; i <= 400000; i++) {
+      id = (i * 7919 + s * 104729) % 20000 + 1
+      if (i % 2 == 0) printf "UPDATE bl.t SET k = k + 1 WHERE id = %d;\n", id
+      else printf "SELECT SUM(k) FROM bl.t WHERE id BETWEEN %d AND %d;\n", id, id + 50 } }' >"$BASE/load$s.sql"
+  (timeout 45 "${ENV[@]}" mariadb --no-defaults -S "$SOCK" -uroot <"$BASE/load$s.sql" >/dev/null 2>&1 || true) &
+done
+sleep 2
+
+marker() { echo "TS $(date +%s.%N) $(date '+%F %T')"; }
+T=performance_schema.events_waits_summary_global_by_event_name
+W="WHERE EVENT_NAME LIKE 'wait/io/table/%' OR EVENT_NAME LIKE 'wait/lock/table/%' OR EVENT_NAME LIKE 'wait/io/file/innodb/%'"
+for i in 1 2 3 4 5; do
+  { marker; db -t -e "SELECT EVENT_NAME, SUM_TIMER_WAIT FROM $T $W"; } >>"$PS.sum.tmp"
+  { marker; db -t -e "SELECT EVENT_NAME, COUNT_STAR, AVG_TIMER_WAIT, MAX_TIMER_WAIT FROM $T $W"; } >>"$PS.count.tmp"
+  { marker; db -B -e "SELECT EVENT_NAME, AVG_TIMER_WAIT, MIN_TIMER_WAIT, MAX_TIMER_WAIT FROM $T $W"; } >>"$PS.avg.tmp"
+  sleep 1
+done
+mv "$PS.sum.tmp" "${PS}_table_event-name-sum-timer-wait.txt"
+mv "$PS.count.tmp" "${PS}_table_event-name-count-avg-max.txt"
+mv "$PS.avg.tmp" "${PS}_batch_event-name-avg-min-max.txt"
+
+for j in $(jobs -p); do [ "$j" = "$SERVER" ] || wait "$j" 2>/dev/null || true; done
+echo "captured with MariaDB $VER:"
+ls -l "${PS}"_*_event-name-*.txt
