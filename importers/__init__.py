@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from benchlens.importers import (
     dbstress,
+    diskstats,
     global_status,
     innodb_mutex,
     innodb_status,
     iostat,
+    meminfo,
     mpstat,
     perfschema,
+    procstat,
+    procvmstat,
     sar,
     sysbench,
     tpcc,
@@ -35,6 +39,10 @@ FORMATS: tuple[Importer, ...] = (
     global_status,
     perfschema,
     sar,
+    diskstats,
+    procstat,
+    meminfo,
+    procvmstat,
 )
 THRESHOLD = 0.5
 

@@ -1,0 +1,105 @@
+"""What the /proc collectors of pt-stalk share (diskstats, procstat, meminfo, procvmstat): a loop
+of `TS <epoch>.<ns> <date> <time>` marker lines (pt-stalk: `date +"TS %s.%N %F %T"`), each
+followed by the raw /proc file. Markers are read by importers/_snapshots.py (any marker it
+knows); the epoch is UTC.
+
+`timed_snapshots` yields (t, first line, lines) of each marked snapshot, warning once about lines
+before the first marker; `Counters` holds one number per (entity, key) per snapshot and gives
+the deltas between consecutive snapshots with resets (a counter that went down, an entity that
+came or went) as NaN, never a negative rate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from benchlens.importers._snapshots import snapshots
+from benchlens.importers._types import Context
+
+
+def timed_snapshots(chunks: Iterator[bytes], ctx: Context) -> Iterator[tuple[float, int, list[str]]]:
+    """The snapshots that follow a marker; lines before the first marker are skipped with a warning."""
+    for s in snapshots(chunks, ctx):
+        if s.t is None:
+            if any(line.strip() for line in s.lines):
+                ctx.warn(s.first_line, "lines before the first `TS` marker have no time; skipped", kind="time")
+            continue
+        yield s.t, s.first_line, s.lines
+
+
+def count(text: str) -> float | None:
+    """A /proc counter: decimal digits only (no sign, no fraction, no exponent), else None."""
+    if not text.isascii() or not text.isdigit():
+        return None
+    return float(text)
+
+
+class Counters:
+    """Snapshots of {(entity, key): value}, then their deltas per interval."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+        self.lines: list[int] = []
+        self.values: list[dict[tuple[str, str], float]] = []
+
+    def add(self, t: float, line: int, values: dict[tuple[str, str], float]) -> None:
+        self.times.append(t)
+        self.lines.append(line)
+        self.values.append(values)
+
+    def __len__(self) -> int:
+        return len(self.times)
+
+    def entities(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for v in self.values:
+            seen.update(dict.fromkeys(e for e, _ in v))
+        return list(seen)
+
+    def keys(self, entity: str) -> list[str]:
+        seen: dict[str, None] = {}
+        for v in self.values:
+            seen.update(dict.fromkeys(k for e, k in v if e == entity))
+        return list(seen)
+
+    def column(self, entity: str, key: str) -> np.ndarray:
+        return np.array([v.get((entity, key), np.nan) for v in self.values], np.float64)
+
+    def intervals(self, ctx: Context) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(t of the later snapshot, dt, usable) of every interval; `usable` is False where the
+        snapshot is not later than the one before (warned once)."""
+        t = np.array(self.times, np.float64)
+        dt = np.diff(t)
+        usable = dt > 0
+        if (~usable).any():
+            ctx.warn(
+                None,
+                f"{int((~usable).sum())} snapshot(s) not later than the one before; no values for them",
+                kind="time",
+            )
+        return t[1:], np.where(usable, dt, 1.0), usable
+
+    def deltas(self, entity: str, keys: list[str]) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """Δ of each key over each interval, and `reset`: where any of these keys went down or is
+        missing on either side (the entity came or went, a line was cut)."""
+        out: dict[str, np.ndarray] = {}
+        reset = np.zeros(max(len(self) - 1, 0), bool)
+        for key in keys:
+            d = np.diff(self.column(entity, key))
+            reset |= ~(d >= 0)  # NaN (missing) or negative
+            out[key] = d
+        return out, reset
+
+    def warn_resets(self, ctx: Context, entity: str, reset: np.ndarray, what: str) -> None:
+        """One warning per interval where `entity`'s counters went down (not where it is missing)."""
+        for k in np.flatnonzero(reset):
+            before, after = self.values[k], self.values[k + 1]
+            down = [key for (e, key), v in before.items() if e == entity and after.get((e, key), v) < v]
+            if down:
+                ctx.warn(
+                    self.lines[k + 1],
+                    f"{what} {entity} counters went down ({', '.join(down[:3])}): reboot or wrap? no values there",
+                    kind="counter_reset",
+                )
