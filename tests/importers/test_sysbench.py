@@ -107,6 +107,30 @@ def test_relative_log_is_placed_at_the_load_onset(tmp_path: Path) -> None:
         assert run.bench_start == t[0] - 1 and run.bench_end == t[-1]  # the first report is [ 1s ]
 
 
+def test_relative_log_is_placed_at_the_load_onset_of_iostat_avg_cpu(tmp_path: Path) -> None:
+    """Issue 13: with iostat as the folder's only CPU source the log went to its modification time;
+    iostat's avg-cpu block (100 - %idle) shows the onset as well."""
+    folder = tmp_path / "run"
+    folder.mkdir()
+    shutil.copy(FIXTURES / "runs" / "c_basic" / "iostat.log", folder / "iostat.log")  # real capture
+    lines = [
+        f"[ {k}s ] thds: 4 tps: {100 + k}.00 qps: 1.00 (r/w/o: 1.00/0.00/0.00) lat (ms,95%): 1.00 err/s: 0.00 "
+        "reconn/s: 0.00"
+        for k in range(1, 6)
+    ]
+    (folder / "sysbench.log").write_text("\n".join(lines) + "\n")
+    with Library(tmp_path / "lib.sqlite") as lib:
+        rep = import_path(lib, folder, Options(tz="UTC"))
+        src = next(s for s in rep.sources if s.format == "sysbench")
+        assert "load onset seen in iostat avg-cpu 100-%idle" in src.clock
+        t, _ = lib.load(next(s for s in lib.series(rep.id) if s.metric == "tps"))
+        idle = next(s for s in lib.series(rep.id) if s.format == "iostat" and s.metric == "%idle" and not s.entity)
+        it, iv = lib.load(idle)
+        busy = 100 - iv
+        first_busy = it[np.argmax(busy > busy[0] + 5)]
+        assert first_busy - 1 <= t[0] - 1 <= first_busy
+
+
 def test_relative_log_without_monitors_uses_its_modification_time(tmp_path: Path) -> None:
     folder = tmp_path / "only-log"
     folder.mkdir()
@@ -130,3 +154,4 @@ def test_a_document_quoting_report_lines_is_not_a_log() -> None:
     reports = "".join(line for line in log.splitlines(keepends=True) if line.startswith("[ "))
     assert importers.detect(log) is importers.by_name("sysbench")  # banner on top
     assert importers.detect(reports[reports.index("[ 3s ]") :]) is importers.by_name("sysbench")  # cut at the front
+
