@@ -93,6 +93,7 @@ class FolderClock:
     tz: tzinfo | None  # None: the importing machine's zone
     description: str
     origin: float | None = None  # epoch of report 0 of files without times
+    origin_from: str | None = None  # the timed file whose first time is `origin` (no launch was seen)
     interval: float = 1.0
     bench_start: float | None = None  # epoch where relative benchmark times start
 

@@ -339,18 +339,36 @@ def _import_files(job: _Job, scan: _Scan) -> tuple[list[SourceReport], tuple[flo
     """Every file, each in a savepoint; and the benchmark's (start, end) when known."""
     reports: list[SourceReport] = []
     bench: tuple[float, float] | None = None
-    # Logs timed relative to their own start go last: they are placed from the others.
-    for f in sorted(scan.files, key=lambda f: f.meta.timing is Timing.RELATIVE):
+    timed: list[tuple[int, str]] = []  # (source id, path) of the files with clock times, imported
+    # Files with clock times first, then those placed from them: files without times (when no
+    # launch was seen), logs timed relative to their own start (from the CPU series' load onset).
+    for f in sorted(scan.files, key=lambda f: _ORDER[f.meta.timing]):
         relative = f.meta.timing is Timing.RELATIVE
         method = _anchor_relative(job, scan) if relative else None
+        if f.meta.timing is Timing.INDEX and job.clock.origin is None:
+            _origin_from_timed(job, timed)
         imported = _import_saved(job, f, method, scan.skipped)
         if imported is None:
             continue
         report, source_id = imported
         reports.append(report)
+        if f.meta.timing is Timing.WALL:
+            timed.append((source_id, f.rel))
         if relative and bench is None:
             bench = _bench_span(job, source_id)
     return reports, scan.recorded_bench() or bench
+
+
+_ORDER = {Timing.WALL: 0, Timing.INDEX: 1, Timing.RELATIVE: 2}
+
+
+def _origin_from_timed(job: _Job, timed: list[tuple[int, str]]) -> None:
+    """No timed file told its launch (snapshot loops timed by markers or headers, InnoDB status):
+    files without times start at the earliest time the imported timed files hold, never at their
+    own modification time (a copied file's mtime is not the capture's day)."""
+    firsts = [(first, rel) for sid, rel in timed if (first := job.txn.source_span(sid)[0]) is not None]
+    if firsts:
+        job.clock.origin, job.clock.origin_from = min(firsts)
 
 
 def _anchor_relative(job: _Job, scan: _Scan) -> str | None:
@@ -496,7 +514,10 @@ def _place(
             f"{clock.interval:g} s (--interval)",
             kind="placement",
         )
-        return f"no times in the file: report k placed at launch + k x {clock.interval:g} s ({clock.description})"
+        where = f"; files without times start at the first time in {clock.origin_from}" if clock.origin_from else ""
+        return (
+            f"no times in the file: report k placed at launch + k x {clock.interval:g} s ({clock.description}{where})"
+        )
     _end_at_mtime(txn, source_id, f)
     ctx.warn(
         None, "no times in the folder; placed so the last report is at the file's modification time", kind="placement"

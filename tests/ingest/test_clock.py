@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from benchlens.app.clock import ClockError, parse_tz, resolve
+from benchlens.app.ingest import Options, import_path
+from benchlens.app.store import Library
+from tests.conftest import FIXTURES
 
 
 def naive(text: str) -> np.ndarray:
@@ -80,3 +86,29 @@ def test_untimed_reports_are_placed_from_the_origin() -> None:
     clock = resolve([], "UTC", [])
     clock.origin, clock.interval = 1000.0, 2.0
     assert list(clock.index(np.array([0, 1, 5]))) == [1000.0, 1002.0, 1010.0]
+
+
+def test_untimed_file_starts_at_the_first_time_of_the_timed_files(tmp_path: Path) -> None:
+    """Issue 13 (a pt-mysql-summary folder): an InnoDB status timed by its headers and a status
+    snapshot without times. No timed file told a launch, so the untimed one went to its own
+    modification time (years away: one run of 3.4 years) with a note saying the folder had no
+    times. It starts at the first time the timed file holds."""
+    d = tmp_path / "summary"
+    d.mkdir()
+    shutil.copy(FIXTURES / "innodb_status" / "innodb_status_10.11.19_mariadb_bare-3x2s.txt", d / "innodb-status")
+    shutil.copy(
+        FIXTURES / "global_status" / "global_status_mariadb-10.11.19_table-loop-uneven-sleeps.txt", d / "status"
+    )
+    os.utime(d / "status", (1_900_000_000, 1_900_000_000))  # copied years after the capture
+    with Library(tmp_path / "lib.sqlite") as lib:
+        rep = import_path(lib, d, Options(tz="UTC"))
+        firsts = {s.format: [] for s in lib.series(rep.id)}
+        for s in lib.series(rep.id):
+            firsts[s.format].append(float(lib.load(s)[0][0]))
+        status = next(s for s in rep.sources if s.path == "status")
+        assert "files without times start at the first time in innodb-status" in status.clock
+        assert not any("no times in the folder" in w.text for w in status.warnings)
+        uptime = next(s for s in lib.series(rep.id) if s.metric == "Uptime")
+        assert float(lib.load(uptime)[0][0]) == min(firsts["innodb_status"])
+        run = lib.run(rep.id)
+        assert run.end - run.start < 3600
