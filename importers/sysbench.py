@@ -11,6 +11,9 @@ Variants covered (fixtures in tests/fixtures/sysbench and the demo runs in resou
 - several runs in one log (a step load: 1, 2, 4 ... threads): times restart at the first report;
   each run is placed right after the previous one, never overlapping.
 
+Recognised but not read (each refused with what it is): `fileio` interval reports, and logs with the
+final summary only (no --report-interval).
+
 Metrics: `tps` (the benchmark's throughput, whatever the tool), `qps`, `r/s`, `w/s`, `o/s`,
 `err/s`, `reconn/s` (1/s), `thds` (threads), `lat_ms` (ms) with the percentile as entity (`95`,
 or `avg`/`max` when sysbench was asked for those). Entity "" for the others.
@@ -48,6 +51,9 @@ _EPS = re.compile(  # sysbench cpu / memory / threads tests: events per second
     rf"\s+lat\s+\(ms,(?P<pct>[^)]+?)%?\):\s*(?P<lat>{_N})"
 )
 _REPORT = re.compile(r"^\[\s*\d+(?:\.\d+)?s\s*\]\s+(?:thds|threads):", re.M)
+# Outputs recognised but not read (yet), so that a refusal names what it saw
+_FILEIO = re.compile(r"^\[\s*\d+(?:\.\d+)?s\s*\]\s+reads:\s*\S+ MiB/s\s+writes:", re.M)
+_SUMMARY = re.compile(r"^(?:General statistics:|\s+transactions:\s+\d+ \(|\s+events per second:)", re.M)
 _VERSION = re.compile(r"^sysbench (\d+\.\d+(?:\.\d+)?)", re.M)
 UNITS = {
     "tps": "1/s",
@@ -72,15 +78,22 @@ COLUMNS = {
 }
 
 
+_NOTHING = {
+    "": "no sysbench report lines (`[ 1s ] thds: ...`, --report-interval) found",
+    "fileio": "sysbench fileio interval reports (`reads: … MiB/s writes: … fsyncs: …/s`) are not read",
+    "summary": "a sysbench summary without interval reports (run without --report-interval) is not read",
+}
+
+
 def sniff(head: str) -> float:
     """A sysbench log: its banner near the top, or report lines from the first line (a log cut at
     the front) or making up most of the text. A document that quotes a few report lines in its
     prose (a MANIFEST, a blog post draft) is not a log."""
     reports = len(_REPORT.findall(head))
-    if not reports:
-        return 0.0
     lines = [line for line in head.splitlines() if line.strip()]
-    banner = _VERSION.search("\n".join(lines[:10])) is not None
+    banner = bool(lines) and _VERSION.search("\n".join(lines[:10])) is not None
+    if not reports:  # its own banner: a log without interval reports, named when refused
+        return 0.9 if banner and (_FILEIO.search(head) or _SUMMARY.search(head)) else 0.0
     return 0.95 if banner or _REPORT.match(lines[0]) or 2 * reports >= len(lines) else 0.0
 
 
@@ -89,7 +102,7 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     percentile = None
     segment_start, last_t, line_no = 0.0, -1.0, 0
     steps: list[tuple[float, float]] = []  # the runs of this log (a step load)
-    text = False
+    text, seen = False, ""  # seen: what a log without readable reports holds instead
     for data in chunks:
         for raw in text_lines(data):
             line_no += 1
@@ -97,6 +110,11 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
             if not raw.startswith("["):
                 if line_no < 5 and (m := _VERSION.match(raw)) and ctx.meta.tool_version is None:
                     ctx.meta.tool_version = f"sysbench {m.group(1)}"
+                elif not seen and _SUMMARY.match(raw):
+                    seen = "summary"
+                continue
+            if _FILEIO.match(raw):
+                seen = "fileio"
                 continue
             m = _V1.match(raw) or _V05.match(raw) or _EPS.match(raw)
             if m is None or not np.isfinite(float(m["t"])):  # `[ 1e400s ]` has no place in time
@@ -121,7 +139,7 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
                 )
     if not rows["t"]:
         if text and not ctx.warnings:  # say why nothing was read
-            ctx.warn(None, "no sysbench report lines (`[ 1s ] thds: ...`, --report-interval) found", kind="format")
+            ctx.warn(None, _NOTHING.get(seen, _NOTHING[""]), kind="format")
         return
     steps.append((segment_start, last_t))
     if len(steps) > 1:

@@ -155,3 +155,20 @@ def test_a_document_quoting_report_lines_is_not_a_log() -> None:
     assert importers.detect(log) is importers.by_name("sysbench")  # banner on top
     assert importers.detect(reports[reports.index("[ 3s ]") :]) is importers.by_name("sysbench")  # cut at the front
 
+
+def test_outputs_not_read_are_refused_by_name(tmp_path: Path) -> None:
+    """Issue 13: a summary-only log and a fileio report were "not a known format". They are
+    recognised as sysbench and refused saying what they are (real sysbench 1.0.20 captures)."""
+    want = {
+        "sysbench_1.0.20_C_cpu-summary-only.txt": "a sysbench summary without interval reports",
+        "sysbench_1.0.20_C_fileio-rndrw-report-interval.txt": "sysbench fileio interval reports",
+    }
+    folder = tmp_path / "run"
+    shutil.copytree(FIXTURES / "runs" / "c_basic", folder)
+    for name in want:
+        shutil.copy(SB / "refused" / name, folder / name)
+    with Library(tmp_path / "lib.sqlite") as lib:
+        rep = import_path(lib, folder, Options(tz="UTC"))
+    reasons = {s["path"]: s["reason"] for s in rep.skipped}
+    for name, what in want.items():
+        assert reasons[name].startswith(f"looks like sysbench but no series could be read from it: {what}"), reasons
