@@ -11,6 +11,8 @@ came or went) as NaN, never a negative rate.
 
 from __future__ import annotations
 
+import math
+from array import array
 from collections.abc import Iterator
 
 import numpy as np
@@ -37,35 +39,41 @@ def count(text: str) -> float | None:
 
 
 class Counters:
-    """Snapshots of {(entity, key): value}, then their deltas per interval."""
+    """Snapshots of {(entity, key): value}, kept as one column per (entity, key) (NaN where a
+    snapshot lacks it: memory is 8 bytes a value), then their deltas per interval."""
 
     def __init__(self) -> None:
         self.times: list[float] = []
         self.lines: list[int] = []
-        self.values: list[dict[tuple[str, str], float]] = []
+        self.columns: dict[tuple[str, str], array[float]] = {}
 
     def add(self, t: float, line: int, values: dict[tuple[str, str], float]) -> None:
+        n = len(self.times)
+        for key, v in values.items():
+            column = self.columns.get(key)
+            if column is None:
+                column = self.columns[key] = array("d", [math.nan]) * n
+            column.append(v)
+        for column in self.columns.values():
+            if len(column) == n:  # not in this snapshot
+                column.append(math.nan)
         self.times.append(t)
         self.lines.append(line)
-        self.values.append(values)
 
     def __len__(self) -> int:
         return len(self.times)
 
     def entities(self) -> list[str]:
-        seen: dict[str, None] = {}
-        for v in self.values:
-            seen.update(dict.fromkeys(e for e, _ in v))
-        return list(seen)
+        return list(dict.fromkeys(e for e, _ in self.columns))
 
     def keys(self, entity: str) -> list[str]:
-        seen: dict[str, None] = {}
-        for v in self.values:
-            seen.update(dict.fromkeys(k for e, k in v if e == entity))
-        return list(seen)
+        return [k for e, k in self.columns if e == entity]
 
     def column(self, entity: str, key: str) -> np.ndarray:
-        return np.array([v.get((entity, key), np.nan) for v in self.values], np.float64)
+        column = self.columns.get((entity, key))
+        if column is None:
+            return np.full(len(self), np.nan)
+        return np.frombuffer(column, np.float64).copy()
 
     def intervals(self, ctx: Context) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(t of the later snapshot, dt, usable) of every interval; `usable` is False where the
@@ -94,12 +102,13 @@ class Counters:
 
     def warn_resets(self, ctx: Context, entity: str, reset: np.ndarray, what: str) -> None:
         """One warning per interval where `entity`'s counters went down (not where it is missing)."""
-        for k in np.flatnonzero(reset):
-            before, after = self.values[k], self.values[k + 1]
-            down = [key for (e, key), v in before.items() if e == entity and after.get((e, key), v) < v]
-            if down:
-                ctx.warn(
-                    self.lines[k + 1],
-                    f"{what} {entity} counters went down ({', '.join(down[:3])}): reboot or wrap? no values there",
-                    kind="counter_reset",
-                )
+        down: dict[int, list[str]] = {}
+        for key in self.keys(entity):
+            for i in np.flatnonzero(reset & (np.diff(self.column(entity, key)) < 0)):
+                down.setdefault(int(i), []).append(key)
+        for k in sorted(down):
+            ctx.warn(
+                self.lines[k + 1],
+                f"{what} {entity} counters went down ({', '.join(down[k][:3])}): reboot or wrap? no values there",
+                kind="counter_reset",
+            )

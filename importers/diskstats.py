@@ -76,16 +76,11 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         return
     t, dt, usable = snaps.intervals(ctx)
     for device in snaps.entities():
-        if not any(v for (e, _), v in _items(snaps, device)):
+        if not any(np.nansum(snaps.column(device, k)) for k in snaps.keys(device)):
             continue  # never did any I/O: iostat hides it too
         block = _device(snaps, device, dt, usable, ctx)
         if block:
             yield Block(device, t[usable], {m: v[usable] for m, v in block.items()})
-
-
-def _items(snaps: Counters, device: str) -> Iterator[tuple[tuple[str, str], float]]:
-    for v in snaps.values:
-        yield from ((k, x) for k, x in v.items() if k[0] == device)
 
 
 def _snapshot(lines: list[str], first: int, ctx: Context) -> dict[tuple[str, str], float]:
