@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -26,9 +25,12 @@ from PySide6.QtGui import (
 )
 from PySide6.QtSvg import QSvgGenerator
 
+from benchlens.app.analysis.align import ALIGN_MODES
 from benchlens.app.analysis.decimate import MinMaxPyramid
 from benchlens.app.analysis.layout import Panel
 from benchlens.app.figure import Figure, Line, Mark
+from benchlens.app.ticks import heading as heading_of
+from benchlens.app.ticks import log_ticks, time_ticks, value_ticks
 
 SIZES = {"blog": (1200, 675), "slide": (1920, 1080), "square": (1080, 1080)}
 PANEL_WEIGHT = 200  # a panel the user never sized weighs as much as one 200 px high in the window
@@ -66,31 +68,6 @@ SCREEN = Theme(
 THEMES = {"publication": PUBLICATION, "screen": SCREEN}
 
 
-def nice_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
-    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
-        return [lo] if math.isfinite(lo) else []
-    raw = (hi - lo) / max(n, 1)
-    mag = 10 ** math.floor(math.log10(raw))
-    step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
-    first = math.ceil(lo / step) * step
-    return [first + k * step for k in range(int((hi - first) / step + 1e-9) + 1)]
-
-
-def fmt(v: float) -> str:
-    a = abs(v)
-    if a >= 1e6:
-        return f"{v / 1e6:g}M"
-    if a >= 1e4:
-        return f"{v / 1e3:g}k"
-    return f"{v:g}"
-
-
-def time_label(x: float, absolute: bool, span: float) -> str:
-    if not absolute:
-        return f"{x:g}"
-    return datetime.fromtimestamp(x, UTC).strftime("%H:%M:%S" if span < 86_400 else "%m-%d %H:%M")
-
-
 @dataclass(frozen=True)
 class _Look:
     """The theme at this figure's size and for its runs: the unit every size and gap is a
@@ -122,7 +99,8 @@ class _Geometry:
     offsets: list[float]  # each panel's top, from `top`; the last entry is where the column ends
     x0: float
     x1: float
-    xticks: list[float]
+    xticks: list[tuple[float, str]]  # position, label (app/ticks.py: the window's time axis reads the same)
+    x_title: str  # the words under the time axis: its scale (seconds, m:ss, h:mm, UTC dates)
 
     def sx(self, v: np.ndarray | float) -> np.ndarray | float:
         return self.left + (np.asarray(v) - self.x0) / (self.x1 - self.x0) * (self.right - self.left)
@@ -142,18 +120,17 @@ class _Plot:
     lo: float  # log10 of the value on a log axis
     hi: float
     log: bool = False
+    unit: str = ""
 
     def sy(self, v: np.ndarray | float) -> np.ndarray | float:
         v = _log10(v) if self.log else np.asarray(v)
         return self.area.bottom() - (v - self.lo) / (self.hi - self.lo) * self.area.height()
 
-    def ticks(self, n: int) -> list[tuple[float, str]]:
-        """(position in axis units, label): decades on a log axis."""
-        if not self.log:
-            return [(v, fmt(v)) for v in nice_ticks(self.lo, self.hi, n)]
-        decades = range(math.ceil(self.lo - 1e-9), math.floor(self.hi + 1e-9) + 1)
-        step = max(1, math.ceil(len(decades) / max(n, 1)))
-        return [(float(k), fmt(10.0**k)) for k in decades[::step]]
+    def ticks(self, line: float) -> list[tuple[float, str]]:
+        """(position in axis units, label) for labels `line` px high: decades on a log axis.
+        The same ticks and strings as the window's value axis (app/ui/axes.py)."""
+        pick = log_ticks if self.log else value_ticks
+        return pick(self.lo, self.hi, self.area.height(), line, self.unit)
 
 
 def _log10(v: np.ndarray | float) -> np.ndarray:
@@ -243,8 +220,10 @@ def _geometry(fig: Figure, w: float, h: float, top: float, look: _Look) -> _Geom
     x0, x1 = fig.extent()
     if x1 <= x0:
         x1 = x0 + 1
-    xticks = nice_ticks(x0, x1, max(3, int((right - left) / (base * 9))))
-    return _Geometry(w, left, right, top, bottom, gap, offsets, x0, x1, xticks)
+    xticks, scale = time_ticks(
+        x0, x1, right - left, look.fs.horizontalAdvance, fig.align == "absolute", ALIGN_MODES[fig.align]
+    )
+    return _Geometry(w, left, right, top, bottom, gap, offsets, x0, x1, xticks, scale.title)
 
 
 def _visible_marks(fig: Figure, geo: _Geometry, look: _Look) -> _Marks:
@@ -258,7 +237,8 @@ def _panel(p: QPainter, fig: Figure, i: int, geo: _Geometry, marks: _Marks, look
     marks' labels."""
     area = geo.area(i, look.fs.height() * 1.3)
     panel = fig.panels[i]
-    plot = _Plot(area, *_value_range(fig.lines[i], geo.x0, geo.x1, panel.log_y, panel.y_zero), panel.log_y)
+    lo, hi = _value_range(fig.lines[i], geo.x0, geo.x1, panel.log_y, panel.y_zero)
+    plot = _Plot(area, lo, hi, panel.log_y, fig.units[i])
     _bands(p, marks, geo, area)
     _grid(p, geo, plot, look)
     _heading(p, fig, i, area, look)
@@ -298,7 +278,7 @@ def _grid(p: QPainter, geo: _Geometry, plot: _Plot, look: _Look) -> None:
     """The grid at the value and time ticks, the values left of the panel, the frame."""
     area, base, fs = plot.area, look.base, look.fs
     p.setFont(look.small)
-    for v, label in plot.ticks(max(2, int(area.height() / (base * 3)))):
+    for v, label in plot.ticks(fs.height()):
         yy = area.bottom() - (v - plot.lo) / (plot.hi - plot.lo) * area.height()
         p.setPen(QPen(QColor(look.theme.grid), 1))
         p.drawLine(QPointF(area.left(), yy), QPointF(area.right(), yy))
@@ -308,7 +288,7 @@ def _grid(p: QPainter, geo: _Geometry, plot: _Plot, look: _Look) -> None:
             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
             label,
         )
-    for v in geo.xticks:
+    for v, _ in geo.xticks:
         xx = float(geo.sx(v))
         p.setPen(QPen(QColor(look.theme.grid), 1))
         p.drawLine(QPointF(xx, area.top()), QPointF(xx, area.bottom()))
@@ -319,7 +299,7 @@ def _grid(p: QPainter, geo: _Geometry, plot: _Plot, look: _Look) -> None:
 def _heading(p: QPainter, fig: Figure, i: int, area: QRectF, look: _Look) -> None:
     """The panel's title with its unit, and the metrics' line styles when there are several."""
     panel, unit, base, fm = fig.panels[i], fig.units[i], look.base, look.fm
-    heading = panel.title if not unit or unit in panel.title else f"{panel.title} [{unit}]"
+    heading = heading_of(panel.title, unit, [r.metric for r in panel.refs])
     legend_width = 0.0
     if len(panel.refs) > 1:  # the legend takes what the heading leaves, at least half the width
         room = max(area.width() - fm.horizontalAdvance(heading) - base * 2, area.width() * 0.5)
@@ -360,11 +340,9 @@ def _mark_labels(p: QPainter, marks: _Marks, geo: _Geometry, area: QRectF, look:
 def _time_axis(p: QPainter, fig: Figure, geo: _Geometry, look: _Look) -> None:
     """The time axis under the last panel, the end labels kept inside the figure."""
     base, fm, fs = look.base, look.fm, look.fs
-    absolute = fig.align == "absolute"
     p.setFont(look.small)
     p.setPen(look.text)
-    for v in geo.xticks:
-        label = time_label(v, absolute, geo.x1 - geo.x0)
+    for v, label in geo.xticks:
         tw = fs.horizontalAdvance(label)
         lx = min(max(float(geo.sx(v)) - tw / 2, 1.0), geo.width - tw - 1)
         p.drawText(QPointF(lx, geo.bottom + base * 0.4 + fs.ascent()), label)
@@ -372,7 +350,7 @@ def _time_axis(p: QPainter, fig: Figure, geo: _Geometry, look: _Look) -> None:
     p.drawText(
         QRectF(geo.left, geo.bottom + base * 0.5 + fs.height(), geo.right - geo.left, fm.height() * 1.5),
         Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignVCenter,
-        fig.x_label,
+        geo.x_title,
     )
 
 

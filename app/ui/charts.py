@@ -3,6 +3,7 @@ style per metric, peak-preserving downsampling, a crosshair readout of every ser
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -27,7 +28,9 @@ from benchlens.app.analysis.align import ALIGN_MODES
 from benchlens.app.analysis.decimate import MinMaxPyramid
 from benchlens.app.analysis.layout import Panel
 from benchlens.app.model import SeriesRef
+from benchlens.app.ticks import heading
 from benchlens.app.ui import mime
+from benchlens.app.ui.axes import TimeAxis, ValueAxis
 from benchlens.app.ui.navigation import TimeNavigator
 from benchlens.app.ui.panel_column import MIN_PANEL_PX, PanelBorder, PanelPlot, TimeAxisStrip
 from benchlens.app.ui.panel_menu import apply_scale, panel_menu
@@ -60,6 +63,21 @@ class OffsetViewBox(pg.ViewBox):  # type: ignore[misc]  # pyqtgraph is untyped: 
 
 
 STYLES = [Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotLine]
+# the line styles above as text, for the legend beside a panel's title
+STYLE_SAMPLES = ("\u2500\u2500\u2500", "\u254c\u254c\u254c", "\u2508\u2508\u2508", "\u2500\u00b7\u2500")
+LEGEND_NAME_CHARS = 28  # a longer metric name is shortened from the front: its end tells it apart
+
+
+def metric_legend(labels: list[str]) -> str:
+    """The line style of each metric, as rich text to follow a panel's title ('' for one metric)."""
+    if len(labels) < 2:
+        return ""
+    n = LEGEND_NAME_CHARS
+    short = [t if len(t) <= n else "\u2026" + t[-(n - 1) :] for t in labels]
+    items = [f"{STYLE_SAMPLES[j % len(STYLE_SAMPLES)]}&nbsp;{html.escape(t)}" for j, t in enumerate(short)]
+    return '&nbsp;&nbsp;&nbsp;<span style="color:#555555">' + "&nbsp;&nbsp; ".join(items) + "</span>"
+
+
 CHART_KEYS = (  # the keys the charts read themselves (Help > Keyboard shortcuts lists them)
     ("+ / −", "zoom in / out in time"),
     ("← / →", "pan in time"),
@@ -163,15 +181,19 @@ class ComparisonView(QWidget):
         # event loop, resizes the others and every resize repaints them (46 paints instead of 9 or so).
         self.column.setUpdatesEnabled(False)
         for i, panel in enumerate(c.panels):
-            self._add_panel(i, panel, runs, absolute)
+            self._add_panel(i, panel, runs)
         self.column_layout.activate()
         QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         self.column.setUpdatesEnabled(True)
         first = self.plots[0]
         for plot in self.plots[1:]:
             plot.setXLink(first)
-        self.axis_strip = TimeAxisStrip({"bottom": pg.DateAxisItem(utcOffset=0)} if absolute else None)
+        time_axis = TimeAxis(absolute, ALIGN_MODES[c.align])
+        self.axis_strip = TimeAxisStrip({"bottom": time_axis})
         self.axis_strip.setXLink(first)
+        strip = self.axis_strip
+        # the words under the axis follow its scale (seconds, m:ss, h:mm, dates): set after the paint
+        time_axis.on_scale = lambda scale: QTimer.singleShot(0, strip, partial(strip.setLabel, "bottom", scale.title))
         self.axis_strip.setLabel("bottom", "time (UTC)" if absolute else f"seconds, {ALIGN_MODES[c.align]}")
         self.axis_holder.addWidget(self.axis_strip)
         self._align_axis_strip()
@@ -182,11 +204,15 @@ class ComparisonView(QWidget):
         first.vb.sigXRangeChanged.connect(lambda *_: self.nav.settle.start())
         self.readout.setText("<i>Move the mouse over the charts to read every run at the cursor.</i>")
 
-    def _add_panel(self, i: int, panel: Panel, runs: list[int], absolute: bool) -> None:
+    def _add_panel(self, i: int, panel: Panel, runs: list[int]) -> None:
         s = self.session
-        axis = {"bottom": pg.DateAxisItem(utcOffset=0)} if absolute else {}
+        units = {s.unit(r, ref) for r in runs for ref in panel.refs} - {""}
+        unit = units.pop() if len(units) == 1 else ""
         widget = PanelPlot(
-            i, self.open_menu, axisItems=axis, viewBox=OffsetViewBox(self.shift_run, self.mark, enableMenu=False)
+            i,
+            self.open_menu,
+            axisItems={"left": ValueAxis(unit)},
+            viewBox=OffsetViewBox(self.shift_run, self.mark, enableMenu=False),
         )
         if panel.height:
             widget.setMinimumHeight(max(MIN_PANEL_PX, panel.height))
@@ -194,21 +220,15 @@ class ComparisonView(QWidget):
         widget.viewport().installEventFilter(self)
         plot = widget.getPlotItem()
         plot.showGrid(x=True, y=True, alpha=0.25)
-        plot.setTitle(panel.title, size="10pt")
+        # The unit once, next to the title; the metrics' line styles beside it, above the plot
+        # area (a legend inside it covered the curves), as the export draws its headings.
+        plot.setTitle(
+            heading(panel.title, unit, [r.metric for r in panel.refs]) + metric_legend(panel.legend()), size="10pt"
+        )
         plot.hideAxis("bottom")  # one time axis, in the strip under the column
-        units = {s.unit(r, ref) for r in runs for ref in panel.refs} - {""}
-        plot.getAxis("left").enableAutoSIPrefix(False)  # '%' or 'ms' must not become 'ms (x0.001)'
         # Panning in time leaves value axes and titles unchanged: Qt re-blits them from a pixmap.
         plot.getAxis("left").setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         plot.titleLabel.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        if len(units) == 1:
-            plot.setLabel("left", text=units.pop())
-        if len(panel.refs) > 1:  # line styles name the metrics; colours name the runs (top bar)
-            legend = plot.addLegend(offset=(-10, 5), labelTextSize="8pt")
-            legend.setBrush(pg.mkBrush(255, 255, 255, 200))
-            for j, text in enumerate(panel.legend()):
-                sample = pg.PlotDataItem(pen=pg.mkPen("#444444", width=1, style=STYLES[j % len(STYLES)]))
-                legend.addItem(sample, text)
         first_x: float | None = None
         for j, ref in enumerate(panel.refs):
             for r in runs:

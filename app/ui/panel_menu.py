@@ -10,10 +10,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QInputDialog, QMenu, QWidget
 
 from benchlens.app.analysis.layout import Panel
-from benchlens.app.render import fmt
 from benchlens.app.ui.session import Session
-
-LOG_DECADES = range(-9, 16)  # 1 ns .. 1e15: every value a benchmark series reaches
 
 
 def panel_menu(session: Session, index: int, parent: QWidget) -> QMenu:
@@ -63,9 +60,7 @@ def rename(session: Session, index: int, parent: QWidget) -> None:
 
 def apply_scale(plot: pg.PlotItem, panel: Panel, first_x: float | None) -> None:
     """Log values, or a value axis that reaches 0, as the export draws them (app/render.py)."""
-    plot.setLogMode(x=False, y=panel.log_y)
-    if panel.log_y:  # decades only, labelled as the export labels them (pyqtgraph's 2..9 minors overlap at 120 px)
-        plot.getAxis("left").setTicks([[(float(k), fmt(10.0**k)) for k in LOG_DECADES]])
+    plot.setLogMode(x=False, y=panel.log_y)  # the value axis (app/ui/axes.py) then ticks decades
     if panel.y_zero and not panel.log_y and first_x is not None:
         # an invisible point at y = 0: the auto range then always includes zero
         anchor = pg.ScatterPlotItem([first_x], [0.0], size=0, pen=None, brush=None)

@@ -134,7 +134,7 @@ def test_png_svg_pdf_csv_through_the_dialog_are_the_zoomed_view(window: MainWind
     for expected in (
         "Disk stall vs baseline",
         *names,
-        "Throughput (tps) [1/s]",  # units with the panel titles
+        "Throughput (tps)",  # units with the panel titles, once
         "Disk vda: %util",  # the busiest disk, in one panel (its unit is in the title already)
         "dd writers",  # the drop as renamed
         "−100% · 14 s",  # the undecided drop of the shifted run, still in the window
