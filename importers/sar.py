@@ -56,6 +56,9 @@ _SAR_ONLY = re.compile(
     r"|^INTR\s|^tps\s+rtps|totsck|active/s|atmptf/s|dentunusd|kbhugfree|MBfsfree|^LINUX RESTART"
 )
 
+# pidstat's headers name `%system` and `cswch/s` too, after its task columns (importers/pidstat.py)
+_PIDSTAT = re.compile(r"(?:UID|USER)\s+(?:PID|TGID)\s")
+
 
 def sniff(head: str) -> float:
     if head.lstrip().startswith(_sadf.HEADER):
@@ -63,7 +66,7 @@ def sniff(head: str) -> float:
     if head.lstrip().startswith("{"):  # sadf -j: above mpstat's and iostat's JSON (0.95)
         return 0.98 if '"sysstat"' in head and '"file-date"' in head else 0.0
     for m in _TIME.finditer(head):
-        if _SAR_ONLY.search(m.group(1)):
+        if _SAR_ONLY.search(m.group(1)) and not _PIDSTAT.match(m.group(1)):
             return 0.95  # above mpstat's 0.9: `sar -u ALL` also names `%usr ... %sys`
     return 0.0
 

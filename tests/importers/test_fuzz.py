@@ -84,7 +84,7 @@ def examples(quick: int) -> settings:
 
 FORMATS = [f.name for f in importers.FORMATS]
 BY_NAME = {f.name: f for f in importers.FORMATS}
-DECIMAL_COMMA_FORMATS = ("iostat", "mpstat", "sar", "dbstress")  # the formats that document decimal commas
+DECIMAL_COMMA_FORMATS = ("iostat", "mpstat", "sar", "dbstress", "pidstat")  # the formats that document decimal commas
 SNAPSHOT_FORMATS = ("innodb_status", "innodb_mutex", "global_status", "perfschema")  # counters -> rates
 # pt-stalk /proc loops: counters -> rates and ratios of deltas (iostat/mpstat formulas), gauges as printed
 PROC_FORMATS = ("diskstats", "procstat", "meminfo", "procvmstat")
@@ -244,7 +244,7 @@ def kind_of(fmt: str, metric: str, ctx: Context) -> str:
         return "token" if gauge else "rate"
     if fmt == "tpcc" and metric == "tps":
         return "ratio"  # New-Order count / interval
-    return "token"
+    return "token"  # the rest as printed: vmstat, iostat, mpstat, sar, pidstat (every column) ...
 
 
 def bad_values(fmt: str, metric: str, v: np.ndarray, held: Held, ctx: Context) -> str | None:
@@ -653,10 +653,10 @@ def _first_chunk(raw: bytes, size: int) -> bytes:
 
 
 def _peeks_alike(fmt: str, raw: bytes, size: int) -> bool:
-    """Whether the importer's look at the first chunk (iostat/mpstat/sar: decimal mark and JSON;
+    """Whether the importer's look at the first chunk (iostat/mpstat/sar/pidstat: decimal mark and JSON;
     perfschema: mysqldump) decides the same for a first chunk of `size` as for the whole file."""
     first, whole = _first_chunk(raw, size)[:HEAD], _first_chunk(raw, CHUNK)[:HEAD]
-    if fmt in ("iostat", "mpstat", "sar"):
+    if fmt in ("iostat", "mpstat", "sar", "pidstat"):
         a, b = first.decode("utf-8", "replace"), whole.decode("utf-8", "replace")
         return detect_decimal(a) == detect_decimal(b) and a.lstrip().startswith("{") == b.lstrip().startswith("{")
     if fmt == "perfschema":
