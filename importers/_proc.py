@@ -12,8 +12,9 @@ came or went) as NaN, never a negative rate.
 from __future__ import annotations
 
 import math
+import re
 from array import array
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -29,6 +30,45 @@ def timed_snapshots(chunks: Iterator[bytes], ctx: Context) -> Iterator[tuple[flo
                 ctx.warn(s.first_line, "lines before the first `TS` marker have no time; skipped", kind="time")
             continue
         yield s.t, s.first_line, s.lines
+
+
+_TS = re.compile(r"^TS \d{9,11}(?:\.\d+)?\b", re.M)
+
+# One snapshot's lines (and the number of its first line) -> {(entity, key): value}
+Snapshot = Callable[[list[str], int, Context], dict[tuple[str, str], float]]
+
+
+def marked(head: str) -> float:
+    """The confidence of a head whose /proc lines matched: high when pt-stalk's `TS` markers are
+    there, lower for a bare copy of the file."""
+    return 0.95 if _TS.search(head) else 0.6
+
+
+def collect(chunks: Iterator[bytes], ctx: Context, snapshot: Snapshot) -> Counters:
+    """Every marked snapshot of the file read by `snapshot` (one giving nothing is left out)."""
+    snaps = Counters()
+    for when, first, lines in timed_snapshots(chunks, ctx):
+        values = snapshot(lines, first, ctx)
+        if values:
+            snaps.add(when, first, values)
+    return snaps
+
+
+def key_values(
+    lines: list[str], first: int, ctx: Context, pattern: re.Pattern[str], what: str
+) -> Iterator[tuple[re.Match[str], float]]:
+    """The `key value` lines of one snapshot (key in group 1, a counter in group 2) with the value;
+    a line that is neither blank nor such a line is warned about and skipped."""
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        m = pattern.match(line)
+        x = count(m.group(2)) if m else None
+        if m is None or x is None:
+            if ctx.room():
+                ctx.warn(first + i, f"not a {what} line: {line.strip()[:60]!r}; skipped", kind="unreadable")
+            continue
+        yield m, x
 
 
 def count(text: str) -> float | None:

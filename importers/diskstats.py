@@ -29,7 +29,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from benchlens.importers._proc import Counters, count, timed_snapshots
+from benchlens.importers._proc import Counters, collect, count, marked
 from benchlens.importers._types import Block, Context
 
 name = "diskstats"
@@ -45,7 +45,6 @@ FIELDS = (
 PARTITION_FIELDS = ("rd_ios", "rd_sectors", "wr_ios", "wr_sectors")  # 2.6 kernels' partition lines
 _LINE = re.compile(r"^\s*\d+\s+\d+\s+(\S+)((?:\s+\S+){4,})\s*$")
 _SNIFF = re.compile(r"^\s*\d+\s+\d+\s+[A-Za-z]\S*(?: +\d+){11,20} *$", re.M)
-_TS = re.compile(r"^TS \d{9,11}(?:\.\d+)?\b", re.M)
 VARIANTS = {
     4: "4-field partition lines (kernel < 2.6.25)",
     11: "11 fields (kernel < 4.18)",
@@ -62,15 +61,11 @@ def sniff(head: str) -> float:
     rows = len(_SNIFF.findall(head))
     if not rows:
         return 0.0
-    return 0.95 if _TS.search(head) else 0.6
+    return marked(head)
 
 
 def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
-    snaps = Counters()
-    for when, first, lines in timed_snapshots(chunks, ctx):
-        values = _snapshot(lines, first, ctx)
-        if values:
-            snaps.add(when, first, values)
+    snaps = collect(chunks, ctx, _snapshot)
     if len(snaps) < 2:
         ctx.warn(None, f"{len(snaps)} /proc/diskstats snapshot(s): rates need two", kind="format")
         return

@@ -18,48 +18,33 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from benchlens.importers._proc import count, timed_snapshots
-from benchlens.importers._types import Block, Context, append_row
+from benchlens.importers._proc import collect, key_values, marked
+from benchlens.importers._types import Block, Context
 
 name = "meminfo"
 
 _LINE = re.compile(r"^([A-Za-z][\w()]*):\s+(\S+)(?:\s+(kB))?\s*$")
 _SNIFF = re.compile(r"^(?:MemTotal|MemFree|Buffers|Cached):\s+\d+ kB$", re.M)
-_TS = re.compile(r"^TS \d{9,11}(?:\.\d+)?\b", re.M)
 
 
 def sniff(head: str) -> float:
     found = len(set(_SNIFF.findall(head)))
     if found < 2:
         return 0.0
-    return 0.95 if _TS.search(head) else 0.6
+    return marked(head)
 
 
 def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
-    times: list[float] = []
-    rows: dict[tuple[str, str], list[float]] = {}
-    for when, first, lines in timed_snapshots(chunks, ctx):
-        values = _snapshot(lines, first, ctx)
-        if values:
-            append_row(rows, len(times), values)
-            times.append(when)
-    if not times:
+    snaps = collect(chunks, ctx, _snapshot)
+    if not len(snaps):
         ctx.warn(None, "no /proc/meminfo snapshot after a `TS` marker", kind="format")
         return
-    yield Block("", np.array(times), {m: np.array(v, np.float64) for (_, m), v in rows.items()})
+    yield Block("", np.array(snaps.times), {k: snaps.column("", k) for k in snaps.keys("")})
 
 
 def _snapshot(lines: list[str], first: int, ctx: Context) -> dict[tuple[str, str], float]:
     out: dict[tuple[str, str], float] = {}
-    for i, line in enumerate(lines):
-        if not line.strip():
-            continue
-        m = _LINE.match(line)
-        x = count(m.group(2)) if m else None
-        if m is None or x is None:
-            if ctx.room():
-                ctx.warn(first + i, f"not a /proc/meminfo line: {line.strip()[:60]!r}; skipped", kind="unreadable")
-            continue
+    for m, x in key_values(lines, first, ctx, _LINE, "/proc/meminfo"):
         out[("", m.group(1))] = x
         ctx.units.setdefault(m.group(1), m.group(3) or "")
     return out

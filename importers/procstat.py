@@ -27,7 +27,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from benchlens.importers._proc import Counters, count, timed_snapshots
+from benchlens.importers._proc import Counters, collect, count, marked
 from benchlens.importers._types import Block, Context
 
 name = "procstat"
@@ -52,21 +52,16 @@ GAUGES = ("procs_running", "procs_blocked")
 _CPU = re.compile(r"^cpu(\d*)$")
 _SNIFF_CPU = re.compile(r"^cpu +\d+ \d+ \d+ \d+", re.M)
 _SNIFF_REST = re.compile(r"^(?:ctxt|btime|processes|procs_running) \d+$", re.M)
-_TS = re.compile(r"^TS \d{9,11}(?:\.\d+)?\b", re.M)
 
 
 def sniff(head: str) -> float:
     if not (_SNIFF_CPU.search(head) and _SNIFF_REST.search(head)):
         return 0.0
-    return 0.95 if _TS.search(head) else 0.6
+    return marked(head)
 
 
 def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
-    snaps = Counters()
-    for when, first, lines in timed_snapshots(chunks, ctx):
-        values = _snapshot(lines, first, ctx)
-        if values:
-            snaps.add(when, first, values)
+    snaps = collect(chunks, ctx, _snapshot)
     if len(snaps) < 2:
         ctx.warn(None, f"{len(snaps)} /proc/stat snapshot(s): rates need two", kind="format")
         return

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from benchlens.importers._proc import Counters, count, timed_snapshots
+from benchlens.importers._proc import collect, key_values, marked
 from benchlens.importers._types import Block, Context
 
 name = "procvmstat"
@@ -44,13 +44,12 @@ GAUGES_OTHER = frozenset({"workingset_nodes"})
 RATE_UNITS = {"pgpgin": "kB/s", "pgpgout": "kB/s"}
 _LINE = re.compile(r"^([a-z][a-z0-9_]*) (\S+)\s*$")
 _SNIFF = re.compile(r"^(?:nr_free_pages|nr_dirty|pgpgin|pgpgout|pswpin|pgfault) \d+$", re.M)
-_TS = re.compile(r"^TS \d{9,11}(?:\.\d+)?\b", re.M)
 
 
 def sniff(head: str) -> float:
     if len(set(m.split()[0] for m in _SNIFF.findall(head))) < 3:
         return 0.0
-    return 0.95 if _TS.search(head) else 0.6
+    return marked(head)
 
 
 def is_gauge(key: str) -> bool:
@@ -58,11 +57,7 @@ def is_gauge(key: str) -> bool:
 
 
 def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
-    snaps = Counters()
-    for when, first, lines in timed_snapshots(chunks, ctx):
-        values = _snapshot(lines, first, ctx)
-        if values:
-            snaps.add(when, first, values)
+    snaps = collect(chunks, ctx, _snapshot)
     if not len(snaps):
         ctx.warn(None, "no /proc/vmstat snapshot after a `TS` marker", kind="format")
         return
@@ -92,15 +87,4 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
 
 
 def _snapshot(lines: list[str], first: int, ctx: Context) -> dict[tuple[str, str], float]:
-    out: dict[tuple[str, str], float] = {}
-    for i, line in enumerate(lines):
-        if not line.strip():
-            continue
-        m = _LINE.match(line)
-        x = count(m.group(2)) if m else None
-        if m is None or x is None:
-            if ctx.room():
-                ctx.warn(first + i, f"not a /proc/vmstat line: {line.strip()[:60]!r}; skipped", kind="unreadable")
-            continue
-        out[("", m.group(1))] = x
-    return out
+    return {("", m.group(1)): x for m, x in key_values(lines, first, ctx, _LINE, "/proc/vmstat")}
