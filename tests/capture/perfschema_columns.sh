@@ -10,39 +10,11 @@
 set -euo pipefail
 CAPTURE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 FIX=$(cd "$CAPTURE_DIR/../fixtures" && pwd)
-BASE=/tmp/bl_mysql_pscols
-SOCK=$BASE/mysqld.sock
 export TZ=UTC
-ENV=(env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin TZ=UTC LC_ALL=C.UTF-8)
-
-if [ -e "$BASE" ]; then
-  echo "$BASE exists (a capture running, or left over): remove it first" >&2
-  exit 1
-fi
-mkdir -p "$BASE" "$FIX/perfschema"
-chown mysql:mysql "$BASE"
-
-SERVER=""
-cleanup() {
-  if [ -n "$SERVER" ]; then
-    "${ENV[@]}" mariadb-admin --no-defaults -S "$SOCK" -uroot shutdown 2>/dev/null || kill "$SERVER" 2>/dev/null || true
-    for _ in $(seq 60); do kill -0 "$SERVER" 2>/dev/null || break; sleep 0.5; done
-  fi
-  rm -rf "$BASE"
-}
-trap cleanup EXIT
-
-mariadb-install-db --no-defaults --user=mysql --datadir="$BASE/data" \
-  --auth-root-authentication-method=socket >"$BASE/install.log" 2>&1
-mariadbd --no-defaults --user=mysql --datadir="$BASE/data" --socket="$SOCK" --skip-networking \
-  --pid-file="$BASE/mysqld.pid" --log-error="$BASE/error.log" --innodb-buffer-pool-size=64M --performance-schema=ON --innodb-flush-method=O_DIRECT \
-  >/dev/null 2>&1 &
-SERVER=$!
-for _ in $(seq 60); do [ -S "$SOCK" ] && break; sleep 0.5; done
-[ -S "$SOCK" ] || { echo "server did not start; see $BASE/error.log" >&2; cat "$BASE/error.log" >&2; exit 1; }
-
-db() { "${ENV[@]}" mariadb --no-defaults -S "$SOCK" -uroot "$@"; }
-madmin() { "${ENV[@]}" mysqladmin --no-defaults -S "$SOCK" -uroot "$@"; }
+# shellcheck source=tests/capture/private_mariadb.sh
+source "$CAPTURE_DIR/private_mariadb.sh"
+start_private_mariadb /tmp/bl_mysql_pscols --performance-schema=ON --innodb-flush-method=O_DIRECT
+mkdir -p "$FIX/perfschema"
 VER=$(db -N -B -e 'SELECT VERSION()' | sed 's/-.*//')
 PS="$FIX/perfschema/perfschema_mariadb-${VER}"
 
