@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from benchlens.importers._times import AM, PM
 from benchlens.importers._tokens import KIND_TEXT, Tokens
 from benchlens.importers._types import Context, FormatError
 
@@ -36,6 +37,21 @@ def parse_banner(line: str, ctx: Context) -> str | None:
     if m["cpus"] and meta.cpus is None:
         meta.cpus = int(m["cpus"])
     return m["date"]
+
+
+_CLOCK = re.compile(r"\d\d:\d\d:\d\d")
+
+
+def time_tokens(toks: Tokens, ctx: Context) -> int | None:
+    """How many tokens a row's time takes, from the first row of the chunk: 1 (`02:09:24`, 24 h) or
+    2 (`02:09:24 AM`, 12 h, as en_US prints it); None while no row has been seen."""
+    for i in range(toks.n_lines):
+        words = toks.words(i)
+        if len(words) >= 3 and _CLOCK.fullmatch(words[0]):
+            k = 2 if toks.hash[toks.tok_first[i] + 1] in (AM, PM) else 1
+            ctx.note_variant("12-hour AM/PM times" if k == 2 else "24-hour times")
+            return k
+    return None
 
 
 def detect_decimal(head: str) -> str:

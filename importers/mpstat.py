@@ -25,7 +25,7 @@ import numpy as np
 
 from benchlens.importers import _sysstat as ss
 from benchlens.importers._read import prepend
-from benchlens.importers._times import AM, PM, clock_times, dates, pick_date_style
+from benchlens.importers._times import clock_times, dates, pick_date_style
 from benchlens.importers._tokens import Tokens, fnv1a, tokenize, tokenized
 from benchlens.importers._types import Block, Context, FormatError
 
@@ -115,7 +115,7 @@ class _Text:
         cnt = toks.count
         tf = toks.tok_first
         if self.k is None:
-            self._learn(toks)
+            self.k = ss.time_tokens(toks, self.ctx)
         # No time row yet (a chunk holding only the banner, say): its lines are still read below,
         # as banner or stray lines, with the 24-hour layout assumed; none of them is a row.
         k = self.k or 1
@@ -165,14 +165,6 @@ class _Text:
             yield from self._rows(toks, line_no, row_lines, secs[row_lines], row_sig)
         if len(hdr_lines):
             self.header_sig = int(sigs[-1])
-
-    def _learn(self, toks: Tokens) -> None:
-        for i in range(toks.n_lines):
-            words = toks.words(i)
-            if len(words) >= 3 and re.fullmatch(r"\d\d:\d\d:\d\d", words[0]):
-                self.k = 2 if toks.hash[toks.tok_first[i] + 1] in (AM, PM) else 1
-                self.ctx.note_variant("12-hour AM/PM times" if self.k == 2 else "24-hour times")
-                return
 
     def _banner(self, line: str) -> None:
         date = ss.parse_banner(line, self.ctx)

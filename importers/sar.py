@@ -38,7 +38,7 @@ import numpy as np
 from benchlens.importers import _sadf
 from benchlens.importers import _sysstat as ss
 from benchlens.importers._read import prepend
-from benchlens.importers._times import AM, PM, clock_times, dates, pick_date_style
+from benchlens.importers._times import clock_times, dates, pick_date_style
 from benchlens.importers._tokens import KIND_NUMBER, Tokens, fnv1a, tokenize, tokenized
 from benchlens.importers._types import Block, Context, FormatError
 
@@ -155,7 +155,7 @@ class _Text:
             return
         cnt, tf = toks.count, toks.tok_first
         if self.k is None:
-            self._learn(toks)
+            self.k = ss.time_tokens(toks, self.ctx)
         k = self.k or 1
         last_tok = max(len(toks.hash) - 1, 0)
         secs, ok = np.zeros(n, np.int64), np.zeros(n, bool)
@@ -191,14 +191,6 @@ class _Text:
         yield from self._rows(toks, line_no, row_lines, t, row_sig, after_k)
         if len(hdr_lines):
             self.header_sig = int(sigs[-1])
-
-    def _learn(self, toks: Tokens) -> None:
-        for i in range(toks.n_lines):
-            words = toks.words(i)
-            if len(words) >= 3 and re.fullmatch(r"\d\d:\d\d:\d\d", words[0]):
-                self.k = 2 if toks.hash[toks.tok_first[i] + 1] in (AM, PM) else 1
-                self.ctx.note_variant("12-hour AM/PM times" if self.k == 2 else "24-hour times")
-                return
 
     def _rest(self, toks: Tokens, line_no: int, rest: np.ndarray, first_row: int) -> np.ndarray:
         """Lines without a time: the banner, summaries (returned: they reset the day), the rest warned."""
