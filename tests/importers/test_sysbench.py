@@ -82,17 +82,21 @@ def test_step_load_runs_are_placed_one_after_the_other() -> None:
     assert t[2] == t[1] + 1  # the second run's [1s] report follows the first run's last
 
 
-def test_relative_log_is_placed_at_the_load_onset(tmp_path: Path) -> None:
-    """A run folder whose sysbench.log has no absolute time: its t=0 is where CPU busy rises."""
-    folder = tmp_path / "run"
-    shutil.copytree(FIXTURES / "runs" / "c_basic", folder)
-    # a benchmark log as long as the capture's busy phase
+def _write_relative_log(folder: Path) -> None:
+    """A sysbench log without absolute times, five reports as long as the captures' busy phase."""
     lines = [
         f"[ {k}s ] thds: 4 tps: {100 + k}.00 qps: 1.00 (r/w/o: 1.00/0.00/0.00) lat (ms,95%): 1.00 err/s: 0.00 "
         "reconn/s: 0.00"
         for k in range(1, 6)
     ]
     (folder / "sysbench.log").write_text("\n".join(lines) + "\n")
+
+
+def test_relative_log_is_placed_at_the_load_onset(tmp_path: Path) -> None:
+    """A run folder whose sysbench.log has no absolute time: its t=0 is where CPU busy rises."""
+    folder = tmp_path / "run"
+    shutil.copytree(FIXTURES / "runs" / "c_basic", folder)
+    _write_relative_log(folder)
     with Library(tmp_path / "lib.sqlite") as lib:
         rep = import_path(lib, folder, Options(tz="UTC"))
         src = next(s for s in rep.sources if s.format == "sysbench")
@@ -113,12 +117,7 @@ def test_relative_log_is_placed_at_the_load_onset_of_iostat_avg_cpu(tmp_path: Pa
     folder = tmp_path / "run"
     folder.mkdir()
     shutil.copy(FIXTURES / "runs" / "c_basic" / "iostat.log", folder / "iostat.log")  # real capture
-    lines = [
-        f"[ {k}s ] thds: 4 tps: {100 + k}.00 qps: 1.00 (r/w/o: 1.00/0.00/0.00) lat (ms,95%): 1.00 err/s: 0.00 "
-        "reconn/s: 0.00"
-        for k in range(1, 6)
-    ]
-    (folder / "sysbench.log").write_text("\n".join(lines) + "\n")
+    _write_relative_log(folder)
     with Library(tmp_path / "lib.sqlite") as lib:
         rep = import_path(lib, folder, Options(tz="UTC"))
         src = next(s for s in rep.sources if s.format == "sysbench")
