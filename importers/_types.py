@@ -141,6 +141,8 @@ class SourceMeta:
     launch: float | None = None  # time of the report printed at launch (vmstat's, iostat's since-boot one)
     first_time: float | None = None  # time of the first row (mpstat prints it one interval after launch)
     last_relative: float | None = None  # seconds since the benchmark start of the last report
+    header_day: float | None = None  # naive seconds of the banner's date at 00:00 (iostat, mpstat, sar)
+    spacing: str | None = None  # how a file without clock times spaces itself ("Uptime deltas, median 2 s")
     # host facts (banners, zone evidence)
     host: str | None = None
     kernel: str | None = None
