@@ -141,7 +141,7 @@ def _lines(
     units: list[str] = []
     for panel in panels:
         row, panel_units = [], set()
-        for ref in panel.refs:
+        for ref in panel.shown():
             for run in runs:
                 d = data.data(run.id, ref)
                 if d is None:

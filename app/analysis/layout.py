@@ -24,6 +24,7 @@ class Panel:
     log_y: bool = False  # a log value axis (non-positive values are gaps)
     y_zero: bool = False  # the value axis starts at 0 (ignored with log_y)
     height: int | None = None  # pixels in the window when the user sized it; exports use it as a weight
+    hidden: list[SeriesRef] = field(default_factory=list)  # series switched off by a legend click
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -32,7 +33,12 @@ class Panel:
             "log_y": self.log_y,
             "y_zero": self.y_zero,
             "height": self.height,
+            "hidden": [r.spec() for r in self.hidden if r in self.refs],
         }
+
+    def shown(self) -> list[SeriesRef]:
+        """The series drawn: all but the hidden ones (each keeps its line style, by its place in refs)."""
+        return [r for r in self.refs if r not in self.hidden]
 
     def legend(self) -> list[str]:
         """A short label per series: the entity alone when the panel shows one metric of many
@@ -47,12 +53,15 @@ class Panel:
         series = d.get("series", [])
         refs = [SeriesRef.parse(str(s)) for s in series] if isinstance(series, list) else []
         height = d.get("height")
+        hidden = d.get("hidden", [])
+        off = {SeriesRef.parse(str(s)) for s in hidden} if isinstance(hidden, list) else set()
         return cls(
             str(d.get("title", "")),
             refs,
             log_y=bool(d.get("log_y", False)),
             y_zero=bool(d.get("y_zero", False)),
             height=int(height) if isinstance(height, int | float) and height > 0 else None,
+            hidden=[r for r in refs if r in off],
         )
 
 

@@ -3,7 +3,6 @@ style per metric, peak-preserving downsampling, a crosshair readout of every ser
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -31,6 +30,7 @@ from benchlens.app.model import SeriesRef
 from benchlens.app.ticks import heading
 from benchlens.app.ui import mime
 from benchlens.app.ui.axes import TimeAxis, ValueAxis
+from benchlens.app.ui.legends import RunLegend, metric_legend, series_clicked
 from benchlens.app.ui.navigation import TimeNavigator
 from benchlens.app.ui.panel_column import MIN_PANEL_PX, PanelBorder, PanelPlot, TimeAxisStrip
 from benchlens.app.ui.panel_menu import apply_scale, panel_menu
@@ -63,21 +63,6 @@ class OffsetViewBox(pg.ViewBox):  # type: ignore[misc]  # pyqtgraph is untyped: 
 
 
 STYLES = [Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotLine]
-# the line styles above as text, for the legend beside a panel's title
-STYLE_SAMPLES = ("\u2500\u2500\u2500", "\u254c\u254c\u254c", "\u2508\u2508\u2508", "\u2500\u00b7\u2500")
-LEGEND_NAME_CHARS = 28  # a longer metric name is shortened from the front: its end tells it apart
-
-
-def metric_legend(labels: list[str]) -> str:
-    """The line style of each metric, as rich text to follow a panel's title ('' for one metric)."""
-    if len(labels) < 2:
-        return ""
-    n = LEGEND_NAME_CHARS
-    short = [t if len(t) <= n else "\u2026" + t[-(n - 1) :] for t in labels]
-    items = [f"{STYLE_SAMPLES[j % len(STYLE_SAMPLES)]}&nbsp;{html.escape(t)}" for j, t in enumerate(short)]
-    return '&nbsp;&nbsp;&nbsp;<span style="color:#555555">' + "&nbsp;&nbsp; ".join(items) + "</span>"
-
-
 CHART_KEYS = (  # the keys the charts read themselves (Help > Keyboard shortcuts lists them)
     ("+ / −", "zoom in / out in time"),
     ("← / →", "pan in time"),
@@ -88,6 +73,8 @@ CHART_KEYS = (  # the keys the charts read themselves (Help > Keyboard shortcuts
     ("Shift+drag", "mark a stretch of time for a note"),
     ("Mouse back / forward button", "zoom history back / forward"),
     ("Right click on a panel", "the panel menu"),
+    ("Click a series in a panel's legend", "hide / show it"),
+    ("Click a run above the charts, then Delete", "remove the run from the comparison"),
 )
 
 
@@ -117,8 +104,7 @@ class ComparisonView(QWidget):
         self.readout.setTextFormat(Qt.TextFormat.RichText)
         self.readout.setWordWrap(True)
         self.readout.setMinimumHeight(36)
-        self.legend = QLabel()
-        self.legend.setTextFormat(Qt.TextFormat.RichText)
+        self.legend = RunLegend(session)
         self.axis_box = QWidget()  # holds the strip, its right margin the scroll bar's width
         self.axis_holder = QHBoxLayout(self.axis_box)
         self.axis_holder.setContentsMargins(0, 0, 0, 0)
@@ -168,10 +154,7 @@ class ComparisonView(QWidget):
         s, c = self.session, self.session.comparison
         self._clear()
         runs = [r for r in c.runs if r in {x.id for x in s.runs()}]
-        self.legend.setText(
-            "  ".join(f'<span style="color:{s.color(r)}; font-size:14px">■</span> <b>{s.run(r).name}</b>' for r in runs)
-            or "<i>Drag runs from the library here to compare them; drag metrics onto a panel.</i>"
-        )
+        self.legend.show_runs(runs)
         self.nav.showing((c.align, c.side_by_side, tuple(runs)))
         if not runs or not c.panels:
             self.readout.setText("")
@@ -211,6 +194,7 @@ class ComparisonView(QWidget):
         widget = PanelPlot(
             i,
             self.open_menu,
+            partial(series_clicked, s),
             axisItems={"left": ValueAxis(unit)},
             viewBox=OffsetViewBox(self.shift_run, self.mark, enableMenu=False),
         )
@@ -222,15 +206,15 @@ class ComparisonView(QWidget):
         plot.showGrid(x=True, y=True, alpha=0.25)
         # The unit once, next to the title; the metrics' line styles beside it, above the plot
         # area (a legend inside it covered the curves), as the export draws its headings.
-        plot.setTitle(
-            heading(panel.title, unit, [r.metric for r in panel.refs]) + metric_legend(panel.legend()), size="10pt"
-        )
+        plot.setTitle(heading(panel.title, unit, [r.metric for r in panel.refs]) + metric_legend(panel), size="10pt")
         plot.hideAxis("bottom")  # one time axis, in the strip under the column
         # Panning in time leaves value axes and titles unchanged: Qt re-blits them from a pixmap.
         plot.getAxis("left").setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         plot.titleLabel.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         first_x: float | None = None
         for j, ref in enumerate(panel.refs):
+            if ref in panel.hidden:
+                continue
             for r in runs:
                 d = s.data(r, ref)
                 if d is None or not len(d[0]):
@@ -425,6 +409,8 @@ class ComparisonView(QWidget):
         return self.nav.forward()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self.legend.remove_chosen():
+            return
         if not self.nav.key(event):
             super().keyPressEvent(event)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QContextMenuEvent, QMouseEvent
 from PySide6.QtWidgets import QFrame, QWidget
 
@@ -20,19 +20,49 @@ HANDLE_PX = 6
 
 class PanelPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph is untyped
     """One panel. pyqtgraph's own menu (whose Export… fails on SVG) is off: a right click asks
-    the chart for the panel menu."""
+    the chart for the panel menu. A left press on a link of the title row (the legend's
+    entries) goes to `on_link` instead of starting a pan."""
 
-    def __init__(self, index: int, on_menu: Callable[[int, QPoint], None], **kw: object) -> None:
+    def __init__(
+        self,
+        index: int,
+        on_menu: Callable[[int, QPoint], None],
+        on_link: Callable[[int, str], None] | None = None,
+        **kw: object,
+    ) -> None:
         super().__init__(background="w", **kw)
         self.index = index
         self.on_menu = on_menu
+        self.on_link = on_link
         self.getPlotItem().setMenuEnabled(False)
         self.getAxis("left").setWidth(AXIS_WIDTH)
         self.setMinimumHeight(MIN_PANEL_PX)
+        self.setMouseTracking(True)
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         event.accept()
         self.on_menu(self.index, event.globalPos())
+
+    def link_at(self, pos: QPointF) -> str:
+        """The link of the title row under a point of the view ('' if none)."""
+        text = self.getPlotItem().titleLabel.item  # the QGraphicsTextItem of the title
+        local = text.mapFromScene(self.mapToScene(pos.toPoint()))
+        if not text.boundingRect().contains(local):
+            return ""
+        return str(text.document().documentLayout().anchorAt(local))
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        link = self.link_at(event.position()) if event.button() == Qt.MouseButton.LeftButton else ""
+        if link and self.on_link is not None:
+            event.accept()
+            self.on_link(self.index, link)
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        hand = bool(self.on_link and not event.buttons() and self.link_at(event.position()))
+        self.viewport().setCursor(Qt.CursorShape.PointingHandCursor if hand else Qt.CursorShape.ArrowCursor)
+        super().mouseMoveEvent(event)
 
 
 class PanelBorder(QFrame):

@@ -1,5 +1,6 @@
 """The panel menu (right click on a panel), benchlens' own in place of pyqtgraph's: rename, move
-up/down, log scale, y from zero, add one of the panels the default layout left out, remove.
+up/down, log scale, y from zero, show/hide or split out a series, merge into the panel above, add
+one of the panels the default layout left out, remove the panel or a run from the comparison.
 Every choice goes through the Session (undoable, saved with the view, used by every export)."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QInputDialog, QMenu, QWidget
 
 from benchlens.app.analysis.layout import Panel
+from benchlens.app.ui.legends import remove_runs_menu
 from benchlens.app.ui.session import Session
 
 
@@ -34,10 +36,26 @@ def panel_menu(session: Session, index: int, parent: QWidget) -> QMenu:
     zero.triggered.connect(lambda on: session.set_panel_scale(index, y_zero=on))
     zero.setEnabled(not panel.log_y)
     menu.addSeparator()
+    _series_actions(menu, session, index, panel)
+    merge = menu.addAction("Merge into panel above", partial(session.merge_up, index))
+    merge.setEnabled(index > 0)
     add_more_panels(menu.addMenu("Add panel"), session, index + 1)
     menu.addSeparator()
     menu.addAction("Remove panel", partial(session.remove_panel, index))
+    remove_runs_menu(menu.addMenu("Remove run"), session)
     return menu
+
+
+def _series_actions(menu: QMenu, session: Session, index: int, panel: Panel) -> None:
+    """Show/hide each series (as a legend click does) and split one out into its own panel."""
+    shown = menu.addMenu("Series shown")
+    split = menu.addMenu("Split series out")
+    for ref, label in zip(panel.refs, panel.legend(), strict=True):
+        action = shown.addAction(label, partial(session.toggle_series, index, ref))
+        action.setCheckable(True)
+        action.setChecked(ref not in panel.hidden)
+        split.addAction(label, partial(session.split_series, index, ref))
+    split.setEnabled(len(panel.refs) > 1)
 
 
 def add_more_panels(menu: QMenu, session: Session, at: int | None = None) -> None:

@@ -197,9 +197,22 @@ class Session(QObject):
         self.comparisonChanged.emit()
 
     def remove_run(self, run_id: int) -> None:
-        if run_id in self.comparison.runs:
-            self.comparison.runs.remove(run_id)
-            self.comparisonChanged.emit()
+        """Take a run out of the comparison (undoable; the run stays in the library)."""
+        c = self.comparison
+        if run_id not in c.runs:
+            return
+        at = c.runs.index(run_id)
+
+        def do() -> None:
+            if run_id in c.runs:
+                c.runs.remove(run_id)
+
+        def undo() -> None:
+            if run_id not in c.runs:
+                c.runs.insert(min(at, len(c.runs)), run_id)
+
+        name = self._runs[run_id].name if run_id in self._runs else str(run_id)
+        self._push(f"remove {name!r} from the comparison", do, undo)
 
     def default_layout(self) -> list[Panel]:
         return layout_for_runs(self.comparison.runs, self.available, self.data)
@@ -252,6 +265,50 @@ class Session(QObject):
                 panels[index].y_zero = y_zero
 
         self._edit_panels("panel scale", change)
+
+    def toggle_series(self, index: int, ref: SeriesRef) -> None:
+        """Hide a panel's series, or show it again (a legend click); saved with the view, and
+        exports leave it out too."""
+        if not (0 <= index < len(self.comparison.panels)) or ref not in self.comparison.panels[index].refs:
+            return
+        off = ref in self.comparison.panels[index].hidden
+
+        def change(panels: list[Panel]) -> None:
+            hidden = panels[index].hidden
+            if off:
+                hidden.remove(ref)
+            else:
+                hidden.append(ref)
+
+        self._edit_panels(f"{'show' if off else 'hide'} {ref.label()}", change)
+
+    def split_series(self, index: int, ref: SeriesRef) -> None:
+        """Move one series out of a panel into a panel of its own, just under it."""
+        panels = self.comparison.panels
+        if not (0 <= index < len(panels)) or ref not in panels[index].refs or len(panels[index].refs) < 2:
+            return
+
+        def change(ps: list[Panel]) -> None:
+            ps[index].refs.remove(ref)
+            if ref in ps[index].hidden:
+                ps[index].hidden.remove(ref)
+            ps.insert(index + 1, Panel(ref.label(), [ref], log_y=ps[index].log_y, y_zero=ps[index].y_zero))
+
+        self._edit_panels(f"split {ref.label()} out", change)
+
+    def merge_up(self, index: int) -> None:
+        """Merge a panel into the one above it: its series join that panel (title and scale of
+        the panel above kept)."""
+        if not (1 <= index < len(self.comparison.panels)):
+            return
+
+        def change(ps: list[Panel]) -> None:
+            below = ps.pop(index)
+            above = ps[index - 1]
+            above.refs.extend(r for r in below.refs if r not in above.refs)
+            above.hidden.extend(r for r in below.hidden if r not in above.hidden)
+
+        self._edit_panels("merge panel into the one above", change)
 
     def set_panel_height(self, index: int, height: int) -> None:
         """A panel resized in the window: kept with the view (and exports weigh panels by it).

@@ -1,13 +1,22 @@
-"""What the window tests share: a main window opened on a library, and a fake mouse drag."""
+"""What the window tests share: a main window opened on a library (a laptop-sized one on a real
+MariaDB run and a demo run, both compared), the panel menu opened by a right click, and a fake
+mouse drag."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QPointF, QSettings, Qt
+from PySide6.QtGui import QContextMenuEvent
+from PySide6.QtWidgets import QApplication
 
+from benchlens.app.ingest import Options, import_path
+from benchlens.app.resources import demo_folders
+from benchlens.app.store import Library
 from benchlens.app.ui.main_window import MainWindow
 from benchlens.app.ui.session import Session
+from tests.conftest import FIXTURES
 
 
 def open_window(qtbot, db: Path, settings: Path, show: bool = True) -> MainWindow:
@@ -52,3 +61,40 @@ class FakeDrag:
 
     def accept(self):
         self.accepted = True
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """A real MariaDB + sysbench run (every source) and a demo run (sysbench and the OS monitors)."""
+    path = tmp_path / "panels.sqlite"
+    with Library(path) as lib:
+        import_path(lib, FIXTURES / "runs" / "recorded_mariadb_oltp", Options(name="mariadb"))
+        import_path(lib, next(f for f in demo_folders() if f.name == "baseline"), Options(name="baseline"))
+    return path
+
+
+def laptop(qtbot, db: Path, settings: Path, size: tuple[int, int] = (1366, 768)) -> MainWindow:
+    w = open_window(qtbot, db, settings, show=False)
+    w.resize(*size)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+@pytest.fixture
+def window(qtbot, db: Path, tmp_path: Path):
+    w = laptop(qtbot, db, tmp_path / "settings.ini")
+    w.session.add_runs([r.id for r in w.session.runs()])
+    qtbot.wait(20)
+    yield w
+    close_window(w)
+
+
+def right_click(window: MainWindow, index: int):
+    viewport = window.chart.widgets[index].viewport()
+    pos = viewport.rect().center()
+    event = QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos, viewport.mapToGlobal(pos))
+    QApplication.sendEvent(viewport, event)
+    menu = window.chart.menu
+    assert menu is not None and menu.isVisible()
+    return {a.text(): a for a in menu.actions()}

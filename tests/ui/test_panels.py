@@ -9,49 +9,18 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QEvent, QPointF, Qt
-from PySide6.QtGui import QContextMenuEvent, QMouseEvent
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QInputDialog
 
 from benchlens.app.analysis.layout import Panel
 from benchlens.app.figure import Comparison, figure_of
-from benchlens.app.ingest import Options, import_path
-from benchlens.app.resources import demo_folders
-from benchlens.app.store import Library
 from benchlens.app.ui.main_window import SUMMARY_KEY, MainWindow
 from benchlens.app.ui.panel_column import MIN_PLOT_PX
-from tests.conftest import FIXTURES
-from tests.ui.conftest import close_window, open_window
+from tests.ui.conftest import close_window, laptop, right_click
 
 # a menu popped up offscreen: the plugin cannot raise it or grab the keyboard, and says so
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support (raise|grabbing the keyboard)")
 DB_PANELS = {"Checkpoint age", "History list length", "Top waits (ms/s)"}
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    """A real MariaDB + sysbench run (every source) and a demo run (sysbench and the OS monitors)."""
-    path = tmp_path / "panels.sqlite"
-    with Library(path) as lib:
-        import_path(lib, FIXTURES / "runs" / "recorded_mariadb_oltp", Options(name="mariadb"))
-        import_path(lib, next(f for f in demo_folders() if f.name == "baseline"), Options(name="baseline"))
-    return path
-
-
-def laptop(qtbot, db: Path, settings: Path, size: tuple[int, int] = (1366, 768)) -> MainWindow:
-    w = open_window(qtbot, db, settings, show=False)
-    w.resize(*size)
-    w.show()
-    qtbot.waitExposed(w)
-    return w
-
-
-@pytest.fixture
-def window(qtbot, db: Path, tmp_path: Path):
-    w = laptop(qtbot, db, tmp_path / "settings.ini")
-    w.session.add_runs([r.id for r in w.session.runs()])
-    qtbot.wait(20)
-    yield w
-    close_window(w)
 
 
 def global_left(widget, vb) -> float:
@@ -150,16 +119,6 @@ def test_dragging_a_border_resizes_its_panel_saved_with_the_view(window: MainWin
     assert s.open_view("tall latency")
     qtbot.wait(20)
     assert chart.widgets[1].minimumHeight() == s.comparison.panels[1].height > 2 * MIN_PLOT_PX
-
-
-def right_click(window: MainWindow, index: int):
-    viewport = window.chart.widgets[index].viewport()
-    pos = viewport.rect().center()
-    event = QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos, viewport.mapToGlobal(pos))
-    QApplication.sendEvent(viewport, event)
-    menu = window.chart.menu
-    assert menu is not None and menu.isVisible()
-    return {a.text(): a for a in menu.actions()}
 
 
 def test_the_panel_menu_shapes_panels_saved_with_the_view_and_undoable(window: MainWindow, qtbot, monkeypatch) -> None:

@@ -1,0 +1,115 @@
+"""The legends of the comparison: the runs above the panels (click one to choose it, Delete or a
+right click takes it out of the comparison) and, beside each panel's title, the line style of each
+metric (click an entry to hide or show that series). Both are rich text with links, so an entry
+is clicked where it is drawn and nothing covers the plot area."""
+
+from __future__ import annotations
+
+import html
+from functools import partial
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QContextMenuEvent, QKeyEvent
+from PySide6.QtWidgets import QLabel, QMenu, QWidget
+
+from benchlens.app.analysis.layout import Panel
+from benchlens.app.ui.session import Session
+
+# the line styles of app/ui/charts.STYLES as text, for the legend beside a panel's title
+STYLE_SAMPLES = ("\u2500\u2500\u2500", "\u254c\u254c\u254c", "\u2508\u2508\u2508", "\u2500\u00b7\u2500")
+LEGEND_NAME_CHARS = 28  # a longer metric name is shortened from the front: its end tells it apart
+SHOWN, HIDDEN = "#555555", "#b0b0b0"
+
+
+def metric_legend(panel: Panel) -> str:
+    """The line style of each metric, as rich text to follow a panel's title ('' for one metric);
+    entry j links to `series:j`, a hidden series is greyed and struck through."""
+    labels = panel.legend()
+    if len(labels) < 2:
+        return ""
+    n = LEGEND_NAME_CHARS
+    items = []
+    for j, (ref, text) in enumerate(zip(panel.refs, labels, strict=True)):
+        short = text if len(text) <= n else "\u2026" + text[-(n - 1) :]
+        off = ref in panel.hidden
+        style = f"color:{HIDDEN if off else SHOWN}; text-decoration:{'line-through' if off else 'none'}"
+        sample = STYLE_SAMPLES[j % len(STYLE_SAMPLES)]
+        items.append(f'<a href="series:{j}" style="{style}">{sample}&nbsp;{html.escape(short)}</a>')
+    return "&nbsp;&nbsp;&nbsp;" + "&nbsp;&nbsp; ".join(items)
+
+
+def series_clicked(session: Session, index: int, link: str) -> None:
+    """A click on entry `series:j` of panel `index`'s legend: hide or show that series."""
+    kind, _, j = link.partition(":")
+    panels = session.comparison.panels
+    if kind == "series" and j.isdigit() and 0 <= index < len(panels) and int(j) < len(panels[index].refs):
+        session.toggle_series(index, panels[index].refs[int(j)])
+
+
+class RunLegend(QLabel):
+    """The runs of the comparison in their colours. A click chooses a run (underlined); Delete
+    then takes it out of the comparison, as does the menu of a right click."""
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.chosen: int | None = None
+        self.menu: QMenu | None = None  # the menu last opened (tests read it)
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.linkActivated.connect(self.choose)
+        self.setToolTip("Click a run to choose it; Delete or a right click removes it from the comparison")
+
+    def show_runs(self, runs: list[int]) -> None:
+        s = self.session
+        if self.chosen not in runs:
+            self.chosen = None
+        items = []
+        for r in runs:
+            name = html.escape(s.run(r).name)
+            deco = "underline" if r == self.chosen else "none"
+            items.append(
+                f'<span style="color:{s.color(r)}; font-size:14px">■</span> '
+                f'<a href="run:{r}" style="color:palette(window-text); text-decoration:{deco}"><b>{name}</b></a>'
+            )
+        self.setText(
+            "&nbsp;&nbsp;".join(items)
+            or "<i>Drag runs from the library here to compare them; drag metrics onto a panel.</i>"
+        )
+
+    def choose(self, link: str) -> None:
+        kind, _, r = link.partition(":")
+        if kind == "run" and r.isdigit():
+            self.chosen = None if self.chosen == int(r) else int(r)
+            self.show_runs(self.session.comparison.runs)
+
+    def remove_chosen(self) -> bool:
+        if self.chosen is None or self.chosen not in self.session.comparison.runs:
+            return False
+        run, self.chosen = self.chosen, None
+        self.session.remove_run(run)
+        return True
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self.remove_chosen():
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        event.accept()
+        self.open_menu(event.globalPos())
+
+    def open_menu(self, at: QPoint) -> QMenu:
+        self.menu = remove_runs_menu(QMenu(self), self.session)
+        self.menu.popup(at)
+        return self.menu
+
+
+def remove_runs_menu(menu: QMenu, session: Session) -> QMenu:
+    """One 'Remove NAME from the comparison' action per run shown (the legend's and the panel menu's)."""
+    for r in session.comparison.runs:
+        if r in {x.id for x in session.runs()}:
+            menu.addAction(f"Remove {session.run(r).name} from the comparison", partial(session.remove_run, r))
+    return menu
