@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from pyqtgraph.functions import create_qpolygonf, ndarray_from_qpolygonf
 from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSize, QSizeF, Qt
 from PySide6.QtGui import (
     QColor,
@@ -18,6 +19,7 @@ from PySide6.QtGui import (
     QImage,
     QPageLayout,
     QPageSize,
+    QPaintEngine,
     QPainter,
     QPdfWriter,
     QPen,
@@ -34,6 +36,9 @@ from benchlens.app.ticks import log_ticks, time_ticks, value_ticks
 
 SIZES = {"blog": (1200, 675), "slide": (1920, 1080), "square": (1080, 1080)}
 PANEL_WEIGHT = 200  # a panel the user never sized weighs as much as one 200 px high in the window
+# runs overlaid before their lines get thinner and see-through (width / sqrt(n / MANY_RUNS)):
+# chosen by eye on 10 nightly runs of bench/export_speed.py, not measured
+MANY_RUNS = 4
 STYLES = [Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotLine]
 
 
@@ -43,8 +48,7 @@ class Theme:
     text: str
     grid: str
     frame: str
-    colors: tuple[str, ...]
-    run_styles: bool  # runs also differ by line style (greyscale printing)
+    colors: tuple[str, ...]  # one per run, enough for a week of nightly runs before one repeats
     window_colors: bool = False  # a run keeps its window colour (its place in the library), not its place here
 
 
@@ -53,16 +57,18 @@ PUBLICATION = Theme(
     "#202020",
     "#e6e6e6",
     "#808080",
-    ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"),
-    True,
+    # Okabe-Ito (colour-blind safe), then Paul Tol's muted wine, indigo, olive and teal
+    (
+        *("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"),
+        *("#882255", "#332288", "#999933", "#44AA99"),
+    ),
 )
 SCREEN = Theme(
     "#ffffff",
     "#333333",
     "#eeeeee",
     "#aaaaaa",
-    ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"),
-    False,
+    ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"),
     True,
 )
 THEMES = {"publication": PUBLICATION, "screen": SCREEN}
@@ -81,7 +87,8 @@ class _Look:
     fm: QFontMetricsF  # of font
     fs: QFontMetricsF  # of small
     color: dict[int, QColor]  # run id -> colour
-    run_style: dict[int, Qt.PenStyle]  # run id -> line style
+    line: float  # a curve's pen width: thinner as runs are added (MANY_RUNS)
+    alpha: int  # a curve's opacity, 0-255: below 255 with many runs so crossings show both
     text: QColor
 
 
@@ -171,11 +178,10 @@ def _look(fig: Figure, w: float, h: float, theme: Theme) -> _Look:
     small.setPixelSize(round(base * 0.9))
     slot = {r.id: fig.slots.get(r.id, i) if theme.window_colors else i for i, r in enumerate(fig.runs)}
     color = {r.id: QColor(theme.colors[slot[r.id] % len(theme.colors)]) for r in fig.runs}
-    run_style = {
-        r.id: STYLES[i % len(STYLES)] if theme.run_styles else Qt.PenStyle.SolidLine for i, r in enumerate(fig.runs)
-    }
+    crowd = max(1.0, len(fig.runs) / MANY_RUNS)
+    line, alpha = max(1.2, base / 7) / math.sqrt(crowd), round(255 / crowd**0.25)
     fm, fs = QFontMetricsF(font), QFontMetricsF(small)
-    return _Look(theme, base, title_font, font, small, fm, fs, color, run_style, QColor(theme.text))
+    return _Look(theme, base, title_font, font, small, fm, fs, color, line, alpha, QColor(theme.text))
 
 
 def _title(p: QPainter, text: str, w: float, look: _Look) -> float:
@@ -201,7 +207,7 @@ def _run_legend(p: QPainter, fig: Figure, w: float, top: float, look: _Look) -> 
         width = base * 4.5 + fm.horizontalAdvance(name)
         if x > base * 4 and x + width - base * 1.5 > w - base * 1.5:  # wrap the legend, never cut a name
             x, top = base * 4, top + fm.height() * 1.25
-        p.setPen(QPen(look.color[r.id], max(2.0, base / 5), look.run_style[r.id]))
+        p.setPen(QPen(look.color[r.id], max(2.0, base / 5)))
         p.drawLine(QPointF(x, top + fm.height() / 2), QPointF(x + base * 2.5, top + fm.height() / 2))
         p.setPen(look.text)
         p.drawText(QPointF(x + base * 3, top + fm.ascent()), name)
@@ -311,18 +317,23 @@ def _heading(p: QPainter, fig: Figure, i: int, area: QRectF, look: _Look) -> Non
 
 
 def _curves(p: QPainter, panel: Panel, lines: list[Line], geo: _Geometry, plot: _Plot, look: _Look) -> None:
-    """The lines, clipped to the panel, decimated to the pixels they occupy: a run's colour, and
-    the metric's line style when the panel has several (else the run's)."""
-    theme = look.theme
+    """The lines, clipped to the panel, decimated to the pixels they occupy: colour is the run,
+    line style the metric (its place in the panel), as in the window. The line that covers the
+    most of the panel is drawn first, so a quiet run stays visible over a noisy one."""
     p.save()
     p.setClipRect(plot.area)
+    curves: list[tuple[float, int, Line, np.ndarray, np.ndarray]] = []
     for ln in lines:
-        j = panel.refs.index(ln.ref) if ln.ref in panel.refs else 0
-        style = look.run_style[ln.run] if len(panel.refs) == 1 or not theme.run_styles else STYLES[j % len(STYLES)]
-        width = max(1.2, look.base / 7) * (1.0 if j == 0 or theme.run_styles is False else 0.8)
-        p.setPen(QPen(look.color[ln.run], width, style))
         xs, yv = MinMaxPyramid(ln.x, ln.y).view(geo.x0, geo.x1, int(plot.area.width()))
-        _polyline(p, np.asarray(geo.sx(xs)), np.asarray(plot.sy(yv)))
+        sy = np.asarray(plot.sy(yv))
+        ink = float(np.nansum(np.abs(np.diff(sy)))) if len(sy) > 1 else 0.0
+        curves.append((-ink, len(curves), ln, np.asarray(geo.sx(xs)), sy))
+    for _, _, ln, sx, sy in sorted(curves, key=lambda c: (c[0], c[1])):
+        j = panel.refs.index(ln.ref) if ln.ref in panel.refs else 0
+        color = QColor(look.color[ln.run])
+        color.setAlpha(look.alpha)
+        p.setPen(QPen(color, look.line, STYLES[j % len(STYLES)]))
+        _polyline(p, sx, sy)
     p.restore()
 
 
@@ -410,12 +421,30 @@ def _label_boxes(marks: list[Mark], starts: list[float], area: QRectF, fs: QFont
 
 
 def _polyline(p: QPainter, xs: np.ndarray, ys: np.ndarray) -> None:
-    """Draw the finite stretches (a NaN is a gap, as in the window)."""
+    """Draw the finite stretches (a NaN is a gap, as in the window). On an image, as the line
+    segments between consecutive points: Qt rasterizes a segment list with a wide pen directly
+    (dashes continue from one segment to the next), 15x faster than stroking the polyline as one
+    outline (35 against 2.3 ms for a decimated 24 h line of 676 points at 1.6 px, bench/export_speed.py).
+    SVG and PDF get polylines: smaller files, nothing rasterized here."""
     ok = np.isfinite(xs) & np.isfinite(ys)
+    if p.paintEngine().type() == QPaintEngine.Type.Raster:
+        both = np.flatnonzero(ok[:-1] & ok[1:])
+        if len(both):
+            pairs = np.empty((2 * len(both), 2))
+            pairs[0::2, 0], pairs[0::2, 1] = xs[both], ys[both]
+            pairs[1::2, 0], pairs[1::2, 1] = xs[both + 1], ys[both + 1]
+            p.drawLines(_polygon(pairs))  # type: ignore[call-overload]  # a QPolygonF is a QList<QPointF>
+        return
     edges = np.diff(np.concatenate(([0], ok.astype(np.int8), [0])))
     for a, b in zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1), strict=True):
-        pts = QPolygonF([QPointF(float(x), float(y)) for x, y in zip(xs[a:b], ys[a:b], strict=True)])
-        p.drawPolyline(pts)
+        p.drawPolyline(_polygon(np.column_stack((xs[a:b], ys[a:b]))))
+
+
+def _polygon(points: np.ndarray) -> QPolygonF:
+    """A QPolygonF of an (n, 2) array, filled in place (a list of n QPointF costs 1 us a point)."""
+    poly = create_qpolygonf(len(points))
+    ndarray_from_qpolygonf(poly)[:] = points
+    return poly
 
 
 def to_image(
@@ -423,7 +452,8 @@ def to_image(
 ) -> QImage:
     """The figure drawn on size x scale pixels (scale 2 for retina; below 1 for a thumbnail)."""
     w, h = size
-    img = QImage(max(1, round(w * scale)), max(1, round(h * scale)), QImage.Format.Format_ARGB32)
+    # Qt paints premultiplied: ARGB32 would convert every blended pixel back and forth
+    img = QImage(max(1, round(w * scale)), max(1, round(h * scale)), QImage.Format.Format_ARGB32_Premultiplied)
     img.setDevicePixelRatio(scale)
     img.fill(QColor(theme.background))
     painter = QPainter(img)
