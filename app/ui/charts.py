@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
 from benchlens.app.analysis.align import ALIGN_MODES
 from benchlens.app.analysis.decimate import MinMaxPyramid
 from benchlens.app.analysis.layout import Panel
-from benchlens.app.model import SeriesRef
 from benchlens.app.ticks import heading
 from benchlens.app.ui import mime
 from benchlens.app.ui.axes import TimeAxis, ValueAxis
@@ -34,6 +33,7 @@ from benchlens.app.ui.legends import RunLegend, metric_legend, series_clicked
 from benchlens.app.ui.navigation import TimeNavigator
 from benchlens.app.ui.panel_column import MIN_PANEL_PX, PanelBorder, PanelPlot, TimeAxisStrip
 from benchlens.app.ui.panel_menu import apply_scale, panel_menu
+from benchlens.app.ui.readout import Curve, readout_html
 from benchlens.app.ui.session import Session
 
 
@@ -127,7 +127,7 @@ class ComparisonView(QWidget):
         self.decimated: list[tuple[int, pg.PlotDataItem, MinMaxPyramid]] = []  # panel, curve, its pyramid
         self._stale: set[int] = set()  # panels out of view that missed a zoom or pan
         self.lines: list[pg.InfiniteLine] = []
-        self.curves: list[tuple[int, int, SeriesRef, np.ndarray, np.ndarray, float]] = []  # panel run ref x y step
+        self.curves: list[Curve] = []  # every series drawn, as the readout reads it
         self._proxies: list[pg.SignalProxy] = []
         self.nav = TimeNavigator(session, lambda: self.plots, self)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -227,8 +227,7 @@ class ComparisonView(QWidget):
                 item = plot.plot(xs, ys, pen=pen, connect="finite")
                 item.setProperty("run", r)
                 self.decimated.append((i, item, pyramid))
-                step = float(np.median(np.diff(x[:200]))) if len(x) > 1 else 1.0
-                self.curves.append((i, r, ref, x, d[1], step))
+                self.curves.append(Curve.of(i, r, ref, x, d[1], s.unit(r, ref)))
                 first_x = float(x[0]) if first_x is None else first_x
         apply_scale(plot, panel, first_x)
         line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#888888", width=1))
@@ -310,7 +309,7 @@ class ComparisonView(QWidget):
     def _draw_drops(self, runs: list[int]) -> None:
         """Each detected drop: a shaded band on every panel, labelled on the top one."""
         s = self.session
-        tops = [float(np.nanmax(c[4])) for c in self.curves if c[0] == 0 and len(c[4])]
+        tops = [float(np.nanmax(c.y)) for c in self.curves if c.panel == 0 and len(c.y)]
         top = max(tops) if tops else 1.0
         for r in runs:
             color = QColor(s.color(r))
@@ -382,18 +381,8 @@ class ComparisonView(QWidget):
             line.setPos(x)
             line.show()
         s = self.session
-        parts = []
-        for i, panel in enumerate(s.comparison.panels):
-            cells = []
-            for p, r, ref, xs, ys, step in self.curves:
-                if p != i:
-                    continue
-                k = int(np.searchsorted(xs, x, side="right")) - 1
-                if 0 <= k < len(xs) and x - xs[k] <= 1.5 * step:  # the sample in force at the cursor
-                    cells.append(f'<span style="color:{s.color(r)}">{ref.label()} {ys[k]:.4g}</span>')
-            if cells:
-                parts.append(f"<b>{panel.title}</b>: " + ", ".join(cells))
-        self.readout.setText(" &nbsp;|&nbsp; ".join(parts) or "")
+        titles = [p.title for p in s.comparison.panels]
+        self.readout.setText(readout_html(self.curves, titles, {r: s.color(r) for r in s.comparison.runs}, x))
 
     # ---- where in time: the navigator (app/ui/navigation.py) ----------------------------------
     def visible_range(self) -> tuple[float, float] | None:

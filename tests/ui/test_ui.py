@@ -98,18 +98,18 @@ def test_alignment_and_offsets_move_the_curves(window: MainWindow) -> None:
     ids = [r.id for r in s.runs()]
     s.add_runs(ids)
     first = window.chart.curves[0]
-    assert first[3][0] >= 0 and first[3][0] < 5  # relative to run start: seconds
-    s.set_offset(first[1], 30.0)
-    moved = [c for c in window.chart.curves if c[1] == first[1] and c[2] == first[2]][0]
-    assert moved[3][0] == pytest.approx(first[3][0] + 30.0)
+    assert first.x[0] >= 0 and first.x[0] < 5  # relative to run start: seconds
+    s.set_offset(first.run, 30.0)
+    moved = [c for c in window.chart.curves if c.run == first.run and c.ref == first.ref][0]
+    assert moved.x[0] == pytest.approx(first.x[0] + 30.0)
     window.align.setCurrentIndex(2)  # absolute clock
     assert s.comparison.align == "absolute"
-    assert window.chart.curves[0][3][0] > 1.7e9
+    assert window.chart.curves[0].x[0] > 1.7e9
     window.side.setChecked(True)
     window.align.setCurrentIndex(0)
     a, b = s.comparison.runs
-    xa = [c[3] for c in window.chart.curves if c[1] == a][0]
-    xb = [c[3] for c in window.chart.curves if c[1] == b][0]
+    xa = [c.x for c in window.chart.curves if c.run == a][0]
+    xb = [c.x for c in window.chart.curves if c.run == b][0]
     assert xb.min() > xa.max()  # side by side: the second run starts after the first ends
 
 
@@ -251,7 +251,7 @@ def test_ctrl_drag_slides_the_chosen_run_in_time(window: MainWindow) -> None:
     window.offset_run.setCurrentIndex(1)
     moved = window.offset_run.currentData()
     still = next(r for r in ids if r != moved)
-    before = {c[1]: c[3][0] for c in window.chart.curves}
+    before = {c.run: c.x[0] for c in window.chart.curves}
     vb = window.chart.plots[0].vb
     for k, finish in ((0, False), (1, True)):
         ev = FakeDrag(vb, 2.0 + 5 * k, 7.0 + 5 * k, finish)
@@ -259,7 +259,7 @@ def test_ctrl_drag_slides_the_chosen_run_in_time(window: MainWindow) -> None:
         assert ev.accepted
     assert s.comparison.offsets[moved] == pytest.approx(10.0, abs=0.05)
     assert still not in s.comparison.offsets
-    after = {c[1]: c[3][0] for c in window.chart.curves}
+    after = {c.run: c.x[0] for c in window.chart.curves}
     assert after[moved] == pytest.approx(before[moved] + 10.0, abs=0.05)
     assert after[still] == before[still]
     assert window.offset.value() == pytest.approx(10.0, abs=0.05)
