@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from benchlens.app.analysis.align import ALIGN_MODES, x_of
-from benchlens.app.analysis.layout import Panel, layout_for_runs
+from benchlens.app.analysis.layout import Panel, blog_for_runs, layout_for_runs
 from benchlens.app.analysis.run_drops import decided_label, run_drops, throughput
 from benchlens.app.errors import AnalysisError
 from benchlens.app.model import Run, RunData, SeriesRef
@@ -180,6 +180,23 @@ def default_title(runs: list[Run]) -> str:
 def default_layout(data: RunData, run_ids: list[int]) -> list[Panel]:
     """The default panels of a comparison of these runs."""
     return layout_for_runs(run_ids, data.available, data.data)
+
+
+def blog_layout(data: RunData, run_ids: list[int]) -> list[Panel]:
+    """The panels of the blog preset: the default story in at most 4 panels, those showing the
+    resources that explain the runs' drops first (a class rated by the summed weight of its
+    series in a drop's explanation, its best drop over the runs)."""
+    weight: dict[str, float] = {}
+    for r in run_ids:
+        if throughput(data, r) is None:
+            continue
+        for rd in run_drops(data, r):
+            per_drop: dict[str, float] = {}
+            for change in rd.explain:
+                per_drop[change.klass] = per_drop.get(change.klass, 0.0) + change.weight
+            for klass, w in per_drop.items():
+                weight[klass] = max(weight.get(klass, 0.0), w)
+    return blog_for_runs(run_ids, data.available, data.data, lambda klass: weight.get(klass, 0.0))
 
 
 def figure_of(data: RunData, view: Comparison, title: str | None = None) -> Figure:

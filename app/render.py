@@ -6,6 +6,7 @@ window, so a 1 s stall shows in a 1200 px figure of a 24 h run."""
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -462,6 +463,18 @@ def to_image(
     return img
 
 
+def _size_in_px(svg: Path, w: int, h: int) -> None:
+    """QSvgGenerator sizes the drawing in mm (at its 90 dpi): a browser showed a 1200 px figure
+    1600 px wide. The root's width and height become px, the viewBox stays."""
+    text = svg.read_text(encoding="utf-8")
+    root = re.search(r"<svg\b[^>]*>", text)
+    if root is None:
+        raise OSError(f"cannot write {svg}: no <svg> element")
+    tag = re.sub(r'\bwidth="[^"]*"', f'width="{w}px"', root.group(0), count=1)
+    tag = re.sub(r'\bheight="[^"]*"', f'height="{h}px"', tag, count=1)
+    svg.write_text(text[: root.start()] + tag + text[root.end() :], encoding="utf-8")
+
+
 def export(
     fig: Figure, out: Path, size: tuple[int, int] = SIZES["blog"], scale: float = 1.0, theme: Theme = PUBLICATION
 ) -> Path:
@@ -482,6 +495,7 @@ def export(
         painter.begin(gen)
         draw(fig, painter, w, h, theme)
         painter.end()
+        _size_in_px(out, w, h)
     elif suffix == ".pdf":
         pdf = QPdfWriter(str(out))
         pdf.setResolution(96)

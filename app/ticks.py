@@ -123,9 +123,19 @@ def log_ticks(lo: float, hi: float, length: float, line: float, unit: str) -> li
     return [(float(k), format_ticks([10.0**k], unit)[0]) for k in kept]
 
 
+def speaks_unit(unit: str) -> bool:
+    """The tick labels of this unit carry it themselves (`200 MB`, `3.4 ms`, `1.5 GB/s`): bytes and
+    durations, whose prefix changes with the values, so a heading must not name one."""
+    return _split(unit)[0] in _SCALED
+
+
 def heading(title: str, unit: str, metrics: Sequence[str] = ()) -> str:
-    """The panel title with its unit said once: not when the title already names one. A rate of
-    transactions or queries is said as such ('tps', not '1/s')."""
+    """The panel title with its unit said once: not when the title already names one, nor when
+    the ticks say it (bytes, durations: a "(ms)" in the title over ticks reading `1.2 s` is
+    dropped). A rate of transactions or queries is said as such ('tps', not '1/s')."""
+    if speaks_unit(unit):
+        said = re.fullmatch(r"(.*\S)\s*\(([^()]*)\)", title)
+        return said.group(1) if said and speaks_unit(said.group(2).replace("µ", "u")) else title
     shown = UNIT_NAMES.get(unit, unit)
     if unit == "1/s" and metrics and len(set(metrics)) == 1 and metrics[0] in ("tps", "qps"):
         shown = metrics[0]

@@ -76,11 +76,24 @@ def test_the_unit_is_said_once_next_to_the_title() -> None:
     assert heading("Disk vda: IOPS", "1/s") == "Disk vda: IOPS"
     assert heading("Disk vda: %util", "%") == "Disk vda: %util"
     assert heading("CPU (%)", "%") == "CPU (%)"
-    assert heading("Checkpoint age", "B") == "Checkpoint age (B)"
-    assert heading("iostat:w_await", "us") == "iostat:w_await (µs)"
+    assert heading("History list length", "") == "History list length"
     assert heading("History list length", "") == "History list length"
     assert heading("Throughput", "1/s", ["tps"]) == "Throughput (tps)"
     assert heading("Waits", "1/s", ["waits"]) == "Waits (/s)"
+
+
+def test_ticks_that_say_their_unit_leave_it_out_of_the_title() -> None:
+    """Issue 12: a latency panel titled "(ms)" had ticks reading `1 s`. Bytes and durations are
+    said by the ticks, in the prefix that fits; the title names no unit, a stale one is dropped."""
+    assert heading("Checkpoint age", "B") == "Checkpoint age"
+    assert heading("iostat:w_await", "us") == "iostat:w_await"
+    assert heading("Latency p95 (ms)", "ms") == "Latency p95"  # a view saved before the fix
+    assert heading("Top waits (ms/s)", "ms/s") == "Top waits"
+    assert heading("Disk vda: await (µs)", "us") == "Disk vda: await"
+    assert heading("Writes (kB/s)", "kB/s") == "Writes"
+    assert heading("Latency (p95)", "ms") == "Latency (p95)"  # not a unit: kept
+    ticks = [t for _, t in value_ticks(0, 1500, 200, 12, "ms")]
+    assert ticks[-1].endswith(" s") and ticks[0] == "0 s"  # the values say their unit
 
 
 def test_minutes_read_in_seconds() -> None:

@@ -4,11 +4,13 @@ The default layout tells the story, top to bottom, with only what the runs have 
 throughput (`tps`) and latency; CPU (vmstat us/sy/wa, else mpstat all %usr/%sys/%iowait); the
 busiest disk in one panel (%util, else its IOPS); and the one database panel that moved most in
 these runs (checkpoint age, history list length or the top waits). The other candidates (the
-disk's IOPS and await, the database panels not chosen) are `more_panels`, one click away.
+disk's IOPS and await, the database panels not chosen) are `more_panels`, one click away. The
+blog preset of `benchlens export` is the same story in at most BLOG_PANELS panels (`blog_panels`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -65,16 +67,41 @@ class Panel:
         )
 
 
-def parse_panel(spec: str) -> Panel:
-    """A --panel argument: 'vmstat:us+vmstat:sy' joins several series in one panel."""
+_SPEC_START = re.compile(r"[a-z][a-z0-9_]*:")  # a format name and its colon: how a SPEC begins
+
+
+def parse_panel(arg: str) -> Panel:
+    """A --panel argument: 'vmstat:us+vmstat:sy' joins several series in one panel, and
+    'Title=SPEC' names the panel. A SPEC may itself hold '=' (an entity such as pidstat -l's
+    `mysqld --basedir=/usr`), so the title is what comes before the first '=' only when it does
+    not begin like a SPEC (a format name and a colon): 'CPU: user=vmstat:us' is titled,
+    'pidstat:%CPU:mysqld --basedir=/usr' is one series."""
+    title, eq, spec = arg.partition("=")
+    if not eq or _SPEC_START.match(title):
+        title, spec = "", arg
+    elif not title.strip():
+        raise ValueError(f"--panel {arg!r}: the title before '=' is empty")
     refs = [SeriesRef.parse(s) for s in spec.split("+")]
-    return Panel(" + ".join(r.label() for r in refs), refs)
+    return Panel(title.strip() or " + ".join(r.label() for r in refs), refs)
 
 
 THROUGHPUT_FORMATS = ("sysbench", "dbstress", "tpcc")
 TOP_WAITS = 4
 # The database panels, in the order that breaks a tie (and decides when nothing rates them).
 DATABASE_ROLES = ("checkpoint_age", "history_list", "waits")
+# panels of the blog preset: a 1200x675 figure keeps about 110 px of plot per panel with 4, the
+# height the window never goes below (issue 12); throughput and latency stay, the panels that
+# explain them compete for the rest
+BLOG_PANELS = 4
+# the explanation classes (app/analysis/relevance.py) each panel role shows
+ROLE_CLASSES = {
+    "cpu": ("cpu",),
+    "disk_util": ("disk",),
+    "disk_iops": ("disk",),
+    "checkpoint_age": ("redo", "flushing"),
+    "history_list": ("purge",),
+    "waits": ("locks", "latches"),
+}
 
 Rating = Callable[[SeriesRef], float]
 
@@ -99,6 +126,17 @@ def more_for_runs(
     """The candidates the default layout of these runs leaves out ("More panels")."""
     have, load, spread = _rated(runs, available, data)
     return more_panels(have, load, spread)
+
+
+def blog_for_runs(
+    runs: Iterable[int],
+    available: Callable[[int], Iterable[SeriesRef]],
+    data: Callable[[int, SeriesRef], tuple[np.ndarray, np.ndarray] | None],
+    explains: Callable[[str], float] | None = None,
+) -> list[Panel]:
+    """The blog preset's panels of these runs (blog_panels)."""
+    have, load, spread = _rated(runs, available, data)
+    return blog_panels(have, load, spread, explains)
 
 
 def _rated(
@@ -136,16 +174,44 @@ def default_panels(
     mean %util) to pick the busiest one, without it the first device in name order; `spread`
     rates how much a database series moved to pick one database panel, without it the first of
     DATABASE_ROLES the runs have."""
+    return [p for _, p in _story(available, load, spread)]
+
+
+def blog_panels(
+    available: Iterable[SeriesRef],
+    load: Rating | None = None,
+    spread: Rating | None = None,
+    explains: Callable[[str], float] | None = None,
+) -> list[Panel]:
+    """The default layout cut to BLOG_PANELS: throughput and latency, then of CPU, the disk and
+    the database panel those whose resource best explains the drops (`explains` rates a resource
+    class of ROLE_CLASSES, e.g. by its weight in the drops' explanations), then those whose first
+    series moved most (`spread`); in the story's order."""
+    story = _story(available, load, spread)
+    head = [k for k, _ in story if k in ("throughput", "latency")]
+    why, moved = explains or (lambda _: 0.0), spread or (lambda _: 0.0)
+    panels = dict(story)
+
+    def rank(k: str) -> tuple[float, float]:
+        return (-max((why(c) for c in ROLE_CLASSES.get(k, ())), default=0.0), -moved(panels[k].refs[0]))
+
+    rest = sorted((k for k, _ in story if k not in head), key=rank)
+    keep = set(head[:BLOG_PANELS]) | set(rest[: max(0, BLOG_PANELS - len(head))])
+    return [p for k, p in story if k in keep]
+
+
+def _story(available: Iterable[SeriesRef], load: Rating | None, spread: Rating | None) -> list[tuple[str, Panel]]:
+    """default_panels with each panel's role."""
     roles = dict(candidate_panels(available, load))
-    chosen = [roles[k] for k in ("throughput", "latency", "cpu") if k in roles]
-    disk = roles.get("disk_util") or roles.get("disk_iops")
-    if disk is not None:
-        chosen.append(disk)
+    chosen = [(k, roles[k]) for k in ("throughput", "latency", "cpu") if k in roles]
+    disk = "disk_util" if "disk_util" in roles else "disk_iops"
+    if disk in roles:
+        chosen.append((disk, roles[disk]))
     database = [k for k in DATABASE_ROLES if k in roles]
     if database:
         rate = spread or (lambda _: 0.0)
         best = max(database, key=lambda k: (rate(roles[k].refs[0]), -DATABASE_ROLES.index(k)))
-        chosen.append(roles[best])
+        chosen.append((best, roles[best]))
     return chosen
 
 
