@@ -129,11 +129,16 @@ def _output_commands(sub: Any, db: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="SPEC",
-        help="SOURCE:METRIC[:ENTITY], '+' joins series in one panel (repeatable; default layout)",
+        help="[TITLE=]SOURCE:METRIC[:ENTITY], '+' joins series in one panel (repeatable; default layout)",
+    )
+    exp.add_argument(
+        "--preset",
+        choices=("blog",),
+        help="blog: 1200x675 and the story in at most 4 panels (throughput, latency, what moved most)",
     )
     exp.add_argument("--view", metavar="NAME", help="a saved view (runs, panels, offsets, alignment)")
     exp.add_argument("--out", required=True, type=Path, metavar="FILE.(png|svg|pdf|csv)")
-    exp.add_argument("--size", default="blog", metavar="WxH|blog|slide|square", help="default blog = 1200x675")
+    exp.add_argument("--size", metavar="WxH|blog|slide|square", help="default blog = 1200x675")
     exp.add_argument("--scale", type=float, default=1.0, help="PNG pixel ratio (2 for retina)")
     exp.add_argument("--title")
     exp.add_argument("--align", choices=("run", "bench", "absolute"))
@@ -345,7 +350,7 @@ def cmd_summary(lib: Library, args: argparse.Namespace) -> int:
 
 def cmd_export(lib: Library, args: argparse.Namespace) -> int:
     from benchlens.app.analysis.layout import parse_panel
-    from benchlens.app.figure import Comparison, default_layout, figure_of, write_csv
+    from benchlens.app.figure import Comparison, blog_layout, default_layout, figure_of, write_csv
     from benchlens.app.rundata import LibraryRunData
 
     suffix = args.out.suffix.lower()
@@ -363,7 +368,8 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
     if not view.runs:
         raise CliError("give at least one --run (or a --view)")
     try:
-        view.panels = [parse_panel(s) for s in args.panel] or view.panels or default_layout(data, view.runs)
+        layout = blog_layout if args.preset == "blog" else default_layout
+        view.panels = [parse_panel(s) for s in args.panel] or view.panels or layout(data, view.runs)
     except ValueError as e:
         raise CliError(str(e)) from None
     if not view.panels:
@@ -378,7 +384,7 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
     if suffix == ".csv":
         write_csv(fig, args.out)
     else:
-        size = _size(args.size)
+        size = _size(args.size or "blog")
         if not (0 < args.scale <= 8):
             raise CliError("--scale must be between 0 and 8")
         from benchlens.app.ui.launch import gui_app
