@@ -30,6 +30,7 @@ from benchlens.app.ticks import heading
 from benchlens.app.ui import mime
 from benchlens.app.ui.axes import TimeAxis, ValueAxis
 from benchlens.app.ui.legends import RunLegend, metric_legend, series_clicked
+from benchlens.app.ui.marks import MarkLabels, add_band
 from benchlens.app.ui.navigation import TimeNavigator
 from benchlens.app.ui.panel_column import MIN_PANEL_PX, PanelBorder, PanelPlot, TimeAxisStrip
 from benchlens.app.ui.panel_menu import apply_scale, panel_menu
@@ -123,7 +124,7 @@ class ComparisonView(QWidget):
         self.widgets: list[PanelPlot] = []
         self.borders: list[PanelBorder] = []
         self.plots: list[pg.PlotItem] = []
-        self.drop_labels: list[pg.TextItem] = []
+        self.mark_labels: MarkLabels | None = None
         self.decimated: list[tuple[int, pg.PlotDataItem, MinMaxPyramid]] = []  # panel, curve, its pyramid
         self._stale: set[int] = set()  # panels out of view that missed a zoom or pan
         self.lines: list[pg.InfiniteLine] = []
@@ -148,7 +149,8 @@ class ComparisonView(QWidget):
             self.axis_strip.deleteLater()
             self.axis_strip = None
         self.widgets, self.borders, self._proxies, self._stale = [], [], [], set()
-        self.plots, self.lines, self.curves, self.drop_labels, self.decimated = [], [], [], [], []
+        self.plots, self.lines, self.curves, self.decimated = [], [], [], []
+        self.mark_labels = None
 
     def rebuild(self) -> None:
         s, c = self.session, self.session.comparison
@@ -307,15 +309,17 @@ class ComparisonView(QWidget):
             self.plots[i].vb.prepareForPaint()
 
     def _draw_drops(self, runs: list[int]) -> None:
-        """Each detected drop: a shaded band on every panel, labelled on the top one."""
+        """Notes (grey) and detected drops (the run's colour): a band on every panel, a label on
+        the top one that stays in view (app/ui/marks.py)."""
         s = self.session
-        tops = [float(np.nanmax(c.y)) for c in self.curves if c.panel == 0 and len(c.y)]
-        top = max(tops) if tops else 1.0
+        self.mark_labels = MarkLabels(self.plots[0], QColor(255, 255, 255, 210))
         for r in runs:
             color = QColor(s.color(r))
             for note in s.notes(r):
                 x0, x1 = (float(x) for x in s.x_of(r, np.array([note.start, note.end])))
-                self._band(x0, x1, QColor(120, 120, 120, 45), note.label, QColor("#555555"), top, r)
+                add_band(self.plots, x0, x1, QColor(120, 120, 120, 45), r)
+                if note.label:
+                    self.mark_labels.add(x0, x1, note.label, QColor("#555555"))
             for rd in s.drops(r):
                 label, state = s.drop_label(r, rd.drop)
                 if state == "dismissed":
@@ -323,22 +327,13 @@ class ComparisonView(QWidget):
                 x0, x1 = (float(x) for x in s.x_of(r, np.array([rd.drop.start, rd.drop.end])))
                 fill = QColor(color)
                 fill.setAlpha(40)
-                self._band(x0, x1, fill, ("\u2713 " if state == "accepted" else "") + label, color, top, r)
+                add_band(self.plots, x0, x1, fill, r)
+                self.mark_labels.add(x0, x1, ("\u2713 " if state == "accepted" else "") + label, color)
 
-    def _band(self, x0: float, x1: float, fill: QColor, text: str, color: QColor, top: float, run: int) -> None:
-        for k, plot in enumerate(self.plots):
-            band = pg.LinearRegionItem((x0, x1), movable=False, brush=fill, pen=pg.mkPen(None))
-            band.setZValue(-10)
-            band.setProperty("run", run)
-            plot.addItem(band, ignoreBounds=True)
-            if k == 0 and text:
-                label = pg.TextItem(text, color=color, anchor=(0, 0))
-                plot.addItem(label, ignoreBounds=True)
-                y = top * (1 - 0.18 * (len(self.drop_labels) % 3))  # staggered: bands can overlap
-                if self.session.comparison.panels[0].log_y:  # a log axis is in decades
-                    y = float(np.log10(max(y, 1e-12)))
-                label.setPos(x0, y)
-                self.drop_labels.append(label)
+    @property
+    def drop_labels(self) -> list[pg.TextItem]:
+        """The labels of the drops and notes drawn on the top panel."""
+        return self.mark_labels.items if self.mark_labels is not None else []
 
     # ---- marking a region for a note -----------------------------------------------------------
     def mark(self, x0: float, x1: float, finished: bool) -> None:

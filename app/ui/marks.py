@@ -1,0 +1,76 @@
+"""Drops and notes on the charts: a shaded band on every panel, and a label on the top panel that
+stays readable whatever the zoom — inside the visible value range (at its top, on a veil), at the
+visible start of its band when zoomed into it, and in the first of four rows where it overlaps no
+other label, so five runs' drops stay legible. The export places its labels the same way
+(app/render.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pyqtgraph as pg
+from PySide6.QtGui import QColor
+
+ROWS = 4  # label rows under the top of the panel; beyond them a label shares the emptiest row
+GAP_PX = 6.0  # the space kept between two labels in one row
+
+
+@dataclass
+class Label:
+    x0: float
+    x1: float
+    item: pg.TextItem
+
+
+def add_band(plots: list[pg.PlotItem], x0: float, x1: float, fill: QColor, run: int) -> None:
+    """The shaded stretch x0..x1 behind the curves of every panel."""
+    for plot in plots:
+        band = pg.LinearRegionItem((x0, x1), movable=False, brush=fill, pen=pg.mkPen(None))
+        band.setZValue(-10)
+        band.setProperty("run", run)
+        plot.addItem(band, ignoreBounds=True)
+
+
+class MarkLabels:
+    """The labels of the marks on one panel, placed again whenever its view changes."""
+
+    def __init__(self, plot: pg.PlotItem, veil: QColor) -> None:
+        self.plot = plot
+        self.veil = veil
+        self.labels: list[Label] = []
+        plot.vb.sigRangeChanged.connect(self.place)
+        plot.vb.sigResized.connect(self.place)
+
+    @property
+    def items(self) -> list[pg.TextItem]:
+        return [lb.item for lb in self.labels]
+
+    def add(self, x0: float, x1: float, text: str, color: QColor) -> None:
+        item = pg.TextItem(text, color=color, anchor=(0, 0), fill=pg.mkBrush(self.veil))
+        item.setZValue(20)  # over the curves: the veil keeps it readable
+        self.plot.addItem(item, ignoreBounds=True)
+        self.labels.append(Label(x0, x1, item))
+        self.place()
+
+    def place(self, *_: object) -> None:
+        """Each label at the top of the visible value range, at its band's visible start, in the
+        first row where it overlaps none placed before it (pixels); hidden when its band is out
+        of view."""
+        vb = self.plot.vb
+        (left, right), (_, top) = vb.viewRange()
+        px = vb.viewPixelSize()[0] or 1.0  # data units per pixel along x
+        ends: list[list[float]] = [[] for _ in range(ROWS)]  # per row, the right edges placed
+        for lb in sorted(self.labels, key=lambda lb: max(lb.x0, left)):
+            if lb.x1 < left or lb.x0 > right:
+                lb.item.hide()
+                continue
+            start = (max(lb.x0, left) - left) / px
+            width = lb.item.boundingRect().width() + GAP_PX
+            start = min(start, max(0.0, (right - left) / px - width))  # pulled left to stay inside
+            row = next((k for k in range(ROWS) if not any(start < e for e in ends[k])), None)
+            if row is None:  # every row is taken there: the row that ends first
+                row = min(range(ROWS), key=lambda k: max(ends[k]))
+            ends[row].append(start + width)
+            lb.item.setAnchor((0, -1.1 * row))  # row k sits k label heights under the top
+            lb.item.setPos(left + start * px, top)
+            lb.item.show()

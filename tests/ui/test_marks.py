@@ -1,0 +1,78 @@
+"""Drop labels on the charts (issue 12): inside the visible value range on a veil, still there when
+zoomed into the drop, and legible with five runs (no two labels overlap)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QRectF
+
+from benchlens.app.ingest import Options, import_path
+from benchlens.app.store import Library
+from benchlens.app.ui.main_window import MainWindow
+from tests.ui.conftest import close_window, laptop
+
+RUNS = Path(__file__).resolve().parents[2] / "bench" / "drop_quality" / "runs"
+FIVE = ("disk-burst", "cpu-hogs", "read-lock", "small-pool", "quiet-1")
+
+
+@pytest.fixture(scope="module")
+def five_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Five recorded MariaDB + sysbench runs, four with injected disturbances (their drops)."""
+    path = tmp_path_factory.mktemp("five") / "five.sqlite"
+    with Library(path) as lib:
+        for name in FIVE:
+            import_path(lib, RUNS / name, Options(name=name))
+    return path
+
+
+@pytest.fixture
+def five(qtbot, five_db: Path, tmp_path: Path):
+    w = laptop(qtbot, five_db, tmp_path / "settings.ini")
+    w.session.add_runs([r.id for r in w.session.runs()])
+    qtbot.wait(50)
+    yield w
+    close_window(w)
+
+
+def scene_rects(window: MainWindow) -> list[QRectF]:
+    return [t.mapRectToScene(t.boundingRect()) for t in window.chart.drop_labels if t.isVisible()]
+
+
+def inside_view(window: MainWindow) -> bool:
+    vb = window.chart.plots[0].vb
+    box = vb.sceneBoundingRect().adjusted(-1, -1, 1, 1)
+    return all(box.contains(r) for r in scene_rects(window))
+
+
+def test_five_runs_drop_labels_do_not_overlap_and_sit_in_view(five: MainWindow, qtbot) -> None:
+    labels = five.chart.drop_labels
+    assert len(labels) >= 4  # a disturbance in each of four runs, all about 30 s into the run
+    rects = scene_rects(five)
+    assert len(rects) == len(labels)  # whole runs shown: every label is in view
+    for k, a in enumerate(rects):
+        for b in rects[k + 1 :]:
+            assert not a.intersects(b), "two drop labels overlap"
+    assert inside_view(five)
+    assert all(t.fill.color().alpha() > 150 for t in labels)  # a veil behind the text
+
+
+def test_a_label_stays_in_view_when_zoomed_into_its_drop(five: MainWindow, qtbot) -> None:
+    s, chart = five.session, five.chart
+    run = next(r.id for r in s.runs() if r.name == "disk-burst")
+    (first, *_) = s.drops(run)
+    x0, x1 = (float(x) for x in s.x_of(run, np.array([first.drop.start, first.drop.end])))
+    vb = chart.plots[0].vb
+    mid = (x0 + x1) / 2
+    vb.setXRange(mid - (x1 - x0) / 8, mid + (x1 - x0) / 8, padding=0)  # inside the drop: its start out of view
+    (y0, y1) = vb.viewRange()[1]
+    vb.setYRange(y0, y0 + (y1 - y0) / 10, padding=0)  # the value axis zoomed far below the old label height
+    qtbot.wait(20)
+    shown = [t for t in chart.drop_labels if t.isVisible()]
+    assert shown and inside_view(five)
+    assert any(t.textItem.toPlainText().startswith("\u2212") or "%" in t.textItem.toPlainText() for t in shown)
+    vb.setXRange(x1 + 10_000, x1 + 10_100, padding=0)  # far from every drop: no label
+    qtbot.wait(20)
+    assert not [t for t in chart.drop_labels if t.isVisible()]
