@@ -148,12 +148,14 @@ def per_step(
     t0: float = -math.inf,
     t1: float = math.inf,
     params: StepParams = STEPS,
+    levels: int = 2,
 ) -> list[Step] | None:
     """TPS and latency per step, over the steady reports between t0 and t1 (None unless the run
-    has at least two thread counts: then it is no step load)."""
+    has at least `levels` thread counts: with fewer it is no step load; levels=1 gives a
+    fixed-concurrency run's one step, the point it is on a TPS-vs-concurrency chart)."""
     t, threads = thds
     steps = find_steps(t, threads, runs, params)
-    if len({s.level for s in steps if math.isfinite(s.level)}) < 2:
+    if len({s.level for s in steps if math.isfinite(s.level)}) < levels:
         return None
     out = []
     for k, step in enumerate(steps):

@@ -204,8 +204,11 @@ class RunSteps:
     steps: list[Step]
 
 
-def load_steps(data: RunData, run_id: int, t0: float = -math.inf, t1: float = math.inf) -> RunSteps | None:
-    """TPS and latency per load step of a run (None unless it has at least two thread counts)."""
+def load_steps(
+    data: RunData, run_id: int, t0: float = -math.inf, t1: float = math.inf, levels: int = 2
+) -> RunSteps | None:
+    """TPS and latency per load step of a run (None unless it has at least `levels` thread counts;
+    levels=1: a fixed-concurrency run's one step too)."""
     available = set(data.available(run_id))
     fmt = next(
         (s for s in THROUGHPUT_FORMATS if SeriesRef(s, "tps") in available and SeriesRef(s, "thds") in available),
@@ -225,7 +228,7 @@ def load_steps(data: RunData, run_id: int, t0: float = -math.inf, t1: float = ma
         (r for r in available if r.format == fmt and r.metric in ("lat_ms", "rt_ms")),
         key=lambda r: (r.metric != "lat_ms", STATEMENTS.index(r.entity) if r.entity in STATEMENTS else 99, r.entity),
     )
-    steps = per_step(thd, tps, data.data(run_id, lat_refs[0]) if lat_refs else None, runs, t0, t1)
+    steps = per_step(thd, tps, data.data(run_id, lat_refs[0]) if lat_refs else None, runs, t0, t1, levels=levels)
     if steps is None:
         return None
     latency = ""
