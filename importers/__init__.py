@@ -11,7 +11,9 @@ from __future__ import annotations
 from benchlens.importers import (
     dbstress,
     diskstats,
+    dstat,
     global_status,
+    hammerdb,
     innodb_mutex,
     innodb_status,
     iostat,
@@ -45,6 +47,8 @@ FORMATS: tuple[Importer, ...] = (
     procstat,
     meminfo,
     procvmstat,
+    dstat,
+    hammerdb,
 )
 THRESHOLD = 0.5
 

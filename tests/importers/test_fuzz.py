@@ -220,6 +220,9 @@ def _two_part(high: str, low: str) -> float:
 FACTORS = {
     "iostat": (1.0, 0.5, 1024.0),  # rsec/s -> rkB/s, rMB/s -> rkB/s (importers/iostat.py CONVERT)
     "sar": (1.0, 0.5, 1 / 1024),  # rd_sec/s -> rkB/s, avgrq-sz -> areq-sz, rxbyt/s -> rxkB/s (_sysstat.SAR_CONVERT)
+    # dstat's unit suffixes k/M/G/T/P in 1000s or 1024s (importers/dstat.py)
+    "dstat": (1.0, *(float(b) ** p for b in (1000, 1024) for p in range(1, 6))),
+    "hammerdb": (1.0, 1 / 60),  # tps = tpm / 60
 }
 
 
@@ -336,6 +339,7 @@ def seeds() -> dict[str, tuple[bytes, ...]]:
     """The captures of each format: fixtures, shared samples, and the files of the run folders
     (assigned by content, as a folder import does)."""
     paths: dict[str, list[Path]] = {name: sorted((FIXTURES / name).glob("*.txt")) for name in FORMATS}
+    paths["dstat"] += sorted((FIXTURES / "dstat").glob("*.csv"))  # its --output CSV
     for name in FORMATS:
         if (SAMPLES / name).is_dir():
             paths[name] += sorted(p for p in (SAMPLES / name).iterdir() if p.is_file())

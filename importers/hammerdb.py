@@ -1,0 +1,150 @@
+"""HammerDB: the transaction counter log (`hdbtcount.log`) and the TPROC-C results of a hammerdbcli
+run log, read as throughput.
+
+Variants covered (tests/fixtures/hammerdb, MANIFEST there: written from HammerDB's own format
+strings in src/generic/gentccmn.tcl and lines of published logs, labelled `-handwritten`):
+- transaction counter log with timestamps (`tc_log_timestamps`): a banner `Hammerdb Transaction
+  Counter Log @ Thu Jun 30 21:18:31 UTC 2022`, a `+-+-+` rule, then one line per refresh,
+  `193290 PostgreSQL tpm @ Thu Jun 30 21:18:41 UTC 2022` (the database as HammerDB names it:
+  Oracle, SQL Server, Db2, MySQL, MariaDB, PostgreSQL; `qph` for TPROC-H). WALL-timed, the zone
+  abbreviation kept as evidence for the folder clock. Without timestamps (`193290 MySQL tpm`) the
+  lines are INDEX-timed (the refresh rate, 10 s by default, is not printed: the folder's clock
+  spaces them). A log appended to by several runs (a second banner) reads on;
+- the run log's results, one per run (a step load runs one per virtual-user count):
+  `Vuser 1:TEST RESULT : System achieved 42332 NOPM from 97427 PostgreSQL TPM` (v4+) and
+  `... System achieved 60301 SQL Server TPM at 13122 NOPM` (v3 and before), with the run's
+  `Vuser 1:N Active Virtual Users configured` before it. Each result is one point, placed at the
+  `Timestamp 1 @ <date>` line before it when the log has them, else by its number (INDEX).
+
+Metrics: `tpm` (transactions per minute, unit 1/min), `tps` (the same per second: tpm / 60,
+1/s; the throughput every panel and drop detection read), `nopm` (new orders per minute, 1/min)
+and `thds` (active virtual users) from results; `qph` (1/h) for TPROC-H counters. Entity "".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import numpy as np
+
+from benchlens.importers._text import text_lines
+from benchlens.importers._types import Block, Context, Timing, append_row
+
+name = "hammerdb"
+
+_DATE = r"\w{3} (\w{3}) +(\d{1,2}) (\d\d):(\d\d):(\d\d) ([A-Za-z][\w+-]*) (\d{4})"
+_COUNT = re.compile(rf"^(\d{{1,15}}) (\S.*?) (tpm|qph)(?: @ {_DATE})?\s*$")
+_BANNER = re.compile(rf"^Hammerdb Transaction Counter Log @ {_DATE}")
+_NOPM_FIRST = re.compile(r"TEST RESULT : System achieved (\d{1,15}) NOPM from (\d{1,15}) (.+?) TPM\s*$")
+_TPM_FIRST = re.compile(r"TEST RESULT : System achieved (\d{1,15}) (.+?) TPM at (\d{1,15}) NOPM\s*$")
+_USERS = re.compile(r"^(?:Vuser \d+:)?(\d{1,7}) Active Virtual Users configured")
+_STAMP = re.compile(rf"^Timestamp \d+ @ {_DATE}")
+_MONTHS = {
+    m: k + 1 for k, m in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"))
+}
+UNITS = {"tpm": "1/min", "tps": "1/s", "nopm": "1/min", "qph": "1/h", "thds": "threads"}
+
+
+def sniff(head: str) -> float:
+    lines = [line for line in head.splitlines()[:50] if line.strip()]
+    if any(_BANNER.match(line) for line in lines[:2]):
+        return 0.95
+    counts = sum(1 for line in lines if _COUNT.match(line))
+    if lines and counts and 2 * counts >= len(lines):
+        return 0.9
+    if any(_NOPM_FIRST.search(line) or _TPM_FIRST.search(line) for line in head.splitlines()):
+        return 0.85
+    return 0.0
+
+
+def _naive(ctx: Context, m: re.Match[str], first: int) -> float | None:
+    """The naive seconds of `clock format` output (`Thu Jun 30 21:18:41 UTC 2022`) whose month is
+    group `first` of m; its zone abbreviation is kept as evidence for the folder clock."""
+    month = _MONTHS.get(m.group(first))
+    if month is None:
+        return None
+    day, hh, mm, ss = (int(m.group(first + k)) for k in range(1, 5))
+    try:
+        naive = datetime(int(m.group(first + 6)), month, day, hh, mm, ss, tzinfo=UTC).timestamp()
+    except ValueError:
+        return None
+    if ctx.meta.zone_abbrev is None:
+        ctx.meta.zone_abbrev = m.group(first + 5)
+    return naive
+
+
+def _result(raw: str) -> tuple[float, float] | None:
+    """(NOPM, TPM) of a TEST RESULT line, in either order HammerDB printed them."""
+    if m := _NOPM_FIRST.search(raw):
+        return float(m.group(1)), float(m.group(2))
+    if m := _TPM_FIRST.search(raw):
+        return float(m.group(3)), float(m.group(1))
+    return None
+
+
+class _Log:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.rows: dict[tuple[str, str], list[float]] = {}
+        self.t: list[float] = []
+        self.timed: bool | None = None  # one kind of line time per file
+        self.users: float = np.nan
+        self.stamp: float | None = None  # the last `Timestamp N @` of a run log
+
+    def add(self, no: int, when: float | None, values: dict[str, float]) -> None:
+        timed = when is not None
+        if self.timed is None:
+            self.timed = timed
+        if timed != self.timed:
+            self.ctx.warn(no, "a line without a time among timed ones (or the reverse): skipped", kind="time")
+            return
+        append_row(self.rows, len(self.t), {(k, ""): v for k, v in values.items()})
+        self.t.append(when if when is not None else float(len(self.t)))
+
+    def line(self, no: int, raw: str) -> None:
+        if m := _COUNT.match(raw):
+            when = _naive(self.ctx, m, 4) if m.group(4) else None
+            if m.group(4) and when is None:
+                self.ctx.warn(no, "unreadable time: line skipped", kind="time")
+                return
+            value = float(m.group(1))
+            metric = m.group(3)
+            self.ctx.note_variant(f"transaction counter ({m.group(2)} {metric})")
+            self.add(no, when, {metric: value, "tps": value / 60} if metric == "tpm" else {metric: value})
+        elif m := _USERS.match(raw):
+            self.users = float(m.group(1))
+        elif m := _STAMP.match(raw):
+            self.stamp = _naive(self.ctx, m, 1)
+        elif result := _result(raw):
+            nopm, tpm = result
+            self.ctx.note_variant("TEST RESULT lines (one point per run)")
+            values = {"tpm": tpm, "tps": tpm / 60, "nopm": nopm, "thds": self.users}
+            self.add(no, self.stamp, values)
+            self.users, self.stamp = np.nan, None
+        elif raw[:1].isdigit() and self.ctx.room():  # a counter line gone wrong (a run log's other lines are not)
+            self.ctx.warn(no, f"not a HammerDB counter or result line: {raw[:60]!r}", kind="unreadable")
+
+
+def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
+    log = _Log(ctx)
+    no = 0
+    for data in chunks:
+        for raw in text_lines(data):
+            no += 1
+            log.line(no, raw)
+    if not log.t:
+        if not ctx.warnings:
+            ctx.warn(None, "no HammerDB `N <database> tpm` lines or TEST RESULT lines found", kind="format")
+        return
+    naive = np.array(log.t)
+    if log.timed:
+        t = ctx.clock.wall(naive)
+    else:
+        t = ctx.clock.index(naive)
+        ctx.meta.timing = Timing.INDEX
+        ctx.note_variant("no timestamps")
+    ctx.units.update({k: UNITS[k] for k, _ in log.rows})
+    values = {k: np.array(v) for (k, _), v in log.rows.items() if not np.isnan(np.array(v)).all()}
+    yield Block("", t, values)
