@@ -27,8 +27,9 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from benchlens.importers._sysbench_summary import Summaries
 from benchlens.importers._text import text_lines
-from benchlens.importers._types import Block, Context, Timing
+from benchlens.importers._types import Block, Context, Timing, append_row
 
 name = "sysbench"
 
@@ -50,10 +51,20 @@ _EPS = re.compile(  # sysbench cpu / memory / threads tests: events per second
     rf"^\[\s*(?P<t>\d+(?:\.\d+)?)s\s*\]\s+thds:\s*(?P<thds>\d+)\s+eps:\s*(?P<tps>{_N})"
     rf"\s+lat\s+\(ms,(?P<pct>[^)]+?)%?\):\s*(?P<lat>{_N})"
 )
+_CSV_GROUPS = ("tps", "qps", "r", "w", "o", "lat", "err", "reconn")
 _REPORT = re.compile(r"^\[\s*\d+(?:\.\d+)?s\s*\]\s+(?:thds|threads):", re.M)
-# Outputs recognised but not read (yet), so that a refusal names what it saw
-_FILEIO = re.compile(r"^\[\s*\d+(?:\.\d+)?s\s*\]\s+reads:\s*\S+ MiB/s\s+writes:", re.M)
-_SUMMARY = re.compile(r"^(?:General statistics:|\s+transactions:\s+\d+ \(|\s+events per second:)", re.M)
+_FILEIO = (
+    re.compile(  # fileio: `[ 1s ] reads: 83.05 MiB/s writes: 55.37 MiB/s fsyncs: 353.35/s latency (ms,95%): 0.013`
+        rf"^\[\s*(?P<t>\d+(?:\.\d+)?)s\s*\]\s+reads:\s*(?P<r>{_N}) MiB/s\s+writes:\s*(?P<w>{_N}) MiB/s"
+        rf"\s+fsyncs:\s*(?P<f>{_N})/s\s+latency\s+\(ms,(?P<pct>[^)]+?)%?\):\s*(?P<lat>{_N})",
+        re.M,
+    )
+)
+# sysbench.report_csv (a Lua hook; 1.0 has no option for it): time,threads,tps,qps,r,w,o,latency,err/s,reconn/s
+_CSV = re.compile(rf"^(?P<t>\d+),(?P<thds>\d+),{','.join(f'(?P<{g}>{_N})' for g in _CSV_GROUPS)}\s*$", re.M)
+_SUMMARY = re.compile(
+    r"^(?:General statistics:|Test execution summary:|\s+transactions:\s+\d+\s+\(|\s+events per second:)", re.M
+)
 _VERSION = re.compile(r"^sysbench (\d+\.\d+(?:\.\d+)?)", re.M)
 UNITS = {
     "tps": "1/s",
@@ -63,6 +74,9 @@ UNITS = {
     "o/s": "1/s",
     "err/s": "1/s",
     "reconn/s": "1/s",
+    "fsyncs/s": "1/s",
+    "rMiB/s": "MiB/s",
+    "wMiB/s": "MiB/s",
     "thds": "threads",
     "lat_ms": "ms",
 }
@@ -76,13 +90,9 @@ COLUMNS = {
     "reconn": "reconn/s",
     "thds": "thds",
 }
-
-
-_NOTHING = {
-    "": "no sysbench report lines (`[ 1s ] thds: ...`, --report-interval) found",
-    "fileio": "sysbench fileio interval reports (`reads: … MiB/s writes: … fsyncs: …/s`) are not read",
-    "summary": "a sysbench summary without interval reports (run without --report-interval) is not read",
-}
+FILEIO_COLUMNS = {"r": "rMiB/s", "w": "wMiB/s", "f": "fsyncs/s"}
+_VARIANTS = {"1.0": "sysbench 1.0+", "0.5": "sysbench 0.5", "eps": "sysbench 1.0+ events/s (eps)"}
+_VARIANTS.update({"fileio": "fileio interval reports", "csv": "CSV interval reports (report_csv)"})
 
 
 def sniff(head: str) -> float:
@@ -92,63 +102,103 @@ def sniff(head: str) -> float:
     reports = len(_REPORT.findall(head))
     lines = [line for line in head.splitlines() if line.strip()]
     banner = bool(lines) and _VERSION.search("\n".join(lines[:10])) is not None
-    if not reports:  # its own banner: a log without interval reports, named when refused
-        return 0.9 if banner and (_FILEIO.search(head) or _SUMMARY.search(head)) else 0.0
+    if not reports:  # its own banner: fileio or CSV reports, or a log of summaries only
+        other = _FILEIO.search(head) or _CSV.search(head) or _SUMMARY.search(head)
+        return 0.9 if banner and other else 0.0
     return 0.95 if banner or _REPORT.match(lines[0]) or 2 * reports >= len(lines) else 0.0
 
 
+class _Log:
+    """The interval reports of a log (any layout) and the summaries of its runs."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.rows: dict[tuple[str, str], list[float]] = {}
+        self.t: list[float] = []
+        self.segment_start, self.last_t = 0.0, -1.0
+        self.steps: list[tuple[float, float]] = []  # the runs of this log (a step load)
+        self.summaries = Summaries()
+        self.text = False
+
+    def line(self, no: int, raw: str) -> None:
+        self.text = self.text or bool(raw.strip())
+        if raw.startswith("["):
+            m = _V1.match(raw) or _V05.match(raw) or _EPS.match(raw) or _FILEIO.match(raw)
+        else:
+            m = _CSV.match(raw)
+            if m is None:
+                if no < 5 and (v := _VERSION.match(raw)) and self.ctx.meta.tool_version is None:
+                    self.ctx.meta.tool_version = f"sysbench {v.group(1)}"
+                self.summaries.feed(no, raw)
+                return
+        if m is None or not np.isfinite(float(m["t"])):  # `[ 1e400s ]` has no place in time
+            if _REPORT.match(raw):
+                self.ctx.warn(no, f"unreadable report line: {raw[:80]!r}", kind="unreadable")
+            return
+        self.report(m)
+
+    def report(self, m: re.Match[str]) -> None:
+        t = float(m["t"])
+        if t <= self.last_t - self.segment_start:  # a new run in the same log (step load): place it after
+            self.steps.append((self.segment_start, self.last_t))
+            self.segment_start = self.last_t  # its t = 0 is the end of the previous run's last report
+        self.last_t = self.segment_start + t
+        groups = m.groupdict()
+        columns = FILEIO_COLUMNS if m.re is _FILEIO else COLUMNS
+        values = {(metric, ""): float(groups[g]) for g, metric in columns.items() if groups.get(g) is not None}
+        pct = groups["pct"].strip() if groups.get("pct") else "csv"  # CSV: the summary's percentile, below
+        values[("lat_ms", pct)] = float(m["lat"])
+        append_row(self.rows, len(self.t), values)
+        self.t.append(self.last_t)
+        key = {_V1: "1.0", _V05: "0.5", _EPS: "eps", _FILEIO: "fileio", _CSV: "csv"}[m.re]
+        self.ctx.note_variant(_VARIANTS[key])
+
+    def totals(self) -> None:
+        """A log without interval reports: each run's summary as one point at the run's end."""
+        self.summaries.close()
+        for run in self.summaries.runs:
+            start = self.last_t if self.t else 0.0
+            end = start + (run.seconds or 0.0)
+            if self.t:
+                self.steps.append((self.segment_start, self.last_t))
+            self.segment_start = start
+            append_row(self.rows, len(self.t), run.values)
+            self.t.append(end)
+            self.last_t = end
+        if self.t:
+            self.ctx.note_variant("summary only: one point per run (the run's totals)")
+
+
 def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
-    rows: dict[str, list[float]] = {k: [] for k in (*COLUMNS.values(), "t", "lat")}
-    percentile = None
-    segment_start, last_t, line_no = 0.0, -1.0, 0
-    steps: list[tuple[float, float]] = []  # the runs of this log (a step load)
-    text, seen = False, ""  # seen: what a log without readable reports holds instead
+    log = _Log(ctx)
+    line_no = 0
     for data in chunks:
         for raw in text_lines(data):
             line_no += 1
-            text = text or bool(raw.strip())
-            if not raw.startswith("["):
-                if line_no < 5 and (m := _VERSION.match(raw)) and ctx.meta.tool_version is None:
-                    ctx.meta.tool_version = f"sysbench {m.group(1)}"
-                elif not seen and _SUMMARY.match(raw):
-                    seen = "summary"
-                continue
-            if _FILEIO.match(raw):
-                seen = "fileio"
-                continue
-            m = _V1.match(raw) or _V05.match(raw) or _EPS.match(raw)
-            if m is None or not np.isfinite(float(m["t"])):  # `[ 1e400s ]` has no place in time
-                if _REPORT.match(raw):
-                    ctx.warn(line_no, f"unreadable report line: {raw[:80]!r}", kind="unreadable")
-                continue
-            t = float(m["t"])
-            if t <= last_t - segment_start:  # a new run in the same log (step load): place it after
-                steps.append((segment_start, last_t))
-                segment_start = last_t  # its t = 0 is the end of the previous run's last report
-            rows["t"].append(segment_start + t)
-            last_t = segment_start + t
-            for group, metric in COLUMNS.items():
-                value = m.groupdict().get(group)
-                rows[metric].append(float(value) if value is not None else np.nan)
-            rows["lat"].append(float(m["lat"]))
-            pct = m["pct"].strip()
-            if percentile is None:
-                percentile = pct
-                ctx.note_variant(
-                    {_V1: "sysbench 1.0+", _V05: "sysbench 0.5", _EPS: "sysbench 1.0+ events/s (eps)"}[m.re]
-                )
-    if not rows["t"]:
-        if text and not ctx.warnings:  # say why nothing was read
-            ctx.warn(None, _NOTHING.get(seen, _NOTHING[""]), kind="format")
+            log.line(line_no, raw)
+    if not log.t:
+        log.totals()
+    if not log.t:
+        if log.text and not ctx.warnings:  # say why nothing was read
+            ctx.warn(
+                None,
+                "no sysbench report lines (`[ 1s ] thds: ...`, --report-interval) or run summaries found",
+                kind="format",
+            )
         return
-    steps.append((segment_start, last_t))
-    if len(steps) > 1:
-        ctx.note_variant(f"{len(steps)} runs in one log (step load)")
+    log.steps.append((log.segment_start, log.last_t))
+    if len(log.steps) > 1:
+        ctx.note_variant(f"{len(log.steps)} runs in one log (step load)")
     ctx.meta.timing = Timing.RELATIVE
-    ctx.meta.log_runs = steps
-    ctx.meta.last_relative = last_t
-    ctx.units.update(UNITS)
-    times = ctx.clock.relative(np.array(rows["t"]))
-    values = {m: np.array(v) for m, v in rows.items() if m not in ("t", "lat") and not np.isnan(v).all()}
-    yield Block("", times, values)
-    yield Block(percentile or "95", times, {"lat_ms": np.array(rows["lat"])})
+    ctx.meta.log_runs = log.steps
+    ctx.meta.last_relative = log.last_t
+    times = ctx.clock.relative(np.array(log.t))
+    percentile = log.summaries.percentile() or "95"
+    blocks: dict[str, dict[str, np.ndarray]] = {}
+    for (metric, entity), column in log.rows.items():
+        v = np.array(column)
+        if not np.isnan(v).all():
+            blocks.setdefault(percentile if entity == "csv" else entity, {})[metric] = v
+            ctx.units[metric] = UNITS[metric]
+    for entity, values in blocks.items():
+        yield Block(entity, times, values)

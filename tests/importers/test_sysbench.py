@@ -155,19 +155,110 @@ def test_a_document_quoting_report_lines_is_not_a_log() -> None:
     assert importers.detect(reports[reports.index("[ 3s ]") :]) is importers.by_name("sysbench")  # cut at the front
 
 
-def test_outputs_not_read_are_refused_by_name(tmp_path: Path) -> None:
-    """Issue 13: a summary-only log and a fileio report were "not a known format". They are
-    recognised as sysbench and refused saying what they are (real sysbench 1.0.20 captures)."""
-    want = {
-        "sysbench_1.0.20_C_cpu-summary-only.txt": "a sysbench summary without interval reports",
-        "sysbench_1.0.20_C_fileio-rndrw-report-interval.txt": "sysbench fileio interval reports",
-    }
-    folder = tmp_path / "run"
-    shutil.copytree(FIXTURES / "runs" / "c_basic", folder)
-    for name in want:
-        shutil.copy(SB / "refused" / name, folder / name)
+def _numbers_after(text: str, label: str) -> list[float]:
+    """Naive reading: the number after `label` on every line that holds it (a `(X per sec.)` rate
+    when the line has one)."""
+    out = []
+    for line in text.splitlines():
+        if label in line:
+            rest = line.split(label, 1)[1]
+            rest = rest.split("(", 1)[1] if "per sec." in rest else rest
+            out.append(float(rest.split()[0].rstrip("s").removesuffix("ms")))
+    return out
+
+
+def test_summary_only_logs_are_one_point_per_run() -> None:
+    """Issue 13: a log without --report-interval was refused. Each run's totals are one point at
+    the run's end (real 1.0.20 captures), checked against a naive reading of the summary."""
+    path = SB / "sysbench_1.0.20_C_oltp-read-only-summary-only-step-load-99pct.txt"
+    text = path.read_text()
+    s, ctx = parse_series(importers.by_name("sysbench"), path.read_bytes())
+    ends = np.cumsum(_numbers_after(text, "total time:"))
+    assert np.allclose(s[("tps", "")][0], ends) and len(ends) == 3
+    assert list(s[("tps", "")][1]) == _numbers_after(text, "transactions:")
+    assert list(s[("qps", "")][1]) == _numbers_after(text, "queries: ")
+    assert list(s[("lat_ms", "99")][1]) == _numbers_after(text, "99th percentile:")
+    assert list(s[("lat_ms", "avg")][1]) == _numbers_after(text, "avg:")
+    assert list(s[("thds", "")][1]) == [1, 2, 4]
+    assert len(ctx.meta.log_runs) == 3 and ctx.meta.log_runs[-1][1] == ends[-1]
+    s, _ = parse_series(importers.by_name("sysbench"), (SB / "sysbench_1.0.20_C_cpu-summary-only.txt").read_bytes())
+    assert list(s[("tps", "")][1]) == [6662.34] and list(s[("lat_ms", "95")][1]) == [0.04]
+
+
+# 0.4's summary as the public logs print it (layout of sysbench 0.4.12's OLTP summary; numbers
+# invented, near the published ones): `approx.  95 percentile`, values with `ms`, deadlocks
+SUMMARY_04 = b"""sysbench 0.4.12:  multi-threaded system evaluation benchmark
+
+Running the test with following options:
+Number of threads: 16
+
+Doing OLTP test.
+Threads started!
+Time limit exceeded, exiting...
+Done.
+
+OLTP test statistics:
+    queries performed:
+        read:                            1400308
+        write:                           500110
+        other:                           200044
+        total:                           2100462
+    transactions:                        100022 (1666.81 per sec.)
+    deadlocks:                           0      (0.00 per sec.)
+    read/write requests:                 1900418 (31669.39 per sec.)
+    other operations:                    200044 (3333.63 per sec.)
+
+Test execution summary:
+    total time:                          60.0081s
+    total number of events:              100022
+    total time taken by event execution: 959.3938
+    per-request statistics:
+         min:                                  2.54ms
+         avg:                                  9.59ms
+         max:                                 93.48ms
+         approx.  95 percentile:              15.91ms
+"""
+
+
+def test_sysbench_0_4_summary() -> None:
+    sb = importers.by_name("sysbench")
+    assert importers.detect(SUMMARY_04.decode()) is sb
+    s, _ = parse_series(sb, SUMMARY_04)
+    assert list(s[("tps", "")][0]) == [60.0081] and list(s[("tps", "")][1]) == [1666.81]
+    assert list(s[("lat_ms", "95")][1]) == [15.91] and list(s[("lat_ms", "max")][1]) == [93.48]
+    assert list(s[("err/s", "")][1]) == [0.0] and list(s[("thds", "")][1]) == [16]
+
+
+def test_report_csv_and_fileio_interval_reports() -> None:
+    """Issue 13: `sysbench.report_csv` lines and fileio reports are interval series (real 1.0.20)."""
+    path = SB / "sysbench_1.0.20_C_oltp-read-only-report-csv.txt"
+    rows = [line.split(",") for line in path.read_text().splitlines() if line[:1].isdigit() and "," in line]
+    s, _ = parse_series(importers.by_name("sysbench"), path.read_bytes())
+    names = ["t", "thds", "tps", "qps", "r/s", "w/s", "o/s", "lat", "err/s", "reconn/s"]
+    for k, metric in enumerate(names[1:], start=1):
+        key = ("lat_ms", "95") if metric == "lat" else (metric, "")
+        assert list(s[key][1]) == [float(r[k]) for r in rows], metric
+    assert list(s[("tps", "")][0]) == [float(r[0]) for r in rows]
+    path = SB / "sysbench_1.0.20_C_fileio-rndrw-report-interval.txt"
+    lines = [line.split() for line in path.read_text().splitlines() if line.startswith("[")]
+    s, ctx = parse_series(importers.by_name("sysbench"), path.read_bytes())
+    assert list(s[("rMiB/s", "")][1]) == [float(w[4]) for w in lines]
+    assert list(s[("wMiB/s", "")][1]) == [float(w[7]) for w in lines]
+    assert list(s[("fsyncs/s", "")][1]) == [float(w[10].removesuffix("/s")) for w in lines]
+    assert list(s[("lat_ms", "95")][1]) == [float(w[-1]) for w in lines]
+    assert ctx.units["rMiB/s"] == "MiB/s" and ("r/s", "") not in s  # the summary is not mixed in
+
+
+def test_summary_only_step_load_gives_the_steps_table(tmp_path: Path) -> None:
+    """The one-point runs feed the load-step table like interval reports do."""
+    from benchlens.app.analysis.summary import load_steps
+    from benchlens.app.rundata import LibraryRunData
+
+    folder = tmp_path / "steps"
+    folder.mkdir()
+    shutil.copy(SB / "sysbench_1.0.20_C_oltp-read-only-summary-only-step-load-99pct.txt", folder / "sb.log")
     with Library(tmp_path / "lib.sqlite") as lib:
         rep = import_path(lib, folder, Options(tz="UTC"))
-    reasons = {s["path"]: s["reason"] for s in rep.skipped}
-    for name, what in want.items():
-        assert reasons[name].startswith(f"looks like sysbench but no series could be read from it: {what}"), reasons
+        steps = load_steps(LibraryRunData(lib), rep.id)
+    assert steps is not None and steps.latency == "p99 ms"
+    assert [(s.threads, s.n, s.tps_median) for s in steps.steps] == [(1, 1, 495.28), (2, 1, 739.41), (4, 1, 1672.38)]
