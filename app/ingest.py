@@ -122,7 +122,10 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
         if plan.existing is not None and plan.same_hashes(txn.source_hashes(run_id)):
             txn.rollback()
             return _unchanged(lib, plan.existing, scan.skipped)
-        txn.finish_run(run_id, _run_fields(scan.files, plan.clock, bench))
+        same = txn.finish_run(run_id, _run_fields(scan.files, plan.clock, bench))
+        if same is not None:  # these very files are a run already (imported on another machine)
+            txn.rollback()
+            return _unchanged(lib, same, scan.skipped)
         txn.commit()
     return RunReport(run_id, lib.run(run_id).name, reports, scan.skipped, warnings=plan.warnings)
 

@@ -139,6 +139,10 @@ class Annotation:
     kind: str  # 'note' or 'drop'
     state: str  # for drops: '', 'accepted', 'dismissed'
     label: str
+    author: str = ""  # who made it (the OS user by default)
+    created: float | None = None  # when (epoch s)
+    updated: float | None = None  # when it was last changed, and by whom
+    updated_by: str = ""
 
 
 class RunData(Protocol):

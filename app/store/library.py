@@ -4,8 +4,9 @@ transaction (app/store/writer.py)."""
 
 from __future__ import annotations
 
+import getpass
 import json
-import sqlite3
+import os
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -13,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from benchlens.app.model import RUN_COLUMNS, Annotation, Run, SeriesInfo, SourceFile
+from benchlens.app.store.backend import connect
 from benchlens.app.store.blobs import decode
 from benchlens.app.store.errors import LibraryError
-from benchlens.app.store.migrations import NewerLibrary, ensure_schema, refuse_foreign
+from benchlens.app.store.migrations import NewerLibrary, ensure_schema
 from benchlens.importers._types import SourceMeta, SourceWarning
 
 if TYPE_CHECKING:
@@ -25,39 +27,43 @@ BUSY_TIMEOUT_S = 15.0
 _RUN_SELECT = ", ".join(
     "(SELECT count(*) FROM sources s WHERE s.run_id = r.id)" if c == "sources" else f"r.{c}" for c in RUN_COLUMNS
 )
-_ANNOTATION_COLUMNS = "id, run_id, start, end, kind, state, label"
+_ANNOTATION_COLUMNS = "id, run_id, start, end, kind, state, label, author, created, updated, updated_by"
+
+
+def current_user() -> str:
+    """Who makes a note or a drop decision: $BENCHLENS_USER, else the OS user."""
+    try:
+        return os.environ.get("BENCHLENS_USER") or getpass.getuser()
+    except (KeyError, OSError):  # no login name and no passwd entry (a bare container)
+        return "unknown"
 
 
 class Library:
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
+    """A library: a file (the default) or a MariaDB/MySQL database (`mysql://...`, see
+    app/store/target.py). `name` is how it is shown: the path or the URL, never a password."""
+
+    def __init__(self, target: str | Path) -> None:
         self.busy_timeout = BUSY_TIMEOUT_S
+        self.db = connect(target, self.busy_timeout)
+        self.conn = self.db.conn
+        self.name = self.db.name
+        self.path = self.db.path
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.conn = sqlite3.connect(str(self.path), timeout=self.busy_timeout, isolation_level=None)
-            refuse_foreign(self.conn)  # before anything below changes the file (WAL mode is persistent)
-            # Big pages suit a file made mostly of array BLOBs (no effect on an existing library).
-            self.conn.execute("PRAGMA page_size = 65536")
-            self.conn.execute("PRAGMA foreign_keys = ON")
-            mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if mode.lower() != "wal":
-                raise LibraryError(f"{self.path}: could not switch to WAL mode (got {mode})")
-            self.conn.execute("PRAGMA synchronous = NORMAL")
-            ensure_schema(self.conn, self.path)
+            ensure_schema(self.db)
         except NewerLibrary as e:
-            raise LibraryError(f"{self.path}: {e}") from None
-        except sqlite3.OperationalError as e:
-            if "locked" in str(e) or "busy" in str(e):
+            self.db.close()
+            raise LibraryError(f"{self.name}: {e}") from None
+        except (self.db.Error, OSError) as e:
+            self.db.close()
+            if isinstance(e, self.db.Error) and self.db.busy(e):
                 raise LibraryError(
-                    f"{self.path} is busy ({e}): another benchlens held it for over {self.busy_timeout:g} s; "
+                    f"{self.name} is busy ({e}): another benchlens held it for over {self.busy_timeout:g} s; "
                     "try again when it has finished"
                 ) from None
-            raise LibraryError(f"{self.path}: cannot open the library ({e})") from None
-        except (sqlite3.DatabaseError, OSError) as e:
-            raise LibraryError(f"{self.path}: cannot open the library ({e})") from None
+            raise LibraryError(f"{self.name}: cannot open the library ({e})") from None
 
     def close(self) -> None:
-        self.conn.close()
+        self.db.close()
 
     def __enter__(self) -> Library:
         return self
@@ -81,7 +87,7 @@ class Library:
             by_id = [r for r in runs if r.id == int(text)]
             if by_id:
                 return by_id[0]
-        raise LibraryError(f"no run {text!r} in {self.path}")
+        raise LibraryError(f"no run {text!r} in {self.name}")
 
     def run_by_folder(self, folder: str) -> Run | None:
         return next((r for r in self.runs() if r.folder == folder), None)
@@ -114,7 +120,7 @@ class Library:
     def rename_run(self, run_id: int, name: str) -> None:
         try:
             self.conn.execute("UPDATE runs SET name = ? WHERE id = ?", (name, run_id))
-        except sqlite3.IntegrityError:
+        except self.db.Integrity:
             raise LibraryError(f"a run named {name!r} exists already") from None
 
     def delete_run(self, run_id: int) -> None:
@@ -190,18 +196,22 @@ class Library:
     def add_annotation(
         self, run_id: int, start: float, end: float, label: str, kind: str = "note", state: str = ""
     ) -> int:
+        """A note or a drop decision, recorded with who made it (current_user()) and when."""
         if kind not in ("note", "drop") or not (end >= start):
             raise LibraryError("an annotation is a note or a drop decision over start <= end")
         cur = self.conn.execute(
-            "INSERT INTO annotations (run_id, start, end, kind, state, label, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (run_id, start, end, kind, state, label, time.time()),
+            "INSERT INTO annotations (run_id, start, end, kind, state, label, created, author) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (run_id, start, end, kind, state, label, time.time(), current_user()),
         )
         return int(cur.lastrowid or 0)
 
     def update_annotation(self, ann_id: int, **fields: Any) -> None:
+        """Change a note or a decision; who changed it last, and when, is recorded."""
         allowed = {"start", "end", "label", "state"}
         if not fields or set(fields) - allowed:
             raise LibraryError(f"annotation fields are {', '.join(sorted(allowed))}")
+        fields = {**fields, "updated": time.time(), "updated_by": current_user()}
         sets = ", ".join(f"{k} = ?" for k in fields)  # keys checked above; values parameterised
         self.conn.execute(f"UPDATE annotations SET {sets} WHERE id = ?", (*fields.values(), ann_id))
 
@@ -211,12 +221,8 @@ class Library:
     # ---- saved views: a comparison's JSON spec by name ---------------------------------------------
     def save_view(self, name: str, spec: dict[str, Any]) -> None:
         try:
-            self.conn.execute(
-                "INSERT INTO views (name, spec, updated) VALUES (?, ?, ?) "
-                "ON CONFLICT(name) DO UPDATE SET spec = excluded.spec, updated = excluded.updated",
-                (name, json.dumps(spec), time.time()),
-            )
-        except sqlite3.Error as e:
+            self.db.save_view(name, json.dumps(spec), time.time())
+        except self.db.Error as e:
             raise LibraryError(f"cannot save view {name!r}: {e}") from None
 
     def view_names(self) -> list[str]:

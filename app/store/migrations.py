@@ -1,6 +1,9 @@
 """Schema creation and named migrations (datasette style): schema.sql is version 1; each later
-change is a small named step recorded in the `migrations` table and in PRAGMA user_version. The
-file is copied aside before any migration, and a library from a newer benchlens is refused."""
+change is a small named step recorded in the `migrations` table (and, in a file, in PRAGMA
+user_version). One schema and one list of steps serve the file and the server alike: the backend
+spells each statement for its database (app/store/backend.py `ddl`). A file is copied aside before
+any migration; whoever opens a library of an older version upgrades it under a lock; a library
+from a newer benchlens is refused."""
 
 from __future__ import annotations
 
@@ -10,9 +13,26 @@ import time
 from importlib import resources
 from pathlib import Path
 
-# (version, name, SQL): append only, never edit a released step.
-MIGRATIONS: list[tuple[int, str, str]] = []
+from benchlens.app.store.backend import Backend
+
+# (version, name, SQL): append only, never edit a released step. Write a step in the SQL both
+# databases read (schema.sql's types; ADD COLUMN, CREATE INDEX); keyed text is VARCHAR(n).
+MIGRATIONS: list[tuple[int, str, str]] = [
+    (
+        2,
+        "who and when: run content hash, annotation authors",
+        # content: sha256 of the run's name, clock and (path, sha256) of its files: the same folder
+        # imported from another machine, or copied twice, is found by it (app/store/writer.py).
+        # author/updated/updated_by: who made a note or a drop decision, and who changed it last.
+        "ALTER TABLE runs ADD COLUMN content VARCHAR(64);\n"
+        "CREATE INDEX runs_content ON runs(content);\n"
+        "ALTER TABLE annotations ADD COLUMN author VARCHAR(255) NOT NULL DEFAULT '';\n"
+        "ALTER TABLE annotations ADD COLUMN updated REAL;\n"
+        "ALTER TABLE annotations ADD COLUMN updated_by VARCHAR(255) NOT NULL DEFAULT '';\n",
+    ),
+]
 SCHEMA_VERSION = 1 + len(MIGRATIONS)
+_MIGRATIONS_TABLE = "CREATE TABLE migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied REAL)"
 
 
 class NewerLibrary(Exception):
@@ -23,10 +43,6 @@ def schema_sql() -> str:
     return resources.files("benchlens.app.store").joinpath("schema.sql").read_text("utf-8")
 
 
-def _version(conn: sqlite3.Connection) -> int:
-    return int(conn.execute("PRAGMA user_version").fetchone()[0])
-
-
 def _newer(version: int) -> NewerLibrary:
     return NewerLibrary(
         f"library schema version {version} is newer than this benchlens ({SCHEMA_VERSION}); "
@@ -34,41 +50,35 @@ def _newer(version: int) -> NewerLibrary:
     )
 
 
-def refuse_foreign(conn: sqlite3.Connection) -> None:
-    """Some other program's SQLite file (tables, no schema version) is refused untouched."""
-    if _version(conn) == 0 and conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+def refuse_foreign(db: Backend) -> None:
+    """Some other program's database (tables, no schema version) is refused untouched."""
+    if db.foreign():
         raise NewerLibrary("not a benchlens library (unknown tables, no schema version)")
 
 
-def ensure_schema(conn: sqlite3.Connection, path: Path | None) -> None:
-    version = _version(conn)
+def ensure_schema(db: Backend) -> None:
+    version = db.version()
     if version > SCHEMA_VERSION:
         raise _newer(version)
     if version == SCHEMA_VERSION:
         return
-    refuse_foreign(conn)
-    # One process creates or upgrades the file; another one opening it at the same moment waits
-    # for the write lock, then finds the work done (the version is read again under the lock).
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        version = _version(conn)
+    refuse_foreign(db)
+    with db.schema_lock():
+        version = db.version()  # read again under the lock: another client may have done the work
         if version > SCHEMA_VERSION:
             raise _newer(version)
         if version == 0:
-            refuse_foreign(conn)
+            refuse_foreign(db)
+            # The migrations table first: on a server, where DDL commits statement by statement,
+            # a creation cut short is then still recognised as ours and finished by the next open.
+            db.conn.execute(db.ddl(_MIGRATIONS_TABLE))
             for stmt in _statements(schema_sql()):
-                conn.execute(stmt)
-            conn.execute("CREATE TABLE migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied REAL)")
-            conn.execute("INSERT INTO migrations VALUES (1, 'initial schema', ?)", (time.time(),))
-            conn.execute("PRAGMA user_version = 1")
-        elif version < SCHEMA_VERSION and path is not None:
-            backup(path, version)
-        _apply(conn, max(version, 1))
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
+                db.conn.execute(db.ddl(stmt))
+            db.conn.execute("INSERT INTO migrations VALUES (1, 'initial schema', ?)", (time.time(),))
+            db.set_version(1)
+        elif version < SCHEMA_VERSION and db.path is not None:
+            backup(db.path, version)
+        _apply(db, max(version, 1))
 
 
 def backup_path(path: Path, version: int) -> Path:
@@ -94,13 +104,13 @@ def backup(path: Path, version: int) -> Path:
     return final
 
 
-def _apply(conn: sqlite3.Connection, version: int) -> None:
+def _apply(db: Backend, version: int) -> None:
     for v, name, sql in MIGRATIONS:
         if v > version:
             for stmt in _statements(sql):
-                conn.execute(stmt)
-            conn.execute("INSERT INTO migrations VALUES (?, ?, ?)", (v, name, time.time()))
-            conn.execute(f"PRAGMA user_version = {int(v)}")
+                db.conn.execute(db.ddl(stmt))
+            db.conn.execute("INSERT INTO migrations VALUES (?, ?, ?)", (v, name, time.time()))
+            db.set_version(v)
 
 
 def _statements(sql: str) -> list[str]:

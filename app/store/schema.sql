@@ -5,10 +5,14 @@
 -- device sampled at the same instants point to one `times` row. Values are float64 (scale = -1)
 -- or, when that round-trips bit for bit, int32 counts of 10^-scale (monitors print integers or
 -- two decimals): half the bytes to write, decoded as int32 / 10^scale.
+-- The same text creates a MariaDB/MySQL library (app/store/server.py spells INTEGER PRIMARY KEY,
+-- REAL, TEXT and BLOB its way: AUTO_INCREMENT, DOUBLE, MEDIUMTEXT, LONGBLOB); a text column that is
+-- a key is VARCHAR(n), which SQLite reads as TEXT and a server needs bounded (n * 4 bytes <= 3072
+-- for one index).
 
 CREATE TABLE runs (
     id          INTEGER PRIMARY KEY,
-    name        TEXT NOT NULL UNIQUE,
+    name        VARCHAR(255) NOT NULL UNIQUE,
     folder      TEXT NOT NULL,          -- absolute path of the imported folder (or file)
     host        TEXT,
     kernel      TEXT,
@@ -40,8 +44,8 @@ CREATE INDEX sources_run ON sources(run_id);
 CREATE TABLE series (
     id        INTEGER PRIMARY KEY,
     source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
-    metric    TEXT NOT NULL,
-    entity    TEXT NOT NULL DEFAULT '',
+    metric    VARCHAR(255) NOT NULL,
+    entity    VARCHAR(500) NOT NULL DEFAULT '',
     unit      TEXT NOT NULL DEFAULT '',
     n         INTEGER NOT NULL DEFAULT 0,
     start     REAL,
@@ -81,7 +85,7 @@ CREATE INDEX annotations_run ON annotations(run_id);
 
 CREATE TABLE views (
     id        INTEGER PRIMARY KEY,
-    name      TEXT NOT NULL UNIQUE,
+    name      VARCHAR(255) NOT NULL UNIQUE,
     spec      TEXT NOT NULL,                  -- JSON: runs, panels, offsets, zoom
     updated   REAL NOT NULL
 );

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
-import sqlite3
 import time
+import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 from types import TracebackType
@@ -23,17 +24,30 @@ if TYPE_CHECKING:
 
 class ImportTxn:
     """Everything one import writes, in one transaction: commit() or rollback(), nothing between.
-    Used as a context manager: leaving the block without commit() undoes everything, and an SQLite
-    error (disk full, I/O error ...) comes out as a one-line LibraryError, nothing written."""
+    Used as a context manager: leaving the block without commit() undoes everything, and a database
+    error (disk full, I/O error, the server gone ...) comes out as a one-line LibraryError, nothing
+    written.
+
+    On a server several imports run side by side, so two things wait for commit(): the run's name
+    (the run is written under a placeholder no one else can take, and named unique just before
+    COMMIT, trying the next free name if another import took it meanwhile) and, for a new run, the
+    check that no other run holds the same content (finish_run, under the backend's content lock)."""
 
     def __init__(self, lib: Library) -> None:
         self.lib = lib
+        self.db = lib.db
         self.conn = lib.conn
+        self.name: str | None = None  # the name the run gets at commit
+        self.requested = ""  # the name asked for (part of the content hash)
+        self.run_id: int | None = None
+        self.new_run = False
         try:
-            self.conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as e:
+            self.db.begin()
+        except self.db.Error as e:
+            if not self.db.busy(e):
+                raise LibraryError(f"{lib.name}: cannot start the import ({e})") from None
             raise LibraryError(
-                f"{lib.path} is busy ({e}): another import has been writing to it for over "
+                f"{lib.name} is busy ({e}): another import has been writing to it for over "
                 f"{lib.busy_timeout:g} s; try again when it has finished"
             ) from None
         self.open = True
@@ -43,30 +57,46 @@ class ImportTxn:
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
         self.rollback()  # nothing to undo after commit()
-        if isinstance(error, sqlite3.Error):
-            raise LibraryError(f"{self.lib.path}: the import was not written ({error})") from None
+        if isinstance(error, self.db.Error):
+            raise LibraryError(f"{self.lib.name}: the import was not written ({error})") from None
 
     def upsert_run(self, folder: str, name: str, existing: Run | None) -> int:
         now = time.time()
+        self.requested = name
         if existing is not None:
             self.conn.execute("DELETE FROM sources WHERE run_id = ?", (existing.id,))
-            if name != existing.name:
-                self.conn.execute("UPDATE runs SET name = ? WHERE id = ?", (self._unique(name), existing.id))
             self.conn.execute("UPDATE runs SET imported = ? WHERE id = ?", (now, existing.id))
+            self.name = name if name != existing.name else None
+            self.run_id = existing.id
             return existing.id
         cur = self.conn.execute(
-            "INSERT INTO runs (name, folder, imported) VALUES (?, ?, ?)", (self._unique(name), folder, now)
+            "INSERT INTO runs (name, folder, imported) VALUES (?, ?, ?)",
+            (f"\x00import {uuid.uuid4().hex}", folder, now),
         )
-        return int(cur.lastrowid or 0)
+        self.name, self.run_id, self.new_run = name, int(cur.lastrowid or 0), True
+        return self.run_id
 
     def _unique(self, name: str) -> str:
-        taken = {r[0] for r in self.conn.execute("SELECT name FROM runs")}
+        taken = {r[0] for r in self.conn.execute("SELECT name FROM runs WHERE id <> ?", (self.run_id,))}
         if name not in taken:
             return name
         k = 2
         while f"{name} ({k})" in taken:
             k += 1
         return f"{name} ({k})"
+
+    def _claim_name(self) -> None:
+        """The run's final name, unique; another import may take the same one between our look and
+        our write (a server): then the next free one."""
+        if self.name is None or self.run_id is None:
+            return
+        for _ in range(100):
+            try:
+                self.conn.execute("UPDATE runs SET name = ? WHERE id = ?", (self._unique(self.name), self.run_id))
+                return
+            except self.db.Integrity:
+                continue
+        raise LibraryError(f"{self.lib.name}: no free run name like {self.name!r}")
 
     def add_source(self, run_id: int, path: str, size: int, mtime_ns: int, fmt: str) -> int:
         cur = self.conn.execute(
@@ -102,16 +132,20 @@ class ImportTxn:
         rows = self.conn.execute("SELECT path, sha256 FROM sources WHERE run_id = ?", (run_id,)).fetchall()
         return [(str(p), str(h)) for p, h in rows]
 
-    def finish_run(self, run_id: int, fields: dict[str, Any]) -> None:
+    def finish_run(self, run_id: int, fields: dict[str, Any]) -> Run | None:
+        """The run's span, host facts and content hash. A new run whose content another run holds
+        already (the same folder imported on another machine, or before under another path) gives
+        that run back: the caller rolls back and reports it unchanged."""
         span = self.conn.execute(
             "SELECT min(se.start), max(se.end) FROM series se JOIN sources so ON so.id = se.source_id "
             "WHERE so.run_id = ?",
             (run_id,),
         ).fetchone()
         bench = fields.get("bench") or (None, None)
+        content = content_hash(self.requested, fields.get("tz"), self.source_hashes(run_id))
         self.conn.execute(
             "UPDATE runs SET host = ?, kernel = ?, cpus = ?, tz = ?, start = ?, end = ?, bench_start = ?, "
-            "bench_end = ? WHERE id = ?",
+            "bench_end = ?, content = ? WHERE id = ?",
             (
                 fields.get("host"),
                 fields.get("kernel"),
@@ -121,9 +155,18 @@ class ImportTxn:
                 span[1],
                 bench[0],
                 bench[1],
+                content,
                 run_id,
             ),
         )
+        return self.same_content(run_id, content) if self.new_run else None
+
+    def same_content(self, run_id: int, content: str) -> Run | None:
+        """Another run holding this content, committed (looked up under the content lock, kept
+        until this import commits or rolls back)."""
+        self.db.content_lock(content)
+        row = self.conn.execute("SELECT id FROM runs WHERE content = ? AND id <> ?", (content, run_id)).fetchone()
+        return self.lib.run(int(row[0])) if row is not None else None
 
     def shift_source(self, source_id: int, delta: float) -> None:
         """Move every time of a source (files without times placed after parsing)."""
@@ -139,23 +182,33 @@ class ImportTxn:
         self.conn.execute("SAVEPOINT import_file")
 
     def release_savepoint(self) -> None:
-        self.conn.execute("RELEASE import_file")
+        self.conn.execute("RELEASE SAVEPOINT import_file")
 
     def rollback_to_savepoint(self) -> None:
-        self.conn.execute("ROLLBACK TO import_file")
-        self.conn.execute("RELEASE import_file")
+        self.conn.execute("ROLLBACK TO SAVEPOINT import_file")
+        self.conn.execute("RELEASE SAVEPOINT import_file")
 
     def commit(self) -> None:
         if self.open:
-            self.conn.execute("COMMIT")
+            self._claim_name()
+            self.db.commit()
             self.open = False
+            self.db.release_content_lock()
 
     def rollback(self) -> None:
-        """Undo everything; safe after SQLite rolled back by itself (disk full, I/O error)."""
+        """Undo everything; safe after the database rolled back by itself (disk full, I/O error)."""
         if self.open:
             self.open = False
-            if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
+            try:
+                self.db.rollback()
+            finally:
+                self.db.release_content_lock()
+
+
+def content_hash(name: str, tz: str | None, files: list[tuple[str, str]]) -> str:
+    """What makes two imports the same run: its name, the clock it was read with and the
+    (path, sha256) of its files."""
+    return hashlib.sha256(json.dumps([name, tz, sorted(files)]).encode()).hexdigest()
 
 
 @dataclass
@@ -176,6 +229,7 @@ class SeriesSink:
 
     def __init__(self, txn: ImportTxn, source_id: int, units: dict[str, str]) -> None:
         self.conn = txn.conn
+        self.max_points = txn.db.max_chunk_points
         self.source_id = source_id
         self.units = units
         self.pending: dict[tuple[str, tuple[str, ...]], list[Block]] = {}
@@ -210,16 +264,21 @@ class SeriesSink:
         blocks = self.pending.pop(key)
         npts = self.pending_points.pop(key)
         entity, metrics = key
-        t = np.concatenate([b.t for b in blocks]).astype("<f8")
         self.bytes -= npts * 8 * (1 + len(metrics))
+        t = np.concatenate([b.t for b in blocks]).astype("<f8")
+        values = {m: np.concatenate([b.values[m] for b in blocks]).astype("<f8") for m in metrics}
+        step = self.max_points or len(t)
+        for k in range(0, len(t), step):  # a server takes BLOBs up to its max_allowed_packet
+            self._write(entity, t[k : k + step], {m: v[k : k + step] for m, v in values.items()})
+
+    def _write(self, entity: str, t: np.ndarray, values: dict[str, np.ndarray]) -> None:
         cur = self.conn.execute("INSERT INTO times (source_id, t) VALUES (?, ?)", (self.source_id, t.tobytes()))
         tid = cur.lastrowid
         finite = t[np.isfinite(t)]
         lo = float(finite.min()) if finite.size else None
         hi = float(finite.max()) if finite.size else None
         rows = []
-        for m in metrics:
-            v = np.concatenate([b.values[m] for b in blocks]).astype("<f8")
+        for m, v in values.items():
             sid = self._series_id(m, entity)
             st = self.stats[sid]
             st.n += len(v)

@@ -387,6 +387,8 @@ ALLOWED = {
     ("app/store/library.py", "annotation"),  # the same
     ("app/store/migrations.py", "ensure_schema"),  # the statements of schema.sql, shipped with the code
     ("app/store/migrations.py", "_apply"),  # the statements of MIGRATIONS, in the code
+    ("app/store/server.py", "execute"),  # the server connection passes its caller's statement on
+    ("app/store/server.py", "executemany"),  # the same
 }
 
 

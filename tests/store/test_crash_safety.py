@@ -210,8 +210,9 @@ elif point == "close":  # `arg` seconds into closing the library (WAL checkpoint
     library.Library.close = close
 elif point == "migrate":  # inside the upgrade transaction, after the step's SQL ran
     from benchlens.app.store import migrations
-    migrations.MIGRATIONS[:] = [(2, "test step", "ALTER TABLE runs ADD COLUMN test_x TEXT")]
-    migrations.SCHEMA_VERSION = 2
+    step = "ALTER TABLE runs ADD COLUMN test_x TEXT"
+    migrations.MIGRATIONS.append((migrations.SCHEMA_VERSION + 1, "test step", step))
+    migrations.SCHEMA_VERSION += 1
     real_apply = migrations._apply
     def _apply(conn, version):
         real_apply(conn, version)
@@ -351,7 +352,7 @@ def test_kill_during_a_schema_upgrade_keeps_the_old_library(db: Path) -> None:
     assert_intact(db)
     conn = sqlite3.connect(db)
     try:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == CURRENT
         assert "test_x" not in [r[1] for r in conn.execute("PRAGMA table_info(runs)")]
     finally:
         conn.close()
@@ -506,14 +507,15 @@ def test_busy_error_from_library_is_a_library_error(tmp_path: Path, short_busy_t
 
 # ---- schema upgrades: backup first; newer libraries refused --------------------------------------
 
-STEP = (2, "test step", "ALTER TABLE runs ADD COLUMN test_x TEXT")
+CURRENT = migrations.SCHEMA_VERSION  # the version libraries are made at; the tests add one step
+STEP = (CURRENT + 1, "test step", "ALTER TABLE runs ADD COLUMN test_x TEXT")
 
 
 @pytest.fixture
 def upgrade(monkeypatch: pytest.MonkeyPatch) -> None:
     """This benchlens has one more schema step than the library files made so far."""
-    monkeypatch.setattr(migrations, "MIGRATIONS", [STEP])
-    monkeypatch.setattr(migrations, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(migrations, "MIGRATIONS", [*migrations.MIGRATIONS, STEP])
+    monkeypatch.setattr(migrations, "SCHEMA_VERSION", CURRENT + 1)
 
 
 def test_library_is_backed_up_before_an_upgrade_wal_included(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -531,18 +533,18 @@ def test_library_is_backed_up_before_an_upgrade_wal_included(tmp_path: Path, mon
     assert p.returncode == -signal.SIGKILL, p.stderr
     assert Path(f"{db}-wal").stat().st_size > 0
 
-    monkeypatch.setattr(migrations, "MIGRATIONS", [STEP])
-    monkeypatch.setattr(migrations, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(migrations, "MIGRATIONS", [*migrations.MIGRATIONS, STEP])
+    monkeypatch.setattr(migrations, "SCHEMA_VERSION", CURRENT + 1)
     with Library(db) as lib:
-        assert lib.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert lib.conn.execute("PRAGMA user_version").fetchone()[0] == CURRENT + 1
         assert "test_x" in [r[1] for r in lib.conn.execute("PRAGMA table_info(runs)")]
         assert sorted(r.name for r in lib.runs()) == ["c_basic", "locales_C"]
-    bak = migrations.backup_path(db, 1)
+    bak = migrations.backup_path(db, CURRENT)
     assert bak.exists() and not Path(f"{bak}.tmp").exists()
     assert_intact(bak)
     monkeypatch.undo()
     with Library(bak) as old:  # the backup is a version-1 library this benchlens opens as is
-        assert old.conn.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert old.conn.execute("PRAGMA user_version").fetchone()[0] == CURRENT
         assert sorted(r.name for r in old.runs()) == ["c_basic", "locales_C"]
         got = run_series(old, old.run("c_basic").id)
     assert set(got) == set(want)
@@ -556,26 +558,30 @@ def test_failed_upgrade_leaves_the_library_as_it_was(
     """A step that fails (here: invalid SQL) is one clear line; the file stays at version 1 with
     its data, and the backup was made first."""
     before = before_of(db)
-    monkeypatch.setattr(migrations, "MIGRATIONS", [(2, "broken step", "ALTER TABLE nope ADD COLUMN x")])
-    monkeypatch.setattr(migrations, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(
+        migrations,
+        "MIGRATIONS",
+        [*migrations.MIGRATIONS, (CURRENT + 1, "broken step", "ALTER TABLE nope ADD COLUMN x")],
+    )
+    monkeypatch.setattr(migrations, "SCHEMA_VERSION", CURRENT + 1)
     line = cli_error(capsys, "runs", "--db", str(db))
     assert "cannot open the library" in line
-    assert migrations.backup_path(db, 1).exists()
+    assert migrations.backup_path(db, CURRENT).exists()
     monkeypatch.undo()
     with Library(db) as lib:
-        assert lib.conn.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert lib.conn.execute("PRAGMA user_version").fetchone()[0] == CURRENT
         assert snapshot(lib.conn) == before
 
 
 def test_no_backup_when_nothing_is_upgraded(db: Path, upgrade: None) -> None:
     """Opening an up-to-date library (once upgraded) makes no further backup."""
     Library(db).close()
-    bak = migrations.backup_path(db, 1)
+    bak = migrations.backup_path(db, CURRENT)
     assert bak.exists()
     bak.unlink()
     Library(db).close()
     assert not bak.exists()
-    assert not list(db.parent.glob("*.v2.bak"))
+    assert not list(db.parent.glob(f"*.v{CURRENT + 1}.bak"))
 
 
 def test_newer_library_is_refused_by_the_cli_and_left_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
