@@ -7,8 +7,11 @@ set -u
 command -v dpkg-query >/dev/null 2>&1 || exit 0
 # (libxcb-icccm4 and libxcb-keysyms1: Qt's xcb platform plugin cannot load without them, so a real
 # window on X11 needs them; desktops have them, minimal images do not.)
+# (libmariadb-dev: the MariaDB driver of benchlens[server], in the dev extra, builds against it;
+# mariadb-server: the store's tests start a private server of their own, tests/store/private_server.py.)
 pkgs=(libglib2.0-0 libgl1 libegl1 libx11-6 libxkbcommon0 libfontconfig1 libfreetype6 libdbus-1-3
-      libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 gcc)
+      libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 gcc
+      libmariadb-dev pkg-config mariadb-server)
 py=$(command -v python3 || true)
 case "$(readlink -f "${py:-/nonexistent}")" in
   /usr/bin/*) pkgs+=(python3-venv python3-dev) ;;  # Debian's python3: ensurepip and headers are separate
