@@ -3,12 +3,22 @@ double-click a changed series to add it to the chart."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 import numpy as np
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QInputDialog, QLabel, QMenu, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QMenu,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from benchlens.app.analysis.run_drops import RunDrop
 from benchlens.app.model import SeriesRef
@@ -20,13 +30,22 @@ NOTE = Qt.ItemDataRole.UserRole + 2
 
 
 class DropsView(QWidget):
-    def __init__(self, session: Session, zoom: object, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        zoom: Callable[[float, float], None],
+        on_drop: Callable[[int, RunDrop], None] | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.session = session
-        self.zoom = zoom  # callable(x0, x1): shows that x range on the charts
+        self.zoom = zoom  # shows that x range on the charts
+        self.on_drop = on_drop  # a drop clicked: what changed, in full (the main window's tab)
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["drop", "start (UTC)"])
-        self.tree.setColumnWidth(0, 190)
+        # names are never cut: the first column takes its text's width and the list scrolls
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.header().setStretchLastSection(False)
         self.tree.itemClicked.connect(self.on_click)
         self.tree.itemDoubleClicked.connect(self.on_double)
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -67,7 +86,7 @@ class DropsView(QWidget):
                     text = f"{arrow} {c.ref.spec()}  {c.before:.4g} \u2192 {c.during:.4g}"
                     child = QTreeWidgetItem(item, [text, f"{c.change:+.1f}"])
                     child.setData(0, REF, c.ref)
-                    tip = "effect size: median shift during the drop over the spread before it"
+                    tip = f"{text}\neffect size: shift during the drop over the spread of the steady state"
                     if c.similar:
                         tip += "\nsame change in: " + ", ".join(r.spec() for r in c.similar)
                     child.setToolTip(0, tip)
@@ -81,8 +100,10 @@ class DropsView(QWidget):
         assert isinstance(rd, RunDrop)
         x0, x1 = self.session.x_of(run_id, np.array([rd.drop.start, rd.drop.end]))
         pad = max(10.0, (x1 - x0) * 2)
-        self.zoom(float(x0 - pad), float(x1 + pad))  # type: ignore[operator]
+        self.zoom(float(x0 - pad), float(x1 + pad))
         item.setExpanded(True)
+        if self.on_drop is not None:
+            self.on_drop(run_id, rd)
 
     def _menu(self, pos: QPoint) -> None:
         item = self.tree.itemAt(pos)

@@ -21,7 +21,9 @@ from PySide6.QtWidgets import (
 )
 
 from benchlens.app.analysis.align import ALIGN_MODES
+from benchlens.app.analysis.run_drops import RunDrop
 from benchlens.app.errors import BenchlensError
+from benchlens.app.ui.changed_view import WhatChangedView, add_changed_dock
 from benchlens.app.ui.charts import CHART_KEYS, ComparisonView
 from benchlens.app.ui.drops_view import DropsView
 from benchlens.app.ui.export_dialog import ExportDialog, copy_csv, copy_image
@@ -48,7 +50,7 @@ class MainWindow(QMainWindow):
         self.runs = RunsView(session)
         self.metrics = MetricsView(session)
         self.chart = ComparisonView(session)
-        self.drops = DropsView(session, self.chart.zoom_to)
+        self.drops = DropsView(session, self.chart.zoom_to, self.show_changed)
         self.chart.on_note = self.add_note
         left = QSplitter(Qt.Orientation.Vertical)
         left.addWidget(self.runs)
@@ -63,6 +65,9 @@ class MainWindow(QMainWindow):
         self.summary = SummaryView(session, self.chart)
         self.summary_dock = add_summary_dock(self, self.summary)
         self.summary_dock.installEventFilter(self)
+        self.changed = WhatChangedView(session)
+        self.changed_dock = add_changed_dock(self, self.changed, self.summary_dock)
+        self.changed_dock.hide()  # until a drop is clicked
         self._summary_placed = False
         self._toolbar()
         self._menus()
@@ -153,6 +158,7 @@ class MainWindow(QMainWindow):
         view.addAction("Default layout", self.default_layout)
         view.addAction("Clear comparison", self.clear)
         view.addAction(self.summary_dock.toggleViewAction())
+        view.addAction(self.changed_dock.toggleViewAction())
         self.summary_dock.toggleViewAction().triggered.connect(self._remember_summary)
         view.addSeparator()
         self.back_action = view.addAction("Back (zoom)", QKeySequence("Alt+Left"), self.chart.back)
@@ -175,6 +181,12 @@ class MainWindow(QMainWindow):
             stored = self.settings.value(SUMMARY_KEY)
             shown = str(stored).lower() == "true" if stored is not None else self.height() >= SHORT_WINDOW_PX
             self.summary_dock.setVisible(shown)
+
+    def show_changed(self, run_id: int, rd: RunDrop) -> None:
+        """A drop clicked: what changed during it, in full, in the tab beside the Summary."""
+        self.changed.show_drop(run_id, rd)
+        self.changed_dock.show()
+        self.changed_dock.raise_()
 
     def _remember_summary(self, shown: bool) -> None:
         self.settings.setValue(SUMMARY_KEY, bool(shown))

@@ -1,12 +1,22 @@
 """The metric browser: source ▸ metric ▸ entity with units and a filter; items drag onto a panel
-or are added to a new panel by double-click."""
+or are added to a new panel by double-click. Names are shown whole (the name column takes its
+widest name and the browser scrolls sideways; each item's tooltip is its full series name), and
+what the user expanded stays expanded when the tree is rebuilt (a series added, runs changed)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from PySide6.QtCore import QMimeData, Qt, QTimer
-from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLineEdit,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from benchlens.app.model import SeriesRef
 from benchlens.app.ui import mime
@@ -49,6 +59,11 @@ class MetricsView(QWidget):
         self.filter.textChanged.connect(self.apply_filter)
         self.tree = MetricTree()
         self.tree.setHeaderLabels(["series", "unit"])
+        header = self.tree.header()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(False)
+        self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.tree.setDragEnabled(True)
         self.tree.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -79,6 +94,8 @@ class MetricsView(QWidget):
         if units == self._shown:
             return
         self._shown = units
+        opened = self.expanded()
+        scroll = self.tree.verticalScrollBar().value()
         self.tree.clear()
         sources: dict[str, QTreeWidgetItem] = {}
         metrics: dict[tuple[str, str], QTreeWidgetItem] = {}
@@ -87,15 +104,41 @@ class MetricsView(QWidget):
             if src is None:
                 src = sources[ref.format] = QTreeWidgetItem(self.tree, [ref.format])
                 src.setFlags(src.flags() & ~Qt.ItemFlag.ItemIsDragEnabled)
+                src.setToolTip(0, ref.format)
             key = (ref.format, ref.metric)
             met = metrics.get(key)
             if met is None:
                 met = metrics[key] = QTreeWidgetItem(src, [ref.metric, units[ref]])
                 met.setData(0, REF, SeriesRef(ref.format, ref.metric, ref.entity) if not ref.entity else None)
+                met.setToolTip(0, f"{ref.format}:{ref.metric}" + (f" ({units[ref]})" if units[ref] else ""))
             if ref.entity:
                 ent = QTreeWidgetItem(met, [ref.entity, units[ref]])
                 ent.setData(0, REF, ref)
+                ent.setToolTip(0, ref.spec() + (f" ({units[ref]})" if units[ref] else ""))
         self.apply_filter(self.filter.text())
+        self.expand(opened)
+        self.tree.verticalScrollBar().setValue(scroll)
+
+    def expanded(self) -> set[tuple[str, ...]]:
+        """The path (source, metric) of every expanded item."""
+        out: set[tuple[str, ...]] = set()
+        for k in range(self.tree.topLevelItemCount()):
+            src = self.tree.topLevelItem(k)
+            if src is not None and src.isExpanded():
+                out.add((src.text(0),))
+                out.update((src.text(0), m.text(0)) for m in children(src) if m.isExpanded())
+        return out
+
+    def expand(self, paths: set[tuple[str, ...]]) -> None:
+        for k in range(self.tree.topLevelItemCount()):
+            src = self.tree.topLevelItem(k)
+            if src is None:
+                continue
+            if (src.text(0),) in paths:
+                src.setExpanded(True)
+            for m in children(src):
+                if (src.text(0), m.text(0)) in paths:
+                    m.setExpanded(True)
 
     def apply_filter(self, text: str) -> None:
         text = text.lower().strip()
@@ -112,4 +155,5 @@ class MetricsView(QWidget):
                 met.setHidden(not (hit or any_ent))
                 any_src |= hit or any_ent
             src.setHidden(not any_src)
-            src.setExpanded(bool(text))
+            if text:  # a filter opens what it found; clearing it leaves the tree as the user left it
+                src.setExpanded(True)
