@@ -20,6 +20,7 @@ import numpy as np
 from benchlens.app.analysis.align import ALIGN_MODES, x_of
 from benchlens.app.analysis.layout import Panel, blog_for_runs, layout_for_runs
 from benchlens.app.analysis.run_drops import decided_label, run_drops, throughput
+from benchlens.app.analysis.summary import load_steps
 from benchlens.app.errors import AnalysisError
 from benchlens.app.model import Run, RunData, SeriesRef
 
@@ -79,6 +80,15 @@ class Mark:
     kind: str  # "drop" or "note"
 
 
+@dataclass(frozen=True)
+class StepMark:
+    """Where a load step of a step-load run begins on the figure's time axis, and its thread count."""
+
+    run: int
+    x: float
+    threads: float
+
+
 @dataclass
 class Figure:
     title: str
@@ -90,6 +100,7 @@ class Figure:
     marks: list[Mark] = field(default_factory=list)
     x_range: tuple[float, float] | None = None
     slots: dict[int, int] = field(default_factory=dict)  # run -> its colour slot in the window
+    steps: list[StepMark] = field(default_factory=list)  # load steps of step-load runs
 
     @property
     def x_label(self) -> str:
@@ -122,10 +133,11 @@ def build(
     if not any(lines):
         raise AnalysisError("none of the requested series exists in these runs")
     marks = [m for run in runs for m in _marks(data, runs, run, align, offsets, side_by_side)]
+    steps = step_marks(data, runs, align, offsets, side_by_side)
     name = title if title is not None else default_title(runs)
     # the window colours a run by its place in the library, so it keeps one colour everywhere
     slots = {rid: k for k, rid in enumerate(sorted(data.run_ids()))}
-    return Figure(name, runs, panels, align, lines, units, marks, x_range, slots)
+    return Figure(name, runs, panels, align, lines, units, marks, x_range, slots, steps)
 
 
 def _lines(
@@ -171,6 +183,27 @@ def _marks(
             if state != "dismissed":
                 marks.append(Mark(run.id, label, *xs(rd.drop.start, rd.drop.end), "drop"))
     return marks
+
+
+def step_marks(
+    data: RunData,
+    runs: list[Run],
+    align: str = "run",
+    offsets: dict[int, float] | None = None,
+    side_by_side: bool = False,
+) -> list[StepMark]:
+    """The load steps of the step-load runs among `runs` (the Summary's steps, app/analysis/summary.py),
+    each where it begins on the time axis of this alignment, with its thread count. For the
+    window's time charts and the exports alike."""
+    out = []
+    for run in runs:
+        st = load_steps(data, run.id)
+        if st is None:
+            continue
+        starts = np.array([s.t0 for s in st.steps])
+        xs = x_of(runs, run.id, starts, align, offsets or {}, side_by_side)
+        out += [StepMark(run.id, float(x), s.threads) for x, s in zip(xs, st.steps, strict=True)]
+    return out
 
 
 def default_title(runs: list[Run]) -> str:

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +34,7 @@ from benchlens.app.analysis.align import ALIGN_MODES
 from benchlens.app.analysis.decimate import MinMaxPyramid
 from benchlens.app.analysis.layout import Panel
 from benchlens.app.figure import Figure, Line, Mark
+from benchlens.app.stepchart import StepChart
 from benchlens.app.ticks import heading as heading_of
 from benchlens.app.ticks import log_ticks, time_ticks, value_ticks
 
@@ -76,7 +79,7 @@ THEMES = {"publication": PUBLICATION, "screen": SCREEN}
 
 
 @dataclass(frozen=True)
-class _Look:
+class Look:
     """The theme at this figure's size and for its runs: the unit every size and gap is a
     multiple of, the fonts, each run's colour and line style."""
 
@@ -94,7 +97,7 @@ class _Look:
 
 
 @dataclass(frozen=True)
-class _Geometry:
+class Geometry:
     """Where the panels go: a column from left to right, stacked from top (under the legend) to
     bottom (over the time axis), gap apart; and the time window x0..x1 they share, with its ticks."""
 
@@ -121,7 +124,7 @@ class _Geometry:
 
 
 @dataclass(frozen=True)
-class _Plot:
+class Plot:
     """A panel's plot area and the values it spans, bottom to top."""
 
     area: QRectF
@@ -160,9 +163,9 @@ def draw(fig: Figure, p: QPainter, w: float, h: float, theme: Theme = PUBLICATIO
     """Draw the whole figure into the rectangle (0, 0, w, h) of the painter."""
     p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     p.fillRect(QRectF(0, 0, w, h), QColor(theme.background))
-    look = _look(fig, w, h, theme)
-    top = _title(p, fig.title, w, look)
-    top = _run_legend(p, fig, w, top, look)
+    look = look_of(fig, w, h, theme)
+    top = draw_title(p, fig.title, w, look)
+    top = run_legend(p, fig, w, top, look)
     geo = _geometry(fig, w, h, top, look)
     marks = _visible_marks(fig, geo, look)
     for i in range(len(fig.panels)):
@@ -170,7 +173,7 @@ def draw(fig: Figure, p: QPainter, w: float, h: float, theme: Theme = PUBLICATIO
     _time_axis(p, fig, geo, look)
 
 
-def _look(fig: Figure, w: float, h: float, theme: Theme) -> _Look:
+def look_of(fig: Figure | StepChart, w: float, h: float, theme: Theme) -> Look:
     base = max(9.0, min(w, h) / 60)
     title_font, font, small = QFont("DejaVu Sans"), QFont("DejaVu Sans"), QFont("DejaVu Sans")
     title_font.setPixelSize(round(base * 1.5))
@@ -182,10 +185,10 @@ def _look(fig: Figure, w: float, h: float, theme: Theme) -> _Look:
     crowd = max(1.0, len(fig.runs) / MANY_RUNS)
     line, alpha = max(1.2, base / 7) / math.sqrt(crowd), round(255 / crowd**0.25)
     fm, fs = QFontMetricsF(font), QFontMetricsF(small)
-    return _Look(theme, base, title_font, font, small, fm, fs, color, line, alpha, QColor(theme.text))
+    return Look(theme, base, title_font, font, small, fm, fs, color, line, alpha, QColor(theme.text))
 
 
-def _title(p: QPainter, text: str, w: float, look: _Look) -> float:
+def draw_title(p: QPainter, text: str, w: float, look: Look) -> float:
     """The figure's title, centred; returns where the legend starts."""
     base = look.base
     p.setPen(look.text)
@@ -198,7 +201,7 @@ def _title(p: QPainter, text: str, w: float, look: _Look) -> float:
     return top + base * 2.3
 
 
-def _run_legend(p: QPainter, fig: Figure, w: float, top: float, look: _Look) -> float:
+def run_legend(p: QPainter, fig: Figure | StepChart, w: float, top: float, look: Look) -> float:
     """Each run's line and name, in rows; returns where the panels start."""
     base, fm = look.base, look.fm
     p.setFont(look.font)
@@ -216,7 +219,7 @@ def _run_legend(p: QPainter, fig: Figure, w: float, top: float, look: _Look) -> 
     return top + fm.height() * 1.6
 
 
-def _geometry(fig: Figure, w: float, h: float, top: float, look: _Look) -> _Geometry:
+def _geometry(fig: Figure, w: float, h: float, top: float, look: Look) -> Geometry:
     base = look.base
     left, right, bottom = base * 6.5, w - base * 1.5, h - base * 4.2
     gap = base * 2.2
@@ -230,28 +233,55 @@ def _geometry(fig: Figure, w: float, h: float, top: float, look: _Look) -> _Geom
     xticks, scale = time_ticks(
         x0, x1, right - left, look.fs.horizontalAdvance, fig.align == "absolute", ALIGN_MODES[fig.align]
     )
-    return _Geometry(w, left, right, top, bottom, gap, offsets, x0, x1, xticks, scale.title)
+    return Geometry(w, left, right, top, bottom, gap, offsets, x0, x1, xticks, scale.title)
 
 
-def _visible_marks(fig: Figure, geo: _Geometry, look: _Look) -> _Marks:
+def _visible_marks(fig: Figure, geo: Geometry, look: Look) -> _Marks:
     marks = [m for m in fig.marks if m.x1 >= geo.x0 and m.x0 <= geo.x1]
     tone = {m: QColor(look.color[m.run]) if m.kind == "drop" else QColor("#777777") for m in marks}
     return _Marks(marks, tone)
 
 
-def _panel(p: QPainter, fig: Figure, i: int, geo: _Geometry, marks: _Marks, look: _Look) -> None:
+def _panel(p: QPainter, fig: Figure, i: int, geo: Geometry, marks: _Marks, look: Look) -> None:
     """Panel i: marks behind, then grid and frame, heading, curves, and on the top panel the
     marks' labels."""
     area = geo.area(i, look.fs.height() * 1.3)
     panel = fig.panels[i]
     lo, hi = _value_range(fig.lines[i], geo.x0, geo.x1, panel.log_y, panel.y_zero)
-    plot = _Plot(area, lo, hi, panel.log_y, fig.units[i])
+    plot = Plot(area, lo, hi, panel.log_y, fig.units[i])
     _bands(p, marks, geo, area)
-    _grid(p, geo, plot, look)
+    grid(p, geo, plot, look)
+    _steps(p, fig, geo, area, look, labels=i == len(fig.panels) - 1)
     _heading(p, fig, i, area, look)
     _curves(p, fig.panels[i], fig.lines[i], geo, plot, look)
     if i == 0:  # labels over the curves of the top panel, on a veil so both stay readable
         _mark_labels(p, marks, geo, area, look)
+
+
+def _steps(p: QPainter, fig: Figure, geo: Geometry, area: QRectF, look: Look, labels: bool) -> None:
+    """The load steps of step-load runs: a dotted line in the run's colour where each step
+    begins, and on the bottom panel its thread count at the foot of the line (a row per run)."""
+    steps = [s for s in fig.steps if geo.x0 <= s.x <= geo.x1]
+    rows = {run: k for k, run in enumerate(dict.fromkeys(s.run for s in steps))}
+    fs = look.fs
+    veil = QColor(look.theme.background)
+    veil.setAlpha(200)
+    for s in steps:
+        x = float(geo.sx(s.x))
+        color = QColor(look.color[s.run])
+        color.setAlpha(160)
+        p.setPen(QPen(color, 1, Qt.PenStyle.DotLine))
+        p.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()))
+        if labels:
+            text = f"{s.threads:g} thr" if math.isfinite(s.threads) else "?"
+            tw = fs.horizontalAdvance(text) + 4
+            box = QRectF(
+                min(x + 1, area.right() - tw), area.bottom() - (rows[s.run] + 1) * (fs.height() + 1), tw, fs.height()
+            )
+            p.fillRect(box, veil)
+            p.setFont(look.small)
+            p.setPen(look.color[s.run])
+            p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
 
 def _value_range(lines: list[Line], x0: float, x1: float, log: bool = False, zero: bool = False) -> tuple[float, float]:
@@ -272,7 +302,7 @@ def _value_range(lines: list[Line], x0: float, x1: float, log: bool = False, zer
     return (lo - pad if lo != 0 else lo), hi + pad
 
 
-def _bands(p: QPainter, marks: _Marks, geo: _Geometry, area: QRectF) -> None:
+def _bands(p: QPainter, marks: _Marks, geo: Geometry, area: QRectF) -> None:
     """Drops (run colour) and notes (grey) behind everything."""
     for mark in marks.marks:
         band = QColor(marks.tone[mark])
@@ -281,7 +311,7 @@ def _bands(p: QPainter, marks: _Marks, geo: _Geometry, area: QRectF) -> None:
         p.fillRect(QRectF(a, area.top(), max(b - a, 1.0), area.height()), band)
 
 
-def _grid(p: QPainter, geo: _Geometry, plot: _Plot, look: _Look) -> None:
+def grid(p: QPainter, geo: Geometry, plot: Plot, look: Look) -> None:
     """The grid at the value and time ticks, the values left of the panel, the frame."""
     area, base, fs = plot.area, look.base, look.fs
     p.setFont(look.small)
@@ -303,7 +333,7 @@ def _grid(p: QPainter, geo: _Geometry, plot: _Plot, look: _Look) -> None:
     p.drawRect(area)
 
 
-def _heading(p: QPainter, fig: Figure, i: int, area: QRectF, look: _Look) -> None:
+def _heading(p: QPainter, fig: Figure, i: int, area: QRectF, look: Look) -> None:
     """The panel's title with its unit, and the metrics' line styles when there are several."""
     panel, unit, base, fm = fig.panels[i], fig.units[i], look.base, look.fm
     heading = heading_of(panel.title, unit, [r.metric for r in panel.refs])
@@ -317,7 +347,7 @@ def _heading(p: QPainter, fig: Figure, i: int, area: QRectF, look: _Look) -> Non
     p.drawText(QPointF(area.left(), area.top() - look.fs.height() * 0.35), heading)
 
 
-def _curves(p: QPainter, panel: Panel, lines: list[Line], geo: _Geometry, plot: _Plot, look: _Look) -> None:
+def _curves(p: QPainter, panel: Panel, lines: list[Line], geo: Geometry, plot: Plot, look: Look) -> None:
     """The lines, clipped to the panel, decimated to the pixels they occupy: colour is the run,
     line style the metric (its place in the panel), as in the window. The line that covers the
     most of the panel is drawn first, so a quiet run stays visible over a noisy one."""
@@ -334,11 +364,11 @@ def _curves(p: QPainter, panel: Panel, lines: list[Line], geo: _Geometry, plot: 
         color = QColor(look.color[ln.run])
         color.setAlpha(look.alpha)
         p.setPen(QPen(color, look.line, STYLES[j % len(STYLES)]))
-        _polyline(p, sx, sy)
+        polyline(p, sx, sy)
     p.restore()
 
 
-def _mark_labels(p: QPainter, marks: _Marks, geo: _Geometry, area: QRectF, look: _Look) -> None:
+def _mark_labels(p: QPainter, marks: _Marks, geo: Geometry, area: QRectF, look: Look) -> None:
     p.setFont(look.small)
     veil = QColor(look.theme.background)
     veil.setAlpha(200)
@@ -349,7 +379,7 @@ def _mark_labels(p: QPainter, marks: _Marks, geo: _Geometry, area: QRectF, look:
         p.drawText(box, Qt.AlignmentFlag.AlignCenter, mark.label)
 
 
-def _time_axis(p: QPainter, fig: Figure, geo: _Geometry, look: _Look) -> None:
+def _time_axis(p: QPainter, fig: Figure, geo: Geometry, look: Look) -> None:
     """The time axis under the last panel, the end labels kept inside the figure."""
     base, fm, fs = look.base, look.fm, look.fs
     p.setFont(look.small)
@@ -421,7 +451,7 @@ def _label_boxes(marks: list[Mark], starts: list[float], area: QRectF, fs: QFont
     return boxes
 
 
-def _polyline(p: QPainter, xs: np.ndarray, ys: np.ndarray) -> None:
+def polyline(p: QPainter, xs: np.ndarray, ys: np.ndarray) -> None:
     """Draw the finite stretches (a NaN is a gap, as in the window). On an image, as the line
     segments between consecutive points: Qt rasterizes a segment list with a wide pen directly
     (dashes continue from one segment to the next), 15x faster than stroking the polyline as one
@@ -452,48 +482,49 @@ def to_image(
     fig: Figure, size: tuple[int, int] = SIZES["blog"], scale: float = 1.0, theme: Theme = PUBLICATION
 ) -> QImage:
     """The figure drawn on size x scale pixels (scale 2 for retina; below 1 for a thumbnail)."""
-    w, h = size
-    # Qt paints premultiplied: ARGB32 would convert every blended pixel back and forth
-    img = QImage(max(1, round(w * scale)), max(1, round(h * scale)), QImage.Format.Format_ARGB32_Premultiplied)
-    img.setDevicePixelRatio(scale)
-    img.fill(QColor(theme.background))
-    painter = QPainter(img)
-    draw(fig, painter, w, h, theme)
-    painter.end()
-    return img
-
-
-def _size_in_px(svg: Path, w: int, h: int) -> None:
-    """QSvgGenerator sizes the drawing in mm (at its 90 dpi): a browser showed a 1200 px figure
-    1600 px wide. The root's width and height become px, the viewBox stays."""
-    text = svg.read_text(encoding="utf-8")
-    root = re.search(r"<svg\b[^>]*>", text)
-    if root is None:
-        raise OSError(f"cannot write {svg}: no <svg> element")
-    tag = re.sub(r'\bwidth="[^"]*"', f'width="{w}px"', root.group(0), count=1)
-    tag = re.sub(r'\bheight="[^"]*"', f'height="{h}px"', tag, count=1)
-    svg.write_text(text[: root.start()] + tag + text[root.end() :], encoding="utf-8")
+    return image(partial(draw, fig, theme=theme), size, scale, theme)
 
 
 def export(
     fig: Figure, out: Path, size: tuple[int, int] = SIZES["blog"], scale: float = 1.0, theme: Theme = PUBLICATION
 ) -> Path:
     """Write the figure as .png (size x scale pixels, e.g. scale 2 for retina), .svg or .pdf."""
+    return write(partial(draw, fig, theme=theme), fig.title, out, size, scale, theme)
+
+
+Painting = Callable[[QPainter, float, float], None]  # draws a whole figure into (0, 0, w, h)
+
+
+def image(paint: Painting, size: tuple[int, int], scale: float, theme: Theme) -> QImage:
+    """A drawing on size x scale pixels."""
+    w, h = size
+    # Qt paints premultiplied: ARGB32 would convert every blended pixel back and forth
+    img = QImage(max(1, round(w * scale)), max(1, round(h * scale)), QImage.Format.Format_ARGB32_Premultiplied)
+    img.setDevicePixelRatio(scale)
+    img.fill(QColor(theme.background))
+    painter = QPainter(img)
+    paint(painter, w, h)
+    painter.end()
+    return img
+
+
+def write(paint: Painting, title: str, out: Path, size: tuple[int, int], scale: float, theme: Theme) -> Path:
+    """A drawing written as .png (size x scale pixels), .svg (sized in px) or .pdf (vector)."""
     w, h = size
     suffix = out.suffix.lower()
     painter = QPainter()
     if suffix == ".png":
-        if not to_image(fig, size, scale, theme).save(str(out)):  # format from the .png suffix
+        if not image(paint, size, scale, theme).save(str(out)):  # format from the .png suffix
             raise OSError(f"cannot write {out}")
     elif suffix == ".svg":
         gen = QSvgGenerator()
         gen.setFileName(str(out))
         gen.setSize(QSize(w, h))
         gen.setViewBox(QRectF(0, 0, w, h))
-        gen.setTitle(fig.title)
+        gen.setTitle(title)
         gen.setDescription("benchlens figure")
         painter.begin(gen)
-        draw(fig, painter, w, h, theme)
+        paint(painter, w, h)
         painter.end()
         _size_in_px(out, w, h)
     elif suffix == ".pdf":
@@ -506,12 +537,24 @@ def export(
                 QMarginsF(0, 0, 0, 0),
             )
         )
-        pdf.setTitle(fig.title)
+        pdf.setTitle(title)
         painter.begin(pdf)
-        draw(fig, painter, w, h, theme)
+        paint(painter, w, h)
         painter.end()
     else:
         raise ValueError(f"unknown figure format {out.suffix!r} (png, svg, pdf)")
     if not out.exists() or out.stat().st_size == 0:
         raise OSError(f"cannot write {out}")
     return out
+
+
+def _size_in_px(svg: Path, w: int, h: int) -> None:
+    """QSvgGenerator sizes the drawing in mm (at its 90 dpi): a browser showed a 1200 px figure
+    1600 px wide. The root's width and height become px, the viewBox stays."""
+    text = svg.read_text(encoding="utf-8")
+    root = re.search(r"<svg\b[^>]*>", text)
+    if root is None:
+        raise OSError(f"cannot write {svg}: no <svg> element")
+    tag = re.sub(r'\bwidth="[^"]*"', f'width="{w}px"', root.group(0), count=1)
+    tag = re.sub(r'\bheight="[^"]*"', f'height="{h}px"', tag, count=1)
+    svg.write_text(text[: root.start()] + tag + text[root.end() :], encoding="utf-8")

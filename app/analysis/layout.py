@@ -203,7 +203,7 @@ def blog_panels(
 def _story(available: Iterable[SeriesRef], load: Rating | None, spread: Rating | None) -> list[tuple[str, Panel]]:
     """default_panels with each panel's role."""
     roles = dict(candidate_panels(available, load))
-    chosen = [(k, roles[k]) for k in ("throughput", "latency", "cpu") if k in roles]
+    chosen: list[tuple[str, Panel]] = [(k, roles[k]) for k in ("throughput", "latency", "cpu") if k in roles]
     disk = "disk_util" if "disk_util" in roles else "disk_iops"
     if disk in roles:
         chosen.append((disk, roles[disk]))

@@ -127,7 +127,7 @@ def test_colour_is_the_run_and_style_the_metric(db: Path, theme: str, qapp) -> N
     pens: list[tuple[str, str]] = []
 
     class Spy(QPainter):
-        def drawLines(self, *a: object) -> None:  # noqa: N802 - Qt's name
+        def drawLines(self, *a: object) -> None:
             pens.append((self.pen().color().name(), self.pen().style().name))
             super().drawLines(*a)
 
