@@ -136,6 +136,9 @@ def _output_commands(sub: Any, db: argparse.ArgumentParser) -> None:
         choices=("blog",),
         help="blog: 1200x675 and the story in at most 4 panels (throughput, latency, what moved most)",
     )
+    exp.add_argument(
+        "--steps", action="store_true", help="TPS and latency against concurrency (step loads; a fixed run is a point)"
+    )
     exp.add_argument("--view", metavar="NAME", help="a saved view (runs, panels, offsets, alignment)")
     exp.add_argument("--out", required=True, type=Path, metavar="FILE.(png|svg|pdf|csv)")
     exp.add_argument("--size", metavar="WxH|blog|slide|square", help="default blog = 1200x675")
@@ -367,6 +370,8 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
     data = LibraryRunData(lib)
     if not view.runs:
         raise CliError("give at least one --run (or a --view)")
+    if args.steps:
+        return _export_steps(data, view.runs, args)
     try:
         layout = blog_layout if args.preset == "blog" else default_layout
         view.panels = [parse_panel(s) for s in args.panel] or view.panels or layout(data, view.runs)
@@ -393,6 +398,30 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
         from benchlens.app.render import THEMES, export
 
         export(fig, args.out, size, args.scale, THEMES[args.theme])
+    print(args.out)
+    return 0
+
+
+def _export_steps(data: Any, run_ids: list[int], args: argparse.Namespace) -> int:
+    """`export --steps`: the step-load chart of the runs (app/stepchart.py), or its points as CSV."""
+    from benchlens.app.stepchart import step_chart, write_csv
+
+    if args.panel or args.preset:
+        raise CliError("--steps draws its own two panels: without --panel or --preset")
+    chart = step_chart(data, run_ids, args.title)
+    if args.out.suffix.lower() == ".csv":
+        write_csv(chart, args.out)
+    else:
+        size = _size(args.size or "blog")
+        if not (0 < args.scale <= 8):
+            raise CliError("--scale must be between 0 and 8")
+        from benchlens.app.ui.launch import gui_app
+
+        gui_app(offscreen=True)
+        from benchlens.app.render import THEMES
+        from benchlens.app.stepplot import export
+
+        export(chart, args.out, size, args.scale, THEMES[args.theme])
     print(args.out)
     return 0
 
