@@ -10,7 +10,6 @@ the table and its copy agree. A fixed-concurrency run is one step of the same ru
 from __future__ import annotations
 
 import csv
-import io
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -87,8 +86,3 @@ def write_csv(chart: StepChart, out: Path) -> None:
     with out.open("w", newline="") as f:
         csv.writer(f).writerows(csv_rows(chart))
 
-
-def csv_text(chart: StepChart) -> str:
-    buf = io.StringIO()
-    csv.writer(buf).writerows(csv_rows(chart))
-    return buf.getvalue()
