@@ -11,8 +11,9 @@ import json
 import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -386,20 +387,13 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
         view.x_range = (args.x_from, args.x_to)
     view.align = args.align or view.align
     fig = figure_of(data, view, args.title)
-    if suffix == ".csv":
-        write_csv(fig, args.out)
-    else:
-        size = _size(args.size or "blog")
-        if not (0 < args.scale <= 8):
-            raise CliError("--scale must be between 0 and 8")
-        from benchlens.app.ui.launch import gui_app
 
-        gui_app(offscreen=True)
-        from benchlens.app.render import THEMES, export
+    def draw(out: Path, size: tuple[int, int], scale: float, theme: Any) -> None:
+        from benchlens.app.render import export
 
-        export(fig, args.out, size, args.scale, THEMES[args.theme])
-    print(args.out)
-    return 0
+        export(fig, out, size, scale, theme)
+
+    return _write_export(args, partial(write_csv, fig), draw)
 
 
 def _export_steps(data: Any, run_ids: list[int], args: argparse.Namespace) -> int:
@@ -409,8 +403,20 @@ def _export_steps(data: Any, run_ids: list[int], args: argparse.Namespace) -> in
     if args.panel or args.preset:
         raise CliError("--steps draws its own two panels: without --panel or --preset")
     chart = step_chart(data, run_ids, args.title)
+
+    def draw(out: Path, size: tuple[int, int], scale: float, theme: Any) -> None:
+        from benchlens.app.stepplot import export
+
+        export(chart, out, size, scale, theme)
+
+    return _write_export(args, partial(write_csv, chart), draw)
+
+
+def _write_export(args: argparse.Namespace, to_csv: Callable[[Path], None], draw: Callable[..., None]) -> int:
+    """Write what `export` made: its data as CSV, or the drawing at --size, --scale and --theme
+    (Qt started offscreen, headless)."""
     if args.out.suffix.lower() == ".csv":
-        write_csv(chart, args.out)
+        to_csv(args.out)
     else:
         size = _size(args.size or "blog")
         if not (0 < args.scale <= 8):
@@ -419,9 +425,8 @@ def _export_steps(data: Any, run_ids: list[int], args: argparse.Namespace) -> in
 
         gui_app(offscreen=True)
         from benchlens.app.render import THEMES
-        from benchlens.app.stepplot import export
 
-        export(chart, args.out, size, args.scale, THEMES[args.theme])
+        draw(args.out, size, args.scale, THEMES[args.theme])
     print(args.out)
     return 0
 
