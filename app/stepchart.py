@@ -85,4 +85,3 @@ def csv_rows(chart: StepChart) -> Iterator[list[str]]:
 def write_csv(chart: StepChart, out: Path) -> None:
     with out.open("w", newline="") as f:
         csv.writer(f).writerows(csv_rows(chart))
-
