@@ -11,12 +11,12 @@ import json
 import math
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
-from functools import partial
 from pathlib import Path
 from typing import Any
 
+from benchlens.app.cli_library import add_library_commands, cmd_library, push
 from benchlens.app.errors import BenchlensError
 from benchlens.app.store import Library
 
@@ -67,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     _library_commands(sub, db)
     _analysis_commands(sub, db)
     _output_commands(sub, db)
+    add_library_commands(sub, db)  # library copy | notes (app/cli_library.py)
     return p
 
 
@@ -137,9 +138,6 @@ def _output_commands(sub: Any, db: argparse.ArgumentParser) -> None:
         choices=("blog",),
         help="blog: 1200x675 and the story in at most 4 panels (throughput, latency, what moved most)",
     )
-    exp.add_argument(
-        "--steps", action="store_true", help="TPS and latency against concurrency (step loads; a fixed run is a point)"
-    )
     exp.add_argument("--view", metavar="NAME", help="a saved view (runs, panels, offsets, alignment)")
     exp.add_argument("--out", required=True, type=Path, metavar="FILE.(png|svg|pdf|csv)")
     exp.add_argument("--size", metavar="WxH|blog|slide|square", help="default blog = 1200x675")
@@ -155,6 +153,7 @@ def _output_commands(sub: Any, db: argparse.ArgumentParser) -> None:
     rec.add_argument("--interval", type=int, default=1, help="monitor interval, seconds (default 1)")
     rec.add_argument("--mysql", metavar="'CLIENT OPTIONS'", help='e.g. "-uroot -S /run/mysqld/mysqld.sock"')
     rec.add_argument("--snapshot-every", type=float, default=10.0, help="seconds between MySQL snapshots")
+    rec.add_argument("--push", metavar="LIBRARY", help="then import the folder into this library (e.g. mysql://host/db)")
     rec.epilog = "the benchmark command follows --, e.g. benchlens record run1 -- sysbench oltp_read_write run"
 
     shot = sub.add_parser("screenshot", parents=[db], help="render the main window offscreen to a PNG")
@@ -186,6 +185,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_screenshot(db_path, args)
         if args.cmd == "record":
             return cmd_record(args)
+        if args.cmd == "library":
+            return cmd_library(args, db_path)
         with Library(db_path) as lib:
             return int(COMMANDS[args.cmd](lib, args))
     except BenchlensError as e:
@@ -371,8 +372,6 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
     data = LibraryRunData(lib)
     if not view.runs:
         raise CliError("give at least one --run (or a --view)")
-    if args.steps:
-        return _export_steps(data, view.runs, args)
     try:
         layout = blog_layout if args.preset == "blog" else default_layout
         view.panels = [parse_panel(s) for s in args.panel] or view.panels or layout(data, view.runs)
@@ -387,36 +386,8 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
         view.x_range = (args.x_from, args.x_to)
     view.align = args.align or view.align
     fig = figure_of(data, view, args.title)
-
-    def draw(out: Path, size: tuple[int, int], scale: float, theme: Any) -> None:
-        from benchlens.app.render import export
-
-        export(fig, out, size, scale, theme)
-
-    return _write_export(args, partial(write_csv, fig), draw)
-
-
-def _export_steps(data: Any, run_ids: list[int], args: argparse.Namespace) -> int:
-    """`export --steps`: the step-load chart of the runs (app/stepchart.py), or its points as CSV."""
-    from benchlens.app.stepchart import step_chart, write_csv
-
-    if args.panel or args.preset:
-        raise CliError("--steps draws its own two panels: without --panel or --preset")
-    chart = step_chart(data, run_ids, args.title)
-
-    def draw(out: Path, size: tuple[int, int], scale: float, theme: Any) -> None:
-        from benchlens.app.stepplot import export
-
-        export(chart, out, size, scale, theme)
-
-    return _write_export(args, partial(write_csv, chart), draw)
-
-
-def _write_export(args: argparse.Namespace, to_csv: Callable[[Path], None], draw: Callable[..., None]) -> int:
-    """Write what `export` made: its data as CSV, or the drawing at --size, --scale and --theme
-    (Qt started offscreen, headless)."""
-    if args.out.suffix.lower() == ".csv":
-        to_csv(args.out)
+    if suffix == ".csv":
+        write_csv(fig, args.out)
     else:
         size = _size(args.size or "blog")
         if not (0 < args.scale <= 8):
@@ -424,9 +395,9 @@ def _write_export(args: argparse.Namespace, to_csv: Callable[[Path], None], draw
         from benchlens.app.ui.launch import gui_app
 
         gui_app(offscreen=True)
-        from benchlens.app.render import THEMES
+        from benchlens.app.render import THEMES, export
 
-        draw(args.out, size, args.scale, THEMES[args.theme])
+        export(fig, args.out, size, args.scale, THEMES[args.theme])
     print(args.out)
     return 0
 
@@ -459,6 +430,8 @@ def cmd_record(args: argparse.Namespace) -> int:
         f"recorded {args.folder} (benchmark exit code {meta['bench_exit_code']}); "
         f"import it with: benchlens import {args.folder}"
     )
+    if args.push:
+        print(push(args.folder, args.push))
     return 0
 
 

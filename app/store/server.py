@@ -44,6 +44,7 @@ class _Conn:
     def __init__(self, raw: Any) -> None:
         self.raw = raw
         self.in_transaction = False
+        self.batch_bytes = 1 << 20  # set from max_allowed_packet once connected
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
         cur = self.raw.cursor(buffered=True)
@@ -51,7 +52,17 @@ class _Conn:
         return cur
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        batch = [tuple(_plain(p) for p in r) for r in rows]
+        """Rows sent in batches that fit one packet (the driver sends a batch as one)."""
+        batch: list[tuple[Any, ...]] = []
+        size = 0
+        for r in rows:
+            row = tuple(_plain(p) for p in r)
+            n = sum(len(p) for p in row if isinstance(p, bytes | str)) + 8 * len(row)
+            if batch and size + n > self.batch_bytes:
+                self.raw.cursor().executemany(sql, batch)
+                batch, size = [], 0
+            batch.append(row)
+            size += n
         if batch:
             self.raw.cursor().executemany(sql, batch)
 
@@ -86,6 +97,7 @@ class ServerBackend(Backend):
         self.conn.execute("SET SESSION innodb_lock_wait_timeout = ?", (max(1, round(busy_timeout)),))
         packet = int(self.conn.execute("SELECT @@max_allowed_packet").fetchone()[0])
         self.max_chunk_points = max(1024, (packet - PACKET_MARGIN) // 8)
+        self.conn.batch_bytes = packet - PACKET_MARGIN
         found = {
             r[0]
             for r in self.conn.execute(

@@ -28,7 +28,8 @@ class ServerTarget:
         user = f"{self.user}@" if self.user else ""
         port = f":{self.port}" if self.port else ""
         query = f"?socket={self.socket}" if self.socket else ""
-        return f"mysql://{user}{self.host or ''}{port}/{self.database}{query}"
+        host = f"[{self.host}]" if self.host and ":" in self.host else self.host or ""
+        return f"mysql://{user}{host}{port}/{self.database}{query}"
 
 
 def is_server(target: str | Path) -> bool:

@@ -71,9 +71,21 @@ class ImportTxn:
             return existing.id
         cur = self.conn.execute(
             "INSERT INTO runs (name, folder, imported) VALUES (?, ?, ?)",
-            (f"\x00import {uuid.uuid4().hex}", folder, now),
+            (_placeholder(), folder, now),
         )
         self.name, self.run_id, self.new_run = name, int(cur.lastrowid or 0), True
+        return self.run_id
+
+    def new_run_row(self, name: str, fields: tuple[Any, ...], content: str) -> int:
+        """A run copied from another library: folder, host, kernel, cpus, start, end, bench_start,
+        bench_end, tz, notes, imported as they were there (app/store/copy.py)."""
+        cur = self.conn.execute(
+            "INSERT INTO runs (name, folder, host, kernel, cpus, start, end, bench_start, bench_end, tz, notes, "
+            "imported, content) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (_placeholder(), *fields, content),
+        )
+        self.name = self.requested = name
+        self.run_id, self.new_run = int(cur.lastrowid or 0), True
         return self.run_id
 
     def _unique(self, name: str) -> str:
@@ -203,6 +215,11 @@ class ImportTxn:
                 self.db.rollback()
             finally:
                 self.db.release_content_lock()
+
+
+def _placeholder() -> str:
+    """A run's name until its import commits: unique, and never a name a user gives."""
+    return f"\x00import {uuid.uuid4().hex}"
 
 
 def content_hash(name: str, tz: str | None, files: list[tuple[str, str]]) -> str:
