@@ -11,8 +11,9 @@ import json
 import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +138,9 @@ def _output_commands(sub: Any, db: argparse.ArgumentParser) -> None:
         "--preset",
         choices=("blog",),
         help="blog: 1200x675 and the story in at most 4 panels (throughput, latency, what moved most)",
+    )
+    exp.add_argument(
+        "--steps", action="store_true", help="TPS and latency against concurrency (step loads; a fixed run is a point)"
     )
     exp.add_argument("--view", metavar="NAME", help="a saved view (runs, panels, offsets, alignment)")
     exp.add_argument("--out", required=True, type=Path, metavar="FILE.(png|svg|pdf|csv)")
@@ -372,6 +376,8 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
     data = LibraryRunData(lib)
     if not view.runs:
         raise CliError("give at least one --run (or a --view)")
+    if args.steps:
+        return _export_steps(data, view.runs, args)
     try:
         layout = blog_layout if args.preset == "blog" else default_layout
         view.panels = [parse_panel(s) for s in args.panel] or view.panels or layout(data, view.runs)
@@ -386,8 +392,36 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
         view.x_range = (args.x_from, args.x_to)
     view.align = args.align or view.align
     fig = figure_of(data, view, args.title)
-    if suffix == ".csv":
-        write_csv(fig, args.out)
+
+    def draw(out: Path, size: tuple[int, int], scale: float, theme: Any) -> None:
+        from benchlens.app.render import export
+
+        export(fig, out, size, scale, theme)
+
+    return _write_export(args, partial(write_csv, fig), draw)
+
+
+def _export_steps(data: Any, run_ids: list[int], args: argparse.Namespace) -> int:
+    """`export --steps`: the step-load chart of the runs (app/stepchart.py), or its points as CSV."""
+    from benchlens.app.stepchart import step_chart, write_csv
+
+    if args.panel or args.preset:
+        raise CliError("--steps draws its own two panels: without --panel or --preset")
+    chart = step_chart(data, run_ids, args.title)
+
+    def draw(out: Path, size: tuple[int, int], scale: float, theme: Any) -> None:
+        from benchlens.app.stepplot import export
+
+        export(chart, out, size, scale, theme)
+
+    return _write_export(args, partial(write_csv, chart), draw)
+
+
+def _write_export(args: argparse.Namespace, to_csv: Callable[[Path], None], draw: Callable[..., None]) -> int:
+    """Write what `export` made: its data as CSV, or the drawing at --size, --scale and --theme
+    (Qt started offscreen, headless)."""
+    if args.out.suffix.lower() == ".csv":
+        to_csv(args.out)
     else:
         size = _size(args.size or "blog")
         if not (0 < args.scale <= 8):
@@ -395,9 +429,9 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
         from benchlens.app.ui.launch import gui_app
 
         gui_app(offscreen=True)
-        from benchlens.app.render import THEMES, export
+        from benchlens.app.render import THEMES
 
-        export(fig, args.out, size, args.scale, THEMES[args.theme])
+        draw(args.out, size, args.scale, THEMES[args.theme])
     print(args.out)
     return 0
 
