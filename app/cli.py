@@ -170,6 +170,9 @@ def _output_commands(sub: Any, db: argparse.ArgumentParser) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
+    shot.add_argument("--theme", choices=("system", "light", "dark"), default="system", help="the window's theme")
+    shot.add_argument("--from", dest="x_from", type=float, help="zoomed: first second shown")
+    shot.add_argument("--to", dest="x_to", type=float, help="zoomed: the last second shown")
     bench: list[str] = []
     if argv[:1] == ["record"] and "--" in argv:  # everything after -- is the benchmark, options included
         cut = argv.index("--")
@@ -478,7 +481,10 @@ def cmd_screenshot(db_path: Path, args: argparse.Namespace) -> int:
         raise CliError(f"--size {args.size!r} is not WxH") from None
     if args.out.suffix.lower() != ".png":
         raise CliError("screenshot writes a .png file")
-    screenshot(args.out, db_path, demo=args.demo, runs=args.run, size=(w, h))
+    x_range = (args.x_from, args.x_to) if args.x_from is not None and args.x_to is not None else None
+    if x_range is not None and not x_range[0] < x_range[1]:
+        raise CliError("--from must be before --to")
+    screenshot(args.out, db_path, demo=args.demo, runs=args.run, size=(w, h), theme=args.theme, x_range=x_range)
     print(args.out)
     return 0
 

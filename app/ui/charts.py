@@ -36,6 +36,7 @@ from benchlens.app.ui.panel_column import MIN_PANEL_PX, PanelBorder, PanelPlot, 
 from benchlens.app.ui.panel_menu import apply_scale, panel_menu
 from benchlens.app.ui.readout import Curve, readout_html
 from benchlens.app.ui.session import Session
+from benchlens.app.ui.theme import ChartTheme, chart_theme
 
 
 class OffsetViewBox(pg.ViewBox):  # type: ignore[misc]  # pyqtgraph is untyped: its classes are Any
@@ -125,6 +126,7 @@ class ComparisonView(QWidget):
         self.borders: list[PanelBorder] = []
         self.plots: list[pg.PlotItem] = []
         self.mark_labels: MarkLabels | None = None
+        self.theme: ChartTheme = chart_theme(self.palette())
         self.decimated: list[tuple[int, pg.PlotDataItem, MinMaxPyramid]] = []  # panel, curve, its pyramid
         self._stale: set[int] = set()  # panels out of view that missed a zoom or pan
         self.lines: list[pg.InfiniteLine] = []
@@ -154,6 +156,7 @@ class ComparisonView(QWidget):
 
     def rebuild(self) -> None:
         s, c = self.session, self.session.comparison
+        self.theme = chart_theme(self.palette())
         self._clear()
         runs = [r for r in c.runs if r in {x.id for x in s.runs()}]
         self.legend.show_runs(runs)
@@ -174,7 +177,7 @@ class ComparisonView(QWidget):
         for plot in self.plots[1:]:
             plot.setXLink(first)
         time_axis = TimeAxis(absolute, ALIGN_MODES[c.align])
-        self.axis_strip = TimeAxisStrip({"bottom": time_axis})
+        self.axis_strip = TimeAxisStrip({"bottom": time_axis}, self.theme)
         self.axis_strip.setXLink(first)
         strip = self.axis_strip
         # the words under the axis follow its scale (seconds, m:ss, h:mm, dates): set after the paint
@@ -197,6 +200,7 @@ class ComparisonView(QWidget):
             i,
             self.open_menu,
             partial(series_clicked, s),
+            self.theme,
             axisItems={"left": ValueAxis(unit)},
             viewBox=OffsetViewBox(self.shift_run, self.mark, enableMenu=False),
         )
@@ -205,10 +209,11 @@ class ComparisonView(QWidget):
         widget.viewport().setAcceptDrops(True)
         widget.viewport().installEventFilter(self)
         plot = widget.getPlotItem()
-        plot.showGrid(x=True, y=True, alpha=0.25)
+        plot.showGrid(x=True, y=True, alpha=self.theme.grid_alpha)
         # The unit once, next to the title; the metrics' line styles beside it, above the plot
         # area (a legend inside it covered the curves), as the export draws its headings.
-        plot.setTitle(heading(panel.title, unit, [r.metric for r in panel.refs]) + metric_legend(panel), size="10pt")
+        title = heading(panel.title, unit, [r.metric for r in panel.refs])
+        plot.setTitle(title + metric_legend(panel, self.theme), size="10pt", color=self.theme.text)
         plot.hideAxis("bottom")  # one time axis, in the strip under the column
         # Panning in time leaves value axes and titles unchanged: Qt re-blits them from a pixmap.
         plot.getAxis("left").setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
@@ -232,7 +237,7 @@ class ComparisonView(QWidget):
                 self.curves.append(Curve.of(i, r, ref, x, d[1], s.unit(r, ref)))
                 first_x = float(x[0]) if first_x is None else first_x
         apply_scale(plot, panel, first_x)
-        line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#888888", width=1))
+        line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(self.theme.muted, width=1))
         line.hide()  # until the mouse is over the charts (else a line at x = 0)
         plot.addItem(line, ignoreBounds=True)
         self.lines.append(line)
@@ -288,6 +293,14 @@ class ComparisonView(QWidget):
         for i in shown:  # fit y to the new points now: fitted while painting, it costs a second paint
             self.plots[i].vb.prepareForPaint()
 
+    def changeEvent(self, event: QEvent) -> None:
+        """The palette changed (the system went dark, or View ▸ Theme): the charts follow."""
+        super().changeEvent(event)
+        if self.session.closed:  # a closed window not deleted yet
+            return
+        if event.type() == QEvent.Type.PaletteChange and chart_theme(self.palette()) != self.theme:
+            self.rebuild()
+
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         QTimer.singleShot(0, self, self._catch_up)  # after the column's layout: more panels may be in view
@@ -312,14 +325,15 @@ class ComparisonView(QWidget):
         """Notes (grey) and detected drops (the run's colour): a band on every panel, a label on
         the top one that stays in view (app/ui/marks.py)."""
         s = self.session
-        self.mark_labels = MarkLabels(self.plots[0], QColor(255, 255, 255, 210))
+        t = self.theme
+        self.mark_labels = MarkLabels(self.plots[0], t.veil)
         for r in runs:
             color = QColor(s.color(r))
             for note in s.notes(r):
                 x0, x1 = (float(x) for x in s.x_of(r, np.array([note.start, note.end])))
-                add_band(self.plots, x0, x1, QColor(120, 120, 120, 45), r)
+                add_band(self.plots, x0, x1, t.note_fill, r)
                 if note.label:
-                    self.mark_labels.add(x0, x1, note.label, QColor("#555555"))
+                    self.mark_labels.add(x0, x1, note.label, QColor(t.text))
             for rd in s.drops(r):
                 label, state = s.drop_label(r, rd.drop)
                 if state == "dismissed":

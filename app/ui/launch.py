@@ -85,16 +85,29 @@ def run_app(db_path: Path, demo: bool = False) -> int:
 
 
 def screenshot(
-    out: Path, db_path: Path, demo: bool = False, runs: list[str] | None = None, size: tuple[int, int] = (1400, 900)
+    out: Path,
+    db_path: Path,
+    demo: bool = False,
+    runs: list[str] | None = None,
+    size: tuple[int, int] = (1400, 900),
+    theme: str = "system",
+    x_range: tuple[float, float] | None = None,
 ) -> Path:
-    """Render the main window offscreen to a PNG."""
+    """Render the main window offscreen to a PNG (in a theme, zoomed to x_range if given)."""
+    from benchlens.app.ui import theme as themes
+
     _need_offscreen(True)
     app = _app()
+    themes.use(theme)
     window = build_window(db_path, demo, runs)
     window.resize(*size)  # type: ignore[attr-defined]
     window.show()  # type: ignore[attr-defined]
     for _ in range(5):
         app.processEvents()  # type: ignore[attr-defined]
+    if x_range is not None:
+        window.chart.zoom_to(*x_range)  # type: ignore[attr-defined]
+        for _ in range(5):
+            app.processEvents()  # type: ignore[attr-defined]
     image = window.grab()  # type: ignore[attr-defined]
     if not image.save(str(out), "PNG"):
         raise OSError(f"cannot write {out}")

@@ -9,19 +9,19 @@ import html
 from functools import partial
 
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QContextMenuEvent, QKeyEvent
+from PySide6.QtGui import QContextMenuEvent, QKeyEvent, QPalette
 from PySide6.QtWidgets import QLabel, QMenu, QWidget
 
 from benchlens.app.analysis.layout import Panel
 from benchlens.app.ui.session import Session
+from benchlens.app.ui.theme import LIGHT, ChartTheme
 
 # the line styles of app/ui/charts.STYLES as text, for the legend beside a panel's title
 STYLE_SAMPLES = ("\u2500\u2500\u2500", "\u254c\u254c\u254c", "\u2508\u2508\u2508", "\u2500\u00b7\u2500")
 LEGEND_NAME_CHARS = 28  # a longer metric name is shortened from the front: its end tells it apart
-SHOWN, HIDDEN = "#555555", "#b0b0b0"
 
 
-def metric_legend(panel: Panel) -> str:
+def metric_legend(panel: Panel, theme: ChartTheme = LIGHT) -> str:
     """The line style of each metric, as rich text to follow a panel's title ('' for one metric);
     entry j links to `series:j`, a hidden series is greyed and struck through."""
     labels = panel.legend()
@@ -32,7 +32,7 @@ def metric_legend(panel: Panel) -> str:
     for j, (ref, text) in enumerate(zip(panel.refs, labels, strict=True)):
         short = text if len(text) <= n else "\u2026" + text[-(n - 1) :]
         off = ref in panel.hidden
-        style = f"color:{HIDDEN if off else SHOWN}; text-decoration:{'line-through' if off else 'none'}"
+        style = f"color:{theme.muted if off else theme.text}; text-decoration:{'line-through' if off else 'none'}"
         sample = STYLE_SAMPLES[j % len(STYLE_SAMPLES)]
         items.append(f'<a href="series:{j}" style="{style}">{sample}&nbsp;{html.escape(short)}</a>')
     return "&nbsp;&nbsp;&nbsp;" + "&nbsp;&nbsp; ".join(items)
@@ -66,12 +66,13 @@ class RunLegend(QLabel):
         if self.chosen not in runs:
             self.chosen = None
         items = []
+        text = self.palette().color(QPalette.ColorRole.WindowText).name()
         for r in runs:
             name = html.escape(s.run(r).name)
             deco = "underline" if r == self.chosen else "none"
             items.append(
                 f'<span style="color:{s.color(r)}; font-size:14px">■</span> '
-                f'<a href="run:{r}" style="color:palette(window-text); text-decoration:{deco}"><b>{name}</b></a>'
+                f'<a href="run:{r}" style="color:{text}; text-decoration:{deco}"><b>{name}</b></a>'
             )
         self.setText(
             "&nbsp;&nbsp;".join(items)

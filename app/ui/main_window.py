@@ -7,7 +7,7 @@ from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QSettings, Qt
-from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from benchlens.app.analysis.align import ALIGN_MODES
 from benchlens.app.analysis.run_drops import RunDrop
 from benchlens.app.errors import BenchlensError
+from benchlens.app.ui import theme
 from benchlens.app.ui.changed_view import WhatChangedView, add_changed_dock
 from benchlens.app.ui.charts import CHART_KEYS, ComparisonView
 from benchlens.app.ui.drops_view import DropsView
@@ -37,14 +38,18 @@ from benchlens.app.ui.summary_view import SummaryView, add_summary_dock
 
 LAST_VIEW = "(last)"
 SUMMARY_KEY = "summary/visible"  # set only when the user opens or closes the Summary
+THEME_KEY = "theme"  # system, light or dark (View > Theme)
 SHORT_WINDOW_PX = 900  # below this the charts need the height more than the Summary does
 
 
 class MainWindow(QMainWindow):
     def __init__(self, session: Session, settings: QSettings | None = None) -> None:
+        settings = settings or QSettings("benchlens", "benchlens")
+        if str(settings.value(THEME_KEY, "system")) != "system":  # before any widget takes its colours
+            theme.use(str(settings.value(THEME_KEY)))
         super().__init__()
         self.session = session
-        self.settings = settings or QSettings("benchlens", "benchlens")
+        self.settings = settings
         self.setWindowTitle(f"benchlens — {session.db_path}")
         self.setAcceptDrops(True)
         self.runs = RunsView(session)
@@ -159,12 +164,31 @@ class MainWindow(QMainWindow):
         view.addAction("Clear comparison", self.clear)
         view.addAction(self.summary_dock.toggleViewAction())
         view.addAction(self.changed_dock.toggleViewAction())
+        self._theme_menu(view.addMenu("Theme"))
         self.summary_dock.toggleViewAction().triggered.connect(self._remember_summary)
         view.addSeparator()
         self.back_action = view.addAction("Back (zoom)", QKeySequence("Alt+Left"), self.chart.back)
         self.forward_action = view.addAction("Forward (zoom)", QKeySequence("Alt+Right"), self.chart.forward)
         help_menu = self.menuBar().addMenu("&Help")
         help_menu.addAction("Keyboard shortcuts", QKeySequence("F1"), self.show_shortcuts)
+
+    def _theme_menu(self, menu: QMenu) -> None:
+        """System (follows the desktop's light or dark palette), Light or Dark; kept in the settings."""
+        group = QActionGroup(self)
+        chosen = str(self.settings.value(THEME_KEY, "system"))
+        self.theme_actions: dict[str, QAction] = {}
+        for mode in theme.MODES:
+            action = menu.addAction(mode.capitalize(), partial(self.set_theme, mode))
+            action.setCheckable(True)
+            action.setChecked(mode == chosen)
+            group.addAction(action)
+            self.theme_actions[mode] = action
+
+    def set_theme(self, mode: str) -> None:
+        theme.use(mode)
+        self.settings.setValue(THEME_KEY, mode)
+        self.settings.sync()
+        self.theme_actions[mode].setChecked(True)
 
     def show_shortcuts(self) -> ShortcutsDialog:
         """Help > Keyboard shortcuts: every menu shortcut of this window, and the charts' keys."""

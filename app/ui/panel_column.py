@@ -8,8 +8,10 @@ from collections.abc import Callable
 
 import pyqtgraph as pg
 from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QContextMenuEvent, QMouseEvent
+from PySide6.QtGui import QContextMenuEvent, QMouseEvent, QPalette
 from PySide6.QtWidgets import QFrame, QWidget
+
+from benchlens.app.ui.theme import LIGHT, ChartTheme
 
 MIN_PLOT_PX = 120  # the shortest plot area that still shows a drop's shape (issue 12: 4 px was useless)
 PANEL_CHROME_PX = 32  # the panel's title row and margins around its plot area (measured: 150 px gave 118)
@@ -28,14 +30,16 @@ class PanelPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph is untyped
         index: int,
         on_menu: Callable[[int, QPoint], None],
         on_link: Callable[[int, str], None] | None = None,
+        theme: ChartTheme = LIGHT,
         **kw: object,
     ) -> None:
-        super().__init__(background="w", **kw)
+        super().__init__(background=theme.background, **kw)
         self.index = index
         self.on_menu = on_menu
         self.on_link = on_link
         self.getPlotItem().setMenuEnabled(False)
         self.getAxis("left").setWidth(AXIS_WIDTH)
+        color_axes(self.getPlotItem(), theme)
         self.setMinimumHeight(MIN_PANEL_PX)
         self.setMouseTracking(True)
 
@@ -78,7 +82,8 @@ class PanelBorder(QFrame):
         self.setCursor(Qt.CursorShape.SplitVCursor)
         self.setToolTip("Drag to resize the panel above")
         self.setFrameShape(QFrame.Shape.HLine)
-        self.setFrameShadow(QFrame.Shadow.Sunken)
+        self.setFrameShadow(QFrame.Shadow.Plain)  # one line in the palette's mid tone, light or dark
+        self.setForegroundRole(QPalette.ColorRole.Mid)
         self._start: tuple[float, int] | None = None  # global y and the panel's height at the press
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
@@ -106,9 +111,12 @@ class TimeAxisStrip(pg.PlotWidget):  # type: ignore[misc]
     """The time axis under the column: a plot with no height of its own but the panels' value
     axis width, so its ticks sit under theirs; x-linked to the top panel."""
 
-    def __init__(self, axis_items: dict[str, object] | None = None, parent: QWidget | None = None) -> None:
-        super().__init__(parent=parent, background="w", axisItems=axis_items or {})
+    def __init__(
+        self, axis_items: dict[str, object] | None = None, theme: ChartTheme = LIGHT, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent=parent, background=theme.background, axisItems=axis_items or {})
         plot = self.getPlotItem()
+        color_axes(plot, theme)
         plot.setMenuEnabled(False)
         plot.setMouseEnabled(x=False, y=False)
         left = plot.getAxis("left")
@@ -120,3 +128,12 @@ class TimeAxisStrip(pg.PlotWidget):  # type: ignore[misc]
         self.setFixedHeight(48)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+
+def color_axes(plot: pg.PlotItem, theme: ChartTheme) -> None:
+    """Axis lines, tick labels and axis titles in the theme's colours."""
+    for name in ("left", "bottom"):
+        axis = plot.getAxis(name)
+        axis.setPen(pg.mkPen(theme.axis))
+        axis.setTextPen(pg.mkPen(theme.text))
+        axis.labelStyle = {**axis.labelStyle, "color": theme.text}

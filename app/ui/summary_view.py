@@ -36,6 +36,7 @@ from benchlens.app.analysis.tables import Table, fmt, to_csv, to_markdown, to_te
 from benchlens.app.model import SeriesRef
 from benchlens.app.ui.charts import ComparisonView
 from benchlens.app.ui.session import Session
+from benchlens.app.ui.theme import chart_theme
 
 DEBOUNCE_MS = 250  # a wheel zoom fires many range changes: summarise once it settles
 COPY = {"text": to_text, "Markdown": to_markdown, "CSV": to_csv}
@@ -77,8 +78,8 @@ class SummaryView(QWidget):
             wl.addLayout(box, 1)
         self.steps = self._table()
         self.steps_diff = self._table()
-        self.plot = pg.PlotWidget(background="w")
-        self.plot.setTitle("TPS vs concurrency", size="10pt", color="#222222")
+        self.plot = pg.PlotWidget(background=chart_theme().background)
+        self.plot.setTitle("TPS vs concurrency", size="10pt", color=chart_theme().text)
         self.plot.setLabel("bottom", "threads (log2)")
         self.plot.setLabel("left", "tps (median per step)")
         self.plot.showGrid(x=True, y=True, alpha=0.25)
@@ -231,8 +232,9 @@ class SummaryView(QWidget):
         self.plot.clear()
         legend = self.plot.plotItem.legend
         if legend is None:
-            legend = self.plot.addLegend(offset=(10, 5), labelTextSize="8pt", labelTextColor="#222222")
-            legend.setBrush(pg.mkBrush(255, 255, 255, 220))
+            theme = chart_theme()
+            legend = self.plot.addLegend(offset=(10, 5), labelTextSize="8pt", labelTextColor=theme.text)
+            legend.setBrush(pg.mkBrush(theme.veil))
         legend.clear()
         ticks: set[float] = set()
         top = 0.0
