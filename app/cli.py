@@ -1,5 +1,6 @@
 """The command line (PRODUCT.md's contract): `benchlens import | runs | series | dump | drops |
-summary | export | record | screenshot`, and the app when no command is given (`--demo`: the
+explain | diff | summary | export | record | screenshot` (the diagnosis commands are in
+app/cli_diagnose.py), and the app when no command is given (`--demo`: the
 bundled demo runs). Every error derives from app.errors.BenchlensError and is printed as one line
 on stderr with a non-zero exit code, never a traceback."""
 
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from benchlens.app.cli_library import add_library_commands, cmd_library, push
+from benchlens.app import cli_diagnose
 from benchlens.app.errors import BenchlensError
 from benchlens.app.store import Library
 
@@ -121,6 +123,7 @@ def _analysis_commands(sub: Any, db: argparse.ArgumentParser) -> None:
     summ.add_argument("--metric", action="append", default=[], metavar="SPEC", help="SOURCE:METRIC[:ENTITY], repeated")
     summ.add_argument("--top", type=int, default=10, help="waits per run (default 10)")
     summ.add_argument("--format", choices=("text", "markdown", "csv", "json"), default="text")
+    cli_diagnose.add_parsers(sub, db)
 
 
 def _output_commands(sub: Any, db: argparse.ArgumentParser) -> None:
@@ -309,36 +312,6 @@ def cmd_dump(lib: Library, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_drops(lib: Library, args: argparse.Namespace) -> int:
-    from benchlens.app.analysis.run_drops import run_drops
-    from benchlens.app.model import SeriesRef
-    from benchlens.app.rundata import LibraryRunData
-
-    run = lib.run(args.run)
-    ref = None
-    if args.metric:
-        try:
-            ref = SeriesRef.parse(args.metric if ":" in args.metric else f"sysbench:{args.metric}")
-        except ValueError as e:
-            raise CliError(str(e)) from None
-    found = run_drops(LibraryRunData(lib), run.id, ref, args.sensitivity, max(1, args.top))
-    if args.json:
-        print(json.dumps([d.as_json() for d in found], indent=1))
-        return 0
-    if not found:
-        print(f"no drops in {run.name!r}")
-    for d in found:
-        print(
-            f"{_iso(d.drop.start)} .. {_iso(d.drop.end)}  {d.drop.label()}  (baseline {d.drop.baseline:.6g}, "
-            f"min {d.drop.min:.6g})"
-        )
-        for c in d.explain:
-            arrow = "up" if c.change > 0 else "down"
-            also = f"  also {', '.join(r.spec() for r in c.similar)}" if c.similar else ""
-            print(f"    {c.ref.spec():32} {arrow:4} {c.before:.6g} -> {c.during:.6g}  (effect {c.change:+.1f}){also}")
-    return 0
-
-
 def cmd_summary(lib: Library, args: argparse.Namespace) -> int:
     from benchlens.app.analysis.summary import Window, render, series_refs, summarize
     from benchlens.app.rundata import LibraryRunData
@@ -494,9 +467,9 @@ COMMANDS = {
     "runs": cmd_runs,
     "series": cmd_series,
     "dump": cmd_dump,
-    "drops": cmd_drops,
     "summary": cmd_summary,
     "export": cmd_export,
+    **cli_diagnose.COMMANDS,
 }
 
 

@@ -1,13 +1,23 @@
-"""Why did throughput drop? Rank the run's other series by how much they moved during the drop
-against the window just before it (robust effect size: shift of the median over the MAD).
+"""Why did throughput drop, or what changed in any window? Rank the run's other series by how
+much, and how relevantly, they moved in the window against the run's steady state.
 
-Everything that counts work (queries, rows, handler calls, fsyncs, bytes sent) falls with the
-throughput, and on a database server those are most of the series: ranked by their raw change they
-fill the top five with consequences of the drop. So a series ranks by the part of its change that
-neither "it stayed the same" nor "it scaled with the work done" accounts for: the smaller of its
-shift from the level before, and its shift from that level times the throughput's own ratio. A disk
-whose latency rose, a run queue that grew or an idle CPU while the work stopped keep their whole
-change; Com_select at 35% of its level while the TPS is at 35% ranks last."""
+- The reference is the steady state: the samples of the benchmark interval outside every drop and
+  the warm-up (`Reference`), not the seconds just before the window, which may already be inside
+  the anomaly. Without one, the rest of the series outside the window.
+- A rate computed from two snapshots belongs to the interval between them, not to the moment it is
+  stamped with: a snapshot taken 0.2 s after a drop ended holds the rate of the 2 s before it, which
+  is mostly the drop. So every sample i covers (t[i-1], t[i]], a window's level is the mean of the
+  samples weighted by their overlap with it, and reference samples are those whose whole interval
+  lies outside the excluded spans. The same for every source.
+- Everything that counts work (queries, rows, handler calls, bytes sent) falls with the throughput:
+  a series' surprise is the smaller of its shift from the reference and its shift from the
+  reference times the throughput's own ratio, in robust sigmas of the reference over the square
+  root of the samples the window holds (its level is their mean; capped: beyond
+  `effect_cap` sigmas the change is certain and only its importance should decide).
+- It ranks by surprise x importance (app/analysis/relevance.py: CPU points, %util points, share of
+  the total wait time, bytes against the rest of the run); high-water marks, monotone counters
+  stored as values and idle waits are never evidence.
+"""
 
 from __future__ import annotations
 
@@ -17,29 +27,28 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from benchlens.app.analysis.drops import MAD_TO_SIGMA, Drop
+from benchlens.app.analysis.relevance import RELEVANCE, RelevanceParams, class_of, importance, is_evidence
 from benchlens.app.model import SeriesRef
 
 
 @dataclass(frozen=True)
 class ExplainParams:
-    # seconds: the window a drop is compared with ends at its start and is at least this long ...
-    before_s: float = 30.0
-    # ... and at least this many times the drop's duration; both chosen by hand, not measured
-    before_durations: float = 2.0
-    # samples in that window needed to measure a change; chosen by hand, not measured
+    # reference samples needed to measure a change; chosen by hand, not measured
     min_before: int = 3
-    # floor on a series' spread before the drop, as a fraction of its level there; chosen by hand,
-    # not measured
+    # floor on a series' reference spread, as a fraction of its level; chosen by hand, not measured
     level_floor: float = 0.05
-    # floor on the spread as a fraction of the series' range over the run: on the disk-stall demo
-    # a series flat at 0 before the drop then no longer tops the list (commit 1a7a7fc); the value
-    # chosen by hand, not measured against others
-    range_floor: float = 0.1
-    # percentiles the run's range is read between, so that one spike does not set it; chosen by
-    # hand, not measured
-    range_percentiles: tuple[float, float] = (1.0, 99.0)
+    # robust sigmas (of the window's mean) beyond which a change is certain: the rank is then
+    # decided by importance (a series flat at 0 that moves at all is "infinitely" surprising); on
+    # tests/fixtures/diagnosis a CPU hog's +18 system CPU points measure 8 sigmas, merged disk
+    # writes going 0.3 -> 20% some 160: both are certain, CPU matters more
+    effect_cap: float = 5.0
     # the last floor: a series constant over the whole run still divides by no zero
     min_spread: float = 1e-6
+    # percentile of |value| outside the window taken as what the series does elsewhere
+    elsewhere_percentile: float = 99.0
+    # a gap between samples longer than this many sample steps starts a new interval (a sample
+    # after a gap covers one step, not the gap); chosen by hand, not measured
+    gap_steps: float = 3.0
 
 
 EXPLAIN = ExplainParams()
@@ -52,6 +61,8 @@ CPU_SHARES = {
     **dict.fromkeys(("st", "%steal"), "steal"),
 }
 
+DISK_BYTES = {"bo": "disk writes", "wkB/s": "disk writes", "bi": "disk reads", "rkB/s": "disk reads"}
+
 
 def quantity(ref: SeriesRef) -> str:
     """What a series measures, whichever tool printed it. An explanation lists a quantity once
@@ -60,19 +71,34 @@ def quantity(ref: SeriesRef) -> str:
     cpu_column = ref.format in ("vmstat", "mpstat") or (ref.format == "iostat" and not ref.entity)
     if cpu_column and ref.metric in CPU_SHARES:
         return "cpu " + CPU_SHARES[ref.metric]
+    if ref.format in ("vmstat", "iostat") and ref.metric in DISK_BYTES:  # vmstat bo is every device's wkB/s
+        return DISK_BYTES[ref.metric]
     if ref.format in ("innodb_status", "global_status"):  # pages_written/s and Innodb_pages_written
         return "innodb " + ref.metric.lower().removeprefix("innodb_").removesuffix("/s") + " " + ref.entity
     return ref.spec()
 
 
 @dataclass(frozen=True)
+class Reference:
+    """The steady state a window is compared with: samples within lo..hi (epoch s) whose interval
+    overlaps none of `exclude`; `work` is the throughput in the window over the steady throughput."""
+
+    lo: float
+    hi: float
+    exclude: tuple[tuple[float, float], ...] = ()
+    work: float = 1.0
+
+
+@dataclass(frozen=True)
 class Change:
     ref: SeriesRef
-    change: float  # effect size: (median during - median before) / robust sigma before; signed
-    before: float
-    during: float
-    weight: float = 0.0  # rank: the part of the change not explained by scaling with the throughput
+    change: float  # effect size: (level in the window - reference median) / robust sigma; signed
+    before: float  # the reference (steady-state) median
+    during: float  # the overlap-weighted level in the window
+    weight: float = 0.0  # rank: surprise not explained by the throughput, times importance
     similar: tuple[SeriesRef, ...] = ()  # other series of the same quantity (other tools, other CPUs)
+    klass: str = "workload"  # resource class (relevance.CLASSES)
+    importance: float = 0.0
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -82,49 +108,132 @@ class Change:
             "change": round(self.change, 2),
             "before": self.before,
             "during": self.during,
+            "class": self.klass,
+            "score": round(self.weight, 3),
             "similar": [r.spec() for r in self.similar],
         }
 
 
-def effect(t: np.ndarray, v: np.ndarray, drop: Drop, params: ExplainParams = EXPLAIN) -> Change | None:
-    span = max(params.before_s, params.before_durations * drop.duration)
-    before = v[(t >= drop.start - span) & (t < drop.start) & np.isfinite(v)]
-    during = v[(t >= drop.start) & (t <= drop.end) & np.isfinite(v)]
-    if len(before) < params.min_before or len(during) < 1:
+def intervals(t: np.ndarray, gap_steps: float = EXPLAIN.gap_steps) -> tuple[np.ndarray, np.ndarray]:
+    """(lo, hi) of the interval each sample covers: from the previous sample to its own time."""
+    if not len(t):
+        return t.copy(), t.copy()
+    diffs = np.diff(t)
+    step = float(np.median(diffs)) if len(diffs) else 1.0
+    step = step if step > 0 else 1.0
+    lo = np.concatenate(([t[0] - step], t[:-1]))
+    gap = (t - lo) > gap_steps * step
+    lo[gap] = t[gap] - step
+    return lo, t
+
+
+def window_level(t: np.ndarray, v: np.ndarray, start: float, end: float) -> float:
+    """Mean of v over start..end, each sample weighted by its interval's overlap with it (NaN if
+    no sample covers any of it)."""
+    return _window(t, v, start, end)[0]
+
+
+def _window(t: np.ndarray, v: np.ndarray, start: float, end: float) -> tuple[float, float]:
+    """(overlap-weighted mean over start..end, samples' worth of overlap)."""
+    lo, hi = intervals(t)
+    a, b = int(np.searchsorted(hi, start, "right")), int(np.searchsorted(lo, end, "left"))
+    lo, hi, v = lo[a:b], hi[a:b], v[a:b]
+    w = np.clip(np.minimum(hi, end) - np.maximum(lo, start), 0.0, None) / np.maximum(hi - lo, 1e-12)
+    ok = np.isfinite(v) & (w > 0)
+    if not ok.any():
+        return float("nan"), 0.0
+    n = float(np.sum(w[ok]))
+    return float(np.sum(w[ok] * v[ok]) / n), n
+
+
+def reference_mask(t: np.ndarray, ref: Reference) -> np.ndarray:
+    """The samples whose interval lies within the reference span and outside every excluded one."""
+    lo, hi = intervals(t)
+    keep = (lo >= ref.lo) & (hi <= ref.hi)
+    for a, b in ref.exclude:
+        keep &= (hi <= a) | (lo >= b)
+    return keep
+
+
+@dataclass(frozen=True)
+class _Measured:
+    ref: SeriesRef
+    before: float
+    during: float
+    raw: float
+    surprise: float
+    elsewhere: float
+
+
+def measure(
+    t: np.ndarray, v: np.ndarray, span: Drop, reference: Reference, params: ExplainParams = EXPLAIN
+) -> _Measured | None:
+    keep = reference_mask(t, reference) & np.isfinite(v)
+    base = v[keep]
+    if len(base) < params.min_before:
         return None
-    b, d = float(np.median(before)), float(np.median(during))
-    mad = float(np.median(np.abs(before - b))) * MAD_TO_SIGMA
-    # Floors on the spread. A series flat before the drop (0 discards/s) has no spread: its change
-    # is measured against the series' own range over the run, so "0 -> anything" is not
-    # automatically the top explanation; and never less than a fraction of its level.
-    finite = v[np.isfinite(v)]
-    lo, hi = params.range_percentiles
-    run_range = float(np.percentile(finite, hi) - np.percentile(finite, lo)) if finite.size else 0.0
-    scale = max(mad, params.level_floor * abs(b), params.range_floor * run_range, params.min_spread)
+    d, n = _window(t, v, span.start, span.end)
+    if not np.isfinite(d):
+        return None
+    b = float(np.median(base))
+    # the window's level is a mean of n samples: its noise is the samples' spread over sqrt(n)
+    mad = float(np.median(np.abs(base - b))) * MAD_TO_SIGMA / np.sqrt(max(n, 1.0))
+    scale = max(mad, params.level_floor * abs(b), params.min_spread)
     raw = (d - b) / scale
-    with_work = (d - b * (1.0 - drop.depth)) / scale  # the series had it scaled with the throughput
-    return Change(SeriesRef("", ""), raw, b, d, min(abs(raw), abs(with_work)))
+    with_work = (d - b * reference.work) / scale  # the series had it scaled with the throughput
+    surprise = min(abs(raw), abs(with_work), params.effect_cap)
+    elsewhere = float(np.percentile(np.abs(base), params.elsewhere_percentile))
+    return _Measured(SeriesRef("", ""), b, d, raw, surprise, elsewhere)
 
 
 def explain(
-    drop: Drop,
+    span: Drop,
     refs: Iterable[SeriesRef],
     load: Callable[[SeriesRef], tuple[np.ndarray, np.ndarray] | None],
     top: int = 5,
     params: ExplainParams = EXPLAIN,
+    reference: Reference | None = None,
+    relevance: RelevanceParams = RELEVANCE,
 ) -> list[Change]:
-    """The `top` quantities that changed most during the drop, each with the other series that
-    showed the same quantity."""
-    out = []
+    """The `top` quantities that changed most relevantly in span.start..span.end against the
+    reference (default: the rest of each series, scaled with the span's throughput 1 - depth),
+    each with the other series that showed the same quantity."""
+    ref_span = reference or Reference(-np.inf, np.inf, ((span.start, span.end),), 1.0 - span.depth)
+    measured = []
     for ref in refs:
-        data = load(ref)
-        if data is None:
+        if not is_evidence(ref):
             continue
-        c = effect(data[0], data[1], drop, params)
-        if c is not None and np.isfinite(c.change) and c.change != 0:
-            out.append(Change(ref, c.change, c.before, c.during, c.weight))
-    out.sort(key=lambda c: -c.weight)
-    return _one_per_quantity(out, top)
+        data = load(ref)
+        if data is None or _monotone_value(ref, data[1]):
+            continue
+        m = measure(np.asarray(data[0], np.float64), np.asarray(data[1], np.float64), span, ref_span, params)
+        if m is not None and np.isfinite(m.raw) and m.raw != 0:
+            measured.append(replace(m, ref=ref))
+    return _one_per_quantity(_ranked(measured, relevance), top)
+
+
+def _monotone_value(ref: SeriesRef, v: np.ndarray) -> bool:
+    """A counter stored as a value (never falls, always grows): a clock, not evidence."""
+    if ref.format != "global_status" or ref.metric.endswith("/s"):
+        return False
+    finite = v[np.isfinite(v)]
+    return len(finite) >= 10 and bool(np.all(np.diff(finite) >= 0)) and finite[-1] > finite[0]
+
+
+def _ranked(measured: list[_Measured], relevance: RelevanceParams) -> list[Change]:
+    out: list[tuple[Change, float]] = []
+    waits = [m for m in measured if m.ref.format == "perfschema" and m.ref.metric == "SUM_TIMER_WAIT"]
+    wait_total = max(sum(m.before for m in waits), sum(m.during for m in waits), 0.0)
+    wait_delta = {m.ref.entity: m.during - m.before for m in waits}
+    for m in measured:
+        imp, strength = importance(
+            m.ref, m.during - m.before, m.elsewhere, wait_total, wait_delta.get(m.ref.entity), relevance
+        )
+        c = Change(m.ref, m.raw, m.before, m.during, m.surprise * imp, klass=class_of(m.ref), importance=imp)
+        out.append((c, strength))
+    # equal weights (certain changes of fully important quantities) go by their absolute strength
+    out.sort(key=lambda cs: (-cs[0].weight, -cs[1]))
+    return [c for c, _ in out]
 
 
 def _one_per_quantity(ranked: list[Change], top: int) -> list[Change]:
@@ -136,3 +245,27 @@ def _one_per_quantity(ranked: list[Change], top: int) -> list[Change]:
         elif len(shown) < top:
             shown[key] = c
     return list(shown.values())
+
+
+def classes(changes: list[Change]) -> list[str]:
+    """The resource classes of an explanation, best supported first: by their strongest entry,
+    then by their summed weight (several weak symptoms of one resource are not one strong cause)."""
+    best: dict[str, tuple[float, float]] = {}
+    for c in changes:
+        top, total = best.get(c.klass, (0.0, 0.0))
+        best[c.klass] = (max(top, c.weight), total + c.weight)
+    return [k for k, w in sorted(best.items(), key=lambda kv: (-kv[1][0], -kv[1][1])) if w[0] > 0]
+
+
+def verdict(changes: list[Change]) -> str:
+    """One line built from the evidence: the best supported class and its strongest entries."""
+    ranked = classes(changes)
+    if not ranked:
+        return "nothing else changed clearly"
+    best = [c for c in changes if c.klass == ranked[0]][:2]
+    parts = [f"{c.ref.spec()} {_num(c.before)} \u2192 {_num(c.during)}" for c in best]
+    return f"{ranked[0]}: " + "; ".join(parts)
+
+
+def _num(x: float) -> str:
+    return f"{x:.3g}" if abs(x) < 1e4 else f"{x:,.0f}"

@@ -1,15 +1,24 @@
 """Drops of a run as the CLI and the app show them: detected on the benchmark's throughput (or
 a chosen series), load steps segmented from the thread count, each explained by the run's other
-series. Reads runs through app.model.RunData; no Qt, no library."""
+series against the run's steady state (its benchmark interval outside every drop and the warm-up).
+
+`run_drops` gives every throughput drop, as the window draws them one by one. `run_findings` gives
+what a reader is told: the drops, recurring dips grouped into one finding each (members still
+listed and explained), latency rises while the throughput held, and the throughput's stability.
+Reads runs through app.model.RunData; no Qt, no library."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
-from benchlens.app.analysis.drops import Drop, detect
-from benchlens.app.analysis.explain import Change, explain
+import numpy as np
+
+from benchlens.app.analysis.drops import Drop, detect, rises, steady_span
+from benchlens.app.analysis.explain import Change, Reference, classes, explain, verdict
 from benchlens.app.analysis.layout import THROUGHPUT_FORMATS
+from benchlens.app.analysis.patterns import Recurring, recurring
+from benchlens.app.analysis.stability import Stability, stability
 from benchlens.app.analysis.steps import find_steps
 from benchlens.app.errors import AnalysisError
 from benchlens.app.model import Annotation, RunData, SeriesRef
@@ -18,6 +27,8 @@ from benchlens.app.model import Annotation, RunData, SeriesRef
 # reports whole samples, so a drop found again on the same data has the very same ends; the margin
 # only absorbs float rounding through the library.
 DECISION_MATCH_S = 0.5
+# latency series, most telling first: the benchmark's 95th percentile, then any other
+LATENCY_ENTITIES = ("95", "99", "avg", "")
 
 
 @dataclass(frozen=True)
@@ -26,12 +37,67 @@ class RunDrop:
     drop: Drop
     explain: list[Change]
 
+    @property
+    def kind(self) -> str:
+        return self.drop.kind
+
+    def classes(self) -> list[str]:
+        """The resource classes of the explanation, best supported first."""
+        return classes(self.explain)
+
+    def verdict(self) -> str:
+        return verdict(self.explain)
+
     def as_json(self) -> dict[str, object]:
         d: dict[str, object] = {"source": self.ref.format, "metric": self.ref.metric, "entity": self.ref.entity}
         d.update(self.drop.as_json())
         d["label"] = self.drop.label()
+        d["verdict"] = self.verdict()
+        d["classes"] = self.classes()
         d["explain"] = [c.as_json() for c in self.explain]
         return d
+
+
+@dataclass(frozen=True)
+class RecurringDrops:
+    """Recurring dips as one finding; `members` are the dips, each a drop of its own."""
+
+    pattern: Recurring
+    members: list[RunDrop]
+
+    def label(self) -> str:
+        return self.pattern.label()
+
+    def as_json(self) -> dict[str, object]:
+        d: dict[str, object] = dict(self.pattern.as_json())
+        ref = self.members[0].ref
+        d.update({"source": ref.format, "metric": ref.metric, "entity": ref.entity})
+        d["members"] = [m.as_json() for m in self.members]
+        return d
+
+
+@dataclass
+class Findings:
+    """What a run's throughput says: drops, recurring dips, latency rises, stability."""
+
+    ref: SeriesRef
+    drops: list[RunDrop]  # every drop, recurring members included
+    recurring: list[RecurringDrops] = field(default_factory=list)
+    rises: list[RunDrop] = field(default_factory=list)
+    stability: Stability | None = None
+    steady: tuple[float, float] = (float("nan"), float("nan"))  # epochs of the steady part
+
+    def singles(self) -> list[RunDrop]:
+        """The drops that belong to no recurring group."""
+        grouped = {id(m.drop) for g in self.recurring for m in g.members}
+        return [d for d in self.drops if id(d.drop) not in grouped]
+
+    def as_json(self) -> list[dict[str, object]]:
+        """`drops --json`: drops, latency rises and recurring groups (with their members), by time."""
+        items: list[tuple[float, dict[str, object]]] = [(d.drop.start, d.as_json()) for d in self.singles()]
+        items += [(r.drop.start, r.as_json()) for r in self.rises]
+        items += [(g.pattern.start, g.as_json()) for g in self.recurring]
+        return [d for _, d in sorted(items, key=lambda x: x[0])]
 
 
 def decision(annotations: list[Annotation], drop: Drop) -> Annotation | None:
@@ -59,18 +125,75 @@ def throughput(data: RunData, run_id: int) -> SeriesRef | None:
     return next((SeriesRef(f, "tps") for f in THROUGHPUT_FORMATS if SeriesRef(f, "tps") in have), None)
 
 
-def run_drops(
-    data: RunData, run_id: int, ref: SeriesRef | None = None, sensitivity: str = "normal", top: int = 5
-) -> list[RunDrop]:
+def latency(data: RunData, run_id: int, ref: SeriesRef) -> SeriesRef | None:
+    """The benchmark's own latency series next to its throughput (p95 first), if it logs one."""
+    have = [r for r in data.available(run_id) if r.format == ref.format and r.metric in ("lat_ms", "rt_ms")]
+    rank = {e: k for k, e in enumerate(LATENCY_ENTITIES)}
+    return min(have, key=lambda r: (rank.get(r.entity, len(rank)), r.entity), default=None)
+
+
+def _series(data: RunData, run_id: int, ref: SeriesRef | None) -> tuple[SeriesRef, np.ndarray, np.ndarray]:
     ref = ref or throughput(data, run_id)
     if ref is None:
         raise AnalysisError("the run has no throughput series (tps); choose one with --metric")
     series = data.data(run_id, ref)
     if series is None:
         raise AnalysisError(f"no series {ref.spec()} in the run")
-    t, v = series
+    return ref, np.asarray(series[0], np.float64), np.asarray(series[1], np.float64)
+
+
+def _detected(data: RunData, run_id: int, ref: SeriesRef, t: np.ndarray, v: np.ndarray, sensitivity: str) -> list[Drop]:
     threads = data.data(run_id, SeriesRef(ref.format, "thds"))
     segments = [s.core for s in find_steps(*threads) if s.core] if threads is not None else None
-    drops = detect(t, v, sensitivity, segments=segments)
+    return detect(t, v, sensitivity, segments=segments)
+
+
+def steady_reference(t: np.ndarray, v: np.ndarray, spans: list[Drop], sensitivity: str = "normal") -> Reference:
+    """The steady state of a run: its steady part (warm-up excluded) outside every span."""
+    lo, hi = steady_span(t, v, sensitivity)
+    return Reference(lo, hi, tuple((d.start, d.end) for d in spans))
+
+
+def _explained(
+    data: RunData, run_id: int, ref: SeriesRef, found: list[Drop], steady: Reference, top: int
+) -> list[RunDrop]:
     others = [r for r in data.available(run_id) if r.format != ref.format]
-    return [RunDrop(ref, d, explain(d, others, partial(data.data, run_id), top)) for d in drops]
+    load = partial(data.data, run_id)
+    out = []
+    for d in found:
+        reference = Reference(steady.lo, steady.hi, steady.exclude, 1.0 - d.depth if d.kind == "drop" else 1.0)
+        out.append(RunDrop(ref, d, explain(d, others, load, top, reference=reference)))
+    return out
+
+
+def run_drops(
+    data: RunData, run_id: int, ref: SeriesRef | None = None, sensitivity: str = "normal", top: int = 5
+) -> list[RunDrop]:
+    """Every throughput drop of the run, explained against its steady state."""
+    ref, t, v = _series(data, run_id, ref)
+    found = _detected(data, run_id, ref, t, v, sensitivity)
+    return _explained(data, run_id, ref, found, steady_reference(t, v, found, sensitivity), top)
+
+
+def run_findings(
+    data: RunData, run_id: int, ref: SeriesRef | None = None, sensitivity: str = "normal", top: int = 5
+) -> Findings:
+    """Drops, recurring dips, latency rises while the throughput held, and stability."""
+    ref, t, v = _series(data, run_id, ref)
+    found = _detected(data, run_id, ref, t, v, sensitivity)
+    lat_ref = latency(data, run_id, ref)
+    lat = data.data(run_id, lat_ref) if lat_ref is not None else None
+    up = [r for r in rises(*lat) if not _mostly_in(r, found)] if lat is not None and lat_ref is not None else []
+    steady = steady_reference(t, v, [*found, *up], sensitivity)
+    drops = _explained(data, run_id, ref, found, steady, top)
+    groups, _ = recurring(found)
+    by_drop = {id(d.drop): d for d in drops}
+    rec = [RecurringDrops(g, [by_drop[id(m)] for m in g.members]) for g in groups]
+    rises_out = _explained(data, run_id, lat_ref, up, steady, top) if lat_ref is not None else []
+    return Findings(ref, drops, rec, rises_out, stability(t, v, steady.lo, steady.hi), (steady.lo, steady.hi))
+
+
+def _mostly_in(rise: Drop, drops: list[Drop]) -> bool:
+    """A latency rise during a throughput drop is part of that drop, not a finding of its own."""
+    overlap = sum(max(0.0, min(rise.end, d.end) - max(rise.start, d.start)) for d in drops)
+    return overlap > 0.5 * max(rise.duration, 1e-9)

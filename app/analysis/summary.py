@@ -14,6 +14,9 @@ in that window, NaN-aware: a gap (NaN) is neither a value nor counted.
   averaged over the window. The rows are the union of every run's top N, ordered by the larger of
   the runs' rates; a wait a run never reported counts 0 there (both tools omit zero rows). Each
   rate is also given as a share of the run's total wait in the window.
+- Throughput stability per run, side by side: coefficient of variation, share of reports under half
+  the median, p1 and p5 of the benchmark's throughput in the window, its warm-up left out
+  (app/analysis/stability.py).
 - Load steps (a step load: the benchmark re-run at 1, 2, 4 ... threads): TPS (median and mean) and
   latency (median of the logged percentile) per step over its steady part, for runs whose
   benchmark log has at least two thread counts (app/analysis/steps.py).
@@ -31,7 +34,9 @@ from typing import Any
 import numpy as np
 
 from benchlens.app.analysis.align import ALIGN_MODES, x_of
+from benchlens.app.analysis.drops import steady_span
 from benchlens.app.analysis.layout import THROUGHPUT_FORMATS, layout_for_runs
+from benchlens.app.analysis.stability import Stability, stability
 from benchlens.app.analysis.steps import STEPS, Step, log_runs, per_step
 from benchlens.app.analysis.tables import Cell, Column, Table, finite, to_csv, to_markdown, to_text
 from benchlens.app.model import Run, RunData, SeriesRef
@@ -256,6 +261,7 @@ class Summary:
     stats: list[SeriesStats]
     waits: list[WaitTable]
     steps: dict[int, RunSteps]
+    stability: dict[int, Stability] = field(default_factory=dict)
 
     def name(self, run_id: int) -> str:
         return str(next(r.name for r in self.runs if r.id == run_id))
@@ -264,6 +270,8 @@ class Summary:
         out = [stats_table(self)]
         if len(self.runs) >= 2:
             out.append(diff_table(self))
+        if self.stability:
+            out.append(stability_table(self))
         out.extend(wait_table(self, w) for w in self.waits)
         if self.steps:
             out.append(steps_table(self))
@@ -335,6 +343,37 @@ def summarize(
         stats,
         top_waits(data, run_ids, t_ranges, top),
         steps,
+        {r: st for r in run_ids if (st := run_stability(data, r, *t_ranges[r])) is not None},
+    )
+
+
+def run_stability(data: RunData, run_id: int, t0: float, t1: float) -> Stability | None:
+    """Stability of the run's throughput in t0..t1, its warm-up left out (None without one)."""
+    available = set(data.available(run_id))
+    ref = next((SeriesRef(f, "tps") for f in THROUGHPUT_FORMATS if SeriesRef(f, "tps") in available), None)
+    series = data.data(run_id, ref) if ref is not None else None
+    if series is None or not len(series[0]):
+        return None
+    t, v = np.asarray(series[0], np.float64), np.asarray(series[1], np.float64)
+    lo, hi = steady_span(t, v)
+    return stability(t, v, max(t0, lo + 1e-9), min(t1, hi))
+
+
+def stability_table(s: Summary) -> Table:
+    cols = [Column("run", "text"), Column("n", "int"), Column("median"), Column("mean"), Column("cv")]
+    cols += [Column("under half", "share"), Column("p1"), Column("p5")]
+    rows: list[list[Cell]] = []
+    for r in s.runs:
+        x = s.stability.get(r.id)
+        if x is not None:
+            rows.append([r.name, x.n, x.median, x.mean, x.cv, x.under_half * 100, x.p1, x.p5])
+    return Table(
+        "stability",
+        "Throughput stability",
+        cols,
+        rows,
+        "Over the window, the warm-up left out: cv = standard deviation / mean; under half: share of "
+        "reports below half the median; p1, p5: percentiles of the throughput.",
     )
 
 

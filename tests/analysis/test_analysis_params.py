@@ -7,7 +7,7 @@ import numpy as np
 
 from benchlens.app.analysis.decimate import MinMaxPyramid, PyramidParams
 from benchlens.app.analysis.drops import DETECT, SENSITIVITY, DetectParams, Sensitivity, detect
-from benchlens.app.analysis.explain import ExplainParams, effect, explain
+from benchlens.app.analysis.explain import ExplainParams, Reference, explain, measure
 from benchlens.app.analysis.onset import OnsetParams, load_onset
 from benchlens.app.model import SeriesRef
 from tests.analysis.conftest import steady
@@ -26,16 +26,38 @@ def test_merge_s_decides_whether_a_sample_back_up_splits_a_drop() -> None:
     v[100:105] = 300
     v[106:110] = 300
     assert [(d.start, d.end) for d in detect(t, v)] == [(100.0, 110.0)]
-    split = detect(t, v, params=DetectParams(merge_s=0.0))
+    split = detect(t, v, params=DetectParams(merge_s=0.0, merge_fraction=0.0))
     assert [(d.start, d.end) for d in split] == [(100.0, 105.0), (106.0, 110.0)]
 
 
-def test_a_drop_longer_than_half_the_baseline_window_needs_a_longer_window() -> None:
+def test_merge_fraction_decides_whether_fragments_of_a_long_stall_are_one_drop() -> None:
+    t, v = steady()
+    v[100:130] = 300
+    v[130:136] = 1000  # 6 s back up inside a 60 s stall
+    v[136:160] = 300
+    assert [(d.start, d.end) for d in detect(t, v)] == [(100.0, 160.0)]
+    split = detect(t, v, params=DetectParams(merge_fraction=0.1))
+    assert [(d.start, d.end) for d in split] == [(100.0, 130.0), (136.0, 160.0)]
+
+
+def test_a_long_drop_is_found_whatever_the_baseline_window() -> None:
     t, v = steady(seed=1)
-    v[300:380] = 400  # 80 s: more than half of the default 120 s window
-    assert DETECT.baseline_s == 120.0 and detect(t, v) == []
+    v[300:380] = 400  # 80 s: more than half of the 120 s rolling window, which used to absorb it
+    assert DETECT.baseline_s == 120.0
+    (d,) = detect(t, v)
+    assert (d.start, d.end) == (300.0, 380.0)
     (d,) = detect(t, v, params=DetectParams(baseline_s=600.0))
     assert (d.start, d.end) == (300.0, 380.0)
+
+
+def test_bursty_noise_decides_whether_a_series_is_judged_on_its_moving_average() -> None:
+    t = np.arange(1, 301, dtype=float)
+    v = np.tile([30.0, 170.0], 150)  # per-second commits of a TPC-C run swing this much
+    v[150:160] = 0.0  # a complete stall
+    (d,) = detect(t, v)
+    assert abs(d.start - 150.0) <= 2 and abs(d.end - 160.0) <= 2 and d.depth > 0.9
+    raw = detect(t, v, params=DetectParams(bursty_noise=10.0))  # judged sample by sample: every low second
+    assert [(d.start, d.end) for d in raw] != [(d.start, d.end)]
 
 
 def test_min_samples_leaves_short_segments_unsearched() -> None:
@@ -49,26 +71,31 @@ def test_the_explanation_floors_are_parameters() -> None:
     t, v = steady(300)
     v[150:165] = 200
     (d,) = detect(t, v)
+    ref = Reference(0.0, 300.0, ((d.start, d.end),), 1.0 - d.depth)
     discards = np.zeros(300)
     discards[150:165] = 5.0  # flat at 0 before the drop, 5 during
-    discards[20:25] = 100.0  # a burst earlier in the run sets its range
-    c = effect(t, discards, d)
-    assert c is not None and c.change == 0.5  # 5 over 10% of the run's range
-    c = effect(t, discards, d, ExplainParams(range_floor=0.0))
-    assert c is not None and c.change == 5 / 1e-6  # only the last floor is left
+    m = measure(t, discards, d, ref)
+    assert m is not None and m.raw == 5 / 1e-6 and m.surprise == 5.0  # certain: capped
+    m = measure(t, discards, d, ref, ExplainParams(effect_cap=1e9))
+    assert m is not None and m.surprise == 5 / 1e-6
+    level = 100.0 + (np.arange(300) >= 150) * 20.0
+    m = measure(t, level, d, ref, ExplainParams(level_floor=0.5))
+    assert m is not None and m.raw == 20 / 50.0  # the spread is at least half the level
+    m = measure(t, level, d, ref, ExplainParams(level_floor=0.0))
+    assert m is not None and m.raw == 20 / 1e-6  # flat before: only the last floor is left
     load = {SeriesRef("vmstat", "r"): (t, 4.0 + (np.arange(300) >= 150) * 2.0)}.get
     assert explain(d, [SeriesRef("vmstat", "r")], load, params=ExplainParams(min_before=1000)) == []
 
 
-def test_the_before_window_is_a_parameter() -> None:
+def test_the_reference_is_a_span_outside_the_drops() -> None:
     t, v = steady(300)
     v[150:165] = 200
     (d,) = detect(t, v)
     level = np.where(t < 100, 10.0, 50.0)  # changed 50 s before the drop
-    default = effect(t, level, d)
-    long = effect(t, level, d, ExplainParams(before_s=140.0))
-    assert default is not None and long is not None
-    assert default.before == 50.0 and long.before == 10.0
+    steady_state = measure(t, level, d, Reference(0.0, 300.0, ((d.start, d.end),)))
+    before = measure(t, level, d, Reference(0.0, 100.0))
+    assert steady_state is not None and before is not None
+    assert steady_state.before == 50.0 and before.before == 10.0
 
 
 def test_onset_sustain_decides_whether_a_blip_is_the_start() -> None:

@@ -1,0 +1,141 @@
+"""Why run B differs from run A: every series both runs have (not only the plotted ones), ranked by
+how much and how relevantly it differs over each run's benchmark interval (warm-up excluded), each
+also per transaction, with its resource class; and the throughput's stability of both runs.
+
+The difference of a series is B's mean against A's, in robust sigmas of A's samples (floored at
+5% of A's level, capped as an explanation's effect is), times its importance in absolute terms
+(app/analysis/relevance.py). Per transaction: the mean divided by the run's mean throughput (fsyncs
+per transaction, bytes written per transaction, CPU points per transaction ...)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from benchlens.app.analysis.drops import MAD_TO_SIGMA, steady_span
+from benchlens.app.analysis.explain import EXPLAIN, ExplainParams
+from benchlens.app.analysis.relevance import class_of, importance, is_evidence
+from benchlens.app.analysis.run_drops import throughput
+from benchlens.app.analysis.stability import Stability, stability
+from benchlens.app.errors import AnalysisError
+from benchlens.app.model import RunData, SeriesRef
+
+
+@dataclass(frozen=True)
+class SeriesDiff:
+    ref: SeriesRef
+    a: float  # mean over A's benchmark interval
+    b: float
+    per_trx_a: float
+    per_trx_b: float
+    effect: float  # (b - a) / robust sigma of A; signed
+    weight: float  # rank: capped |effect| x importance
+    klass: str
+
+    @property
+    def change(self) -> float:
+        """(b - a) / |a|, NaN when a is 0."""
+        return (self.b - self.a) / abs(self.a) if self.a else math.nan
+
+    def as_json(self) -> dict[str, object]:
+        def f(x: float) -> float | None:
+            return x if math.isfinite(x) else None
+
+        return {
+            "source": self.ref.format,
+            "metric": self.ref.metric,
+            "entity": self.ref.entity,
+            "a": f(self.a),
+            "b": f(self.b),
+            "change": f(self.change),
+            "per_trx_a": f(self.per_trx_a),
+            "per_trx_b": f(self.per_trx_b),
+            "effect": f(round(self.effect, 2)),
+            "score": round(self.weight, 3),
+            "class": self.klass,
+        }
+
+
+@dataclass(frozen=True)
+class RunDiff:
+    a: str
+    b: str
+    series: list[SeriesDiff]
+    stability: tuple[Stability, Stability]
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "a": self.a,
+            "b": self.b,
+            "stability": {"a": self.stability[0].as_json(), "b": self.stability[1].as_json()},
+            "series": [s.as_json() for s in self.series],
+        }
+
+
+def bench_interval(data: RunData, run_id: int) -> tuple[float, float, float]:
+    """(start, end, mean throughput) of a run's benchmark interval, warm-up excluded."""
+    ref = throughput(data, run_id)
+    series = data.data(run_id, ref) if ref is not None else None
+    if series is None:
+        raise AnalysisError(f"run {data.run(run_id).name!r} has no throughput series (tps) to compare")
+    t, v = np.asarray(series[0], np.float64), np.asarray(series[1], np.float64)
+    lo, hi = steady_span(t, v)
+    x = v[(t > lo) & (t <= hi) & np.isfinite(v)]
+    return lo, hi, float(np.mean(x)) if len(x) else math.nan
+
+
+def _within(data: RunData, run_id: int, ref: SeriesRef, lo: float, hi: float) -> np.ndarray:
+    series = data.data(run_id, ref)
+    if series is None:
+        return np.zeros(0)
+    t, v = np.asarray(series[0], np.float64), np.asarray(series[1], np.float64)
+    x = v[(t > lo) & (t <= hi)]
+    return x[np.isfinite(x)]
+
+
+def diff_runs(data: RunData, a: int, b: int, params: ExplainParams = EXPLAIN) -> RunDiff:
+    """Every series of both runs ranked by its relevant difference, B against A."""
+    lo_a, hi_a, tps_a = bench_interval(data, a)
+    lo_b, hi_b, tps_b = bench_interval(data, b)
+    means: dict[SeriesRef, tuple[np.ndarray, np.ndarray]] = {}
+    for ref in sorted(set(data.available(a)) & set(data.available(b))):
+        if is_evidence(ref):
+            xa, xb = _within(data, a, ref, lo_a, hi_a), _within(data, b, ref, lo_b, hi_b)
+            if len(xa) >= params.min_before and len(xb):
+                means[ref] = (xa, xb)
+    waits = {r: x for r, x in means.items() if r.format == "perfschema" and r.metric == "SUM_TIMER_WAIT"}
+    wait_total = max(sum(float(np.mean(x[0])) for x in waits.values()), 0.0)
+    wait_delta = {r.entity: float(np.mean(x[1]) - np.mean(x[0])) for r, x in waits.items()}
+    out = [
+        _series_diff(ref, xa, xb, (tps_a, tps_b), (wait_total, wait_delta.get(ref.entity)), params)
+        for ref, (xa, xb) in means.items()
+    ]
+    out.sort(key=lambda s: -s.weight)
+    stab = []
+    for r, lo, hi in ((a, lo_a, hi_a), (b, lo_b, hi_b)):
+        tref = throughput(data, r)
+        series = data.data(r, tref) if tref is not None else None
+        stab.append(stability(*series, lo, hi) if series is not None else stability(np.zeros(0), np.zeros(0)))
+    return RunDiff(data.run(a).name, data.run(b).name, out, (stab[0], stab[1]))
+
+
+def _series_diff(
+    ref: SeriesRef,
+    xa: np.ndarray,
+    xb: np.ndarray,
+    tps: tuple[float, float],
+    wait: tuple[float, float | None],
+    params: ExplainParams,
+) -> SeriesDiff:
+    ma, mb = float(np.mean(xa)), float(np.mean(xb))
+    med = float(np.median(xa))
+    scale = max(float(np.median(np.abs(xa - med))) * MAD_TO_SIGMA, params.level_floor * abs(ma), params.min_spread)
+    effect = (mb - ma) / scale
+    elsewhere = float(np.percentile(np.abs(xa), params.elsewhere_percentile))
+    imp, _ = importance(ref, mb - ma, elsewhere, *wait)
+    per_a = ma / tps[0] if tps[0] and math.isfinite(tps[0]) else math.nan
+    per_b = mb / tps[1] if tps[1] and math.isfinite(tps[1]) else math.nan
+    weight = min(abs(effect), params.effect_cap) * imp
+    return SeriesDiff(ref, ma, mb, per_a, per_b, effect, weight, class_of(ref))

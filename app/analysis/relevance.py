@@ -1,0 +1,207 @@
+"""What a series' change means: its resource class, whether it can be evidence at all, and how much
+the change matters in absolute terms (its importance, 0..1).
+
+An effect size alone ranks surprise: a nanosecond-scale mutex average that goes 0.010 -> 0.100 µs
+is as "surprising" as a disk going 8 -> 91 %util. The explanation ranks effect x importance, where
+importance is measured in the quantity's own absolute terms:
+
+- CPU shares (vmstat, mpstat, iostat avg-cpu): percentage points moved, out of `cpu_points`;
+- device utilisation (%util): points moved, out of `util_points`;
+- Performance Schema wait time (SUM_TIMER_WAIT): the change as a share of the run's total wait
+  time, out of `wait_share`, and in sessions' worth of waiting (`wait_ms` per second), whichever is
+  smaller; an event's count and average weigh as its wait time does, at `other`;
+- everything else: the change against what the series did elsewhere in the run (its 99th
+  percentile outside the window), a device's or link's load (DEVICE_LOAD) fully, other counters
+  at `other`.
+
+Never evidence: high-water marks (`*_max`, `Max_used_*`: a peak that stepped once and stayed says
+nothing about a window), monotone counters stored as values (Uptime), and idle or background waits
+(IDLE_WAITS: a thread waiting for its next query, a timer, a sleeping service thread).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from benchlens.app.model import SeriesRef
+
+CLASSES = (
+    "cpu",
+    "disk",
+    "memory",
+    "network",
+    "locks",
+    "latches",
+    "redo",
+    "flushing",
+    "purge",
+    "buffer_pool",
+    "workload",
+)
+
+# Performance Schema / SHOW ENGINE waits that are idle or background, never a cause: the defaults
+# for MySQL 5.5-8.4, MariaDB 10-11 and Percona Server (event names end with these).
+IDLE_WAITS = (
+    "idle",
+    "client_connection",
+    "COND_timer",
+    "Item_func_sleep::cond",
+    "COND_thread_cache",
+    "COND_manager",
+    "COND_flush_thread_cache",
+    "COND_queue_state",
+    "COND_start_thread",
+    "COND_checkpoint",
+    "COND_server_started",
+    "COND_thread_list",
+    "COND_wait_commit",
+    "COND_binlog_background_thread",
+    "COND_binlog_background_thread_end",
+    "COND_do_checkpoint",
+    "COND_purge_thread",
+    "COND_worker_wait",
+    "srv_purge_thread",
+    "io_handler_thread",
+    "buf_flush_page_cleaner",
+    "page_cleaner",
+    "srv_master_thread",
+    "SERVICE_THREAD_CONTROL::COND_control",  # MariaDB's Aria checkpoint service thread, between runs
+)
+# never idle although they are condition waits: sessions waiting on a lock
+LOCK_WAITS = ("MDL_context::COND_wait_status", "COND_global_read_lock", "COND_refresh")
+
+
+@dataclass(frozen=True)
+class RelevanceParams:
+    # percentage points of CPU that weigh fully: a hog taking a third of a 2-CPU machine moves
+    # system CPU by 30-36 points; chosen by hand, not measured
+    cpu_points: float = 20.0
+    # %util points that weigh fully; chosen by hand, not measured
+    util_points: float = 30.0
+    # share of the total wait time a change must be to weigh fully; chosen by hand, not measured
+    wait_share: float = 0.25
+    # ... and ms of wait per second it must add: 1000 is one session waiting all the time (a
+    # latch wait that is most of a run's little wait time still costs its sessions ~1%)
+    wait_ms: float = 1000.0
+    # weight of counters without an absolute scale of their own (statement counts, handler calls,
+    # gauges): they count, but a CPU, disk or wait change of the same surprise ranks above them
+    other: float = 0.5
+    # weight of a wait event's count or average when its wait time is not known
+    lone_wait: float = 0.2
+
+
+RELEVANCE = RelevanceParams()
+CPU_METRICS = {"us", "sy", "id", "wa", "st", "%user", "%usr", "%sys", "%system", "%idle", "%iowait", "%steal"}
+CPU_METRICS |= {"%nice", "%irq", "%soft", "%guest", "%gnice"}
+# what a device or link does for the server: its reads and writes, their latency, its queue (discards,
+# merges and request sizes are not load by themselves)
+DEVICE_LOAD = {"wkB/s", "rkB/s", "w/s", "r/s", "r_await", "w_await", "aqu-sz", "rxkB/s", "txkB/s"}
+
+
+def is_idle_wait(entity: str) -> bool:
+    """An idle or background wait (IDLE_WAITS), never a real lock wait (LOCK_WAITS)."""
+    if any(entity.endswith(w) for w in LOCK_WAITS):
+        return False
+    name = entity.rsplit("/", 1)[-1]
+    return name in IDLE_WAITS or any(entity.endswith("/" + w) for w in IDLE_WAITS)
+
+
+def is_evidence(ref: SeriesRef) -> bool:
+    """Whether a change of this series can explain anything."""
+    m = ref.metric
+    if (
+        m.endswith("_max")
+        or "_max_" in m
+        or m.startswith(("Max_used", "max_"))
+        or m in ("Uptime", "Uptime_since_flush_status")
+    ):
+        return False
+    return not (ref.format in ("perfschema", "innodb_mutex") and is_idle_wait(ref.entity))
+
+
+def is_cpu_share(ref: SeriesRef) -> bool:
+    cpu_column = ref.format in ("vmstat", "mpstat", "procstat", "sar") or (ref.format == "iostat" and not ref.entity)
+    return cpu_column and ref.metric in CPU_METRICS
+
+
+def importance(
+    ref: SeriesRef,
+    delta: float,
+    elsewhere: float,
+    wait_total: float,
+    wait_of_entity: float | None = None,
+    params: RelevanceParams = RELEVANCE,
+) -> tuple[float, float]:
+    """(importance 0..1, strength) of a change of `delta`: strength is the change in the quantity's
+    own absolute unit (CPU points / cpu_points, share of the wait time / wait_share, multiples of
+    what the series did elsewhere), importance its weight times min(1, strength). `elsewhere`: the
+    series' typical high outside the window (99th percentile of |value|); `wait_total`: the run's
+    total Performance Schema wait time (ms/s); `wait_of_entity`: the change of this event's wait
+    time, for its count and average."""
+    d = abs(delta)
+    weight = 1.0
+    if is_cpu_share(ref):
+        strength = d / params.cpu_points
+    elif ref.metric == "%util":
+        strength = d / params.util_points
+    elif ref.metric.startswith("%"):  # other shares (merged requests, discards): points, at `other`
+        weight, strength = params.other, d / params.cpu_points
+    elif ref.format == "perfschema":
+        # an event's count and average weigh as its wait time does, at `other`: the wait time is
+        # the evidence (a longer average over fewer waits may be no more time waited)
+        wait = d if ref.metric == "SUM_TIMER_WAIT" else abs(wait_of_entity) if wait_of_entity is not None else None
+        if wait is None or wait_total <= 0:
+            return params.lone_wait, 0.0
+        weight = 1.0 if ref.metric == "SUM_TIMER_WAIT" else params.other
+        strength = min(wait / (params.wait_share * wait_total), wait / params.wait_ms)
+    else:
+        full = ref.metric in DEVICE_LOAD or (ref.format == "vmstat" and ref.metric in ("bi", "bo", "r", "b"))
+        weight = 1.0 if full else params.other
+        strength = d / elsewhere if elsewhere > 0 else (1e6 if d > 0 else 0.0)
+    return weight * min(1.0, strength), strength
+
+
+# (class, words in the metric or entity name, case-insensitive), first match wins
+_NAME_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "locks",
+        ("mdl", "row_lock", "lock_wait", "table_lock", "global_read_lock", "com_flush", "wait/lock/", "lock_time"),
+    ),
+    ("purge", ("history_list", "purge")),
+    ("redo", ("log_bytes", "checkpoint", "os_log", "innodb_log", "log_write", "fsync", "log_file", "redo", "lsn")),
+    ("flushing", ("dirty", "flushed", "pages_written", "modified_db_pages", "dblwr", "doublewrite", "page_cleaner")),
+    ("buffer_pool", ("buffer_pool", "free_buffers", "pages_read", "database_pages", "buf_pool", "pages_free")),
+    (
+        "latches",
+        ("wait/synch/mutex", "wait/synch/rwlock", "wait/synch/sxlock", "mutex", "rw_lock", "rw-", "semaphore", "spin"),
+    ),
+    ("network", ("bytes_sent", "bytes_received", "rxkb", "txkb", "rxpck", "txpck", "retrans")),
+    ("memory", ("swap", "memfree", "memavailable", "pgfault", "majflt", "qcache")),
+    (
+        "workload",
+        ("threads_", "connections", "com_", "questions", "queries", "handler_", "innodb_rows", "thds", "select"),
+    ),
+)
+
+
+def class_of(ref: SeriesRef) -> str:
+    """The resource class of a series (CLASSES)."""
+    if is_cpu_share(ref):
+        return "disk" if ref.metric in ("wa", "%iowait") else "cpu"
+    if ref.format in ("iostat", "diskstats") or (ref.format == "vmstat" and ref.metric in ("bi", "bo", "b")):
+        return "disk"
+    if ref.format in ("vmstat", "mpstat", "procstat") and ref.metric in ("r", "in", "cs", "intr/s", "cswch/s"):
+        return "cpu"
+    if ref.format == "vmstat" and ref.metric in ("swpd", "free", "buff", "cache", "si", "so", "inact", "active"):
+        return "memory"
+    if ref.format == "meminfo":
+        return "memory"
+    name = f"{ref.metric} {ref.entity}".lower()
+    for cls, words in _NAME_RULES:
+        if any(w in name for w in words):
+            return cls
+    if ref.format == "perfschema" and "/io/file/" in ref.entity:
+        return "disk"
+    if ref.format == "perfschema" and "wait/synch/cond" in ref.entity:
+        return "locks"
+    return "workload"

@@ -1,0 +1,90 @@
+"""Diagnosis on a recorded run that is not part of bench/drop_quality: tests/fixtures/diagnosis/
+three_disturbances (sysbench on a private MariaDB 10.11 with the synch instruments on, recorded by
+tests/capture/diagnosis_disturbances.sh) with four disturbances injected at known times. Each is
+found with both edges within 3 s, explained first by its own resource class, and a window over it
+gives the same first class as the drop."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from benchlens.app.analysis.run_drops import Findings, run_findings
+from benchlens.app.analysis.window import explain_window
+from benchlens.app.ingest import import_path
+from benchlens.app.model import SeriesRef
+from benchlens.app.rundata import LibraryRunData
+from benchlens.app.store import Library
+from tests.conftest import FIXTURES
+
+RUN = FIXTURES / "diagnosis" / "three_disturbances"
+# the disturbance, the class its explanation must rank first, and a series that must lead it
+EXPECTED = {
+    "read-lock": (
+        "locks",
+        SeriesRef("perfschema", "SUM_TIMER_WAIT", "wait/synch/cond/sql/MDL_context::COND_wait_status"),
+    ),
+    "cpu-system": ("cpu", None),
+    "disk-burst": ("disk", None),
+    "cpu-user": ("cpu", None),
+}
+
+
+def truth() -> dict[str, tuple[float, float]]:
+    rows = (line.split("\t") for line in Path(f"{RUN}.truth.tsv").read_text().splitlines() if line)
+    return {name: (float(a), float(b)) for name, a, b in rows}
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LibraryRunData, int, Findings]]:
+    lib = Library(tmp_path_factory.mktemp("diagnosis") / "lib.sqlite")
+    run = import_path(lib, RUN).id
+    data = LibraryRunData(lib)
+    yield data, run, run_findings(data, run)
+    lib.close()
+
+
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_each_disturbance_is_found_and_explained_by_its_class(
+    recorded: tuple[LibraryRunData, int, Findings], name: str
+) -> None:
+    _, _, found = recorded
+    start, end = truth()[name]
+    (d,) = [d for d in found.drops if abs(d.drop.start - start) <= 3 and abs(d.drop.end - end) <= 3]
+    klass, lead = EXPECTED[name]
+    assert d.classes()[0] == klass, (d.verdict(), [c.ref.spec() for c in d.explain])
+    assert d.verdict().startswith(klass + ":")
+    if lead is not None:
+        assert d.explain[0].ref == lead and d.explain[0].during > 1000  # ms of wait per second
+    assert not [c for c in d.explain if c.ref.metric.endswith("_max") or c.ref.entity == "idle"]
+
+
+def test_the_cpu_hog_in_the_kernel_is_system_cpu(recorded: tuple[LibraryRunData, int, Findings]) -> None:
+    _, _, found = recorded
+    start = truth()["cpu-system"][0]
+    (d,) = [d for d in found.drops if abs(d.drop.start - start) <= 3]
+    top = d.explain[0]
+    assert top.ref.metric in ("%sys", "sy", "%system") and top.during - top.before > 10  # CPU points
+
+
+def test_nothing_else_is_a_drop_and_the_run_is_unstable(recorded: tuple[LibraryRunData, int, Findings]) -> None:
+    _, _, found = recorded
+    spans = truth().values()
+    extra = [d for d in found.drops if not any(abs(d.drop.start - a) <= 3 for a, _ in spans)]
+    assert all(d.drop.duration <= 5 for d in extra)  # a -31% dip of 4 s at 15-19 s is real, nothing longer
+    assert found.recurring == []  # four disturbances 30 s apart of different lengths are not one rhythm
+    s = found.stability
+    assert s is not None and s.under_half > 0.15 and s.cv > 0.3
+
+
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_explaining_the_window_gives_the_drops_first_class(
+    recorded: tuple[LibraryRunData, int, Findings], name: str
+) -> None:
+    data, run, _ = recorded
+    start, end = truth()[name]
+    result = explain_window(data, run, (start, end), "absolute")
+    assert result.classes()[0] == EXPECTED[name][0], result.verdict()
+    assert result.work < 0.5  # the throughput in the window against the steady state
