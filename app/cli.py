@@ -85,7 +85,9 @@ def _library_commands(sub: Any, db: argparse.ArgumentParser) -> None:
         "(IANA name or +HH:MM; default: this machine's zone)",
     )
     imp.add_argument(
-        "--interval", type=float, default=1.0, help="seconds between reports of files without times (default 1)"
+        "--interval",
+        type=float,
+        help="seconds between reports of files without times (default: inferred from the folder; this overrides it)",
     )
     imp.add_argument("--json", action="store_true")
 
@@ -213,7 +215,7 @@ def cmd_import(lib: Library, args: argparse.Namespace) -> int:
     from benchlens.app.clock import ClockError
     from benchlens.app.ingest import FolderError, Options, import_path
 
-    if args.interval <= 0 or not math.isfinite(args.interval):
+    if args.interval is not None and (args.interval <= 0 or not math.isfinite(args.interval)):
         raise CliError("--interval must be a positive number of seconds")
     if args.name and len(args.paths) > 1:
         raise CliError("--name needs a single PATH")
@@ -233,6 +235,8 @@ def cmd_import(lib: Library, args: argparse.Namespace) -> int:
                 print(f"  warning: {note}")
             for src in r.sources:
                 print(f"  {src.path}: {src.format} ({src.variant}), {src.series} series, {src.samples} samples")
+                for note in src.notes:
+                    print(f"    note: {note}")
                 for w in src.warnings:
                     print(f"    warning: {w}")
             for skip in r.skipped:

@@ -61,6 +61,9 @@ class FolderFile:
     meta: SourceMeta
     named_start: float | None = None  # naive time from a pt-stalk file name
     parts: list[FolderFile] = field(default_factory=list)  # pt-stalk snapshot files read as one stream
+    reports: int | None = None  # reports of a file without times, when its probe read all of it
+    command: tuple[float, str] | None = None  # (interval, command line) printed at the head of the file
+    notes: list[str] = field(default_factory=list)  # said about the file before it is imported (a duplicate left out)
 
 
 def open_regular(path: Path) -> BinaryIO:

@@ -24,6 +24,7 @@ import numpy as np
 
 from benchlens.app.analysis.onset import load_onset
 from benchlens.app.clock import FolderClock, resolve
+from benchlens.app.dedup import Fingerprint, keep_first, same
 from benchlens.app.folder import (
     FolderError,
     FolderFile,
@@ -34,6 +35,8 @@ from benchlens.app.folder import (
     pt_stalk_time,
     shown,
 )
+from benchlens.app.interval import DEFAULT as DEFAULT_INTERVAL
+from benchlens.app.interval import Evidence, Interval, choose, command_interval, from_span
 from benchlens.app.model import Run, SeriesInfo, SeriesRef, SourceFile
 from benchlens.app.record import read_metadata
 from benchlens.app.rundata import LibraryRunData
@@ -54,13 +57,14 @@ from benchlens.importers._types import (
 )
 
 PROBE = 256 << 10
+DEDUP_MAX_BYTES = 64 << 20  # files of one format larger than this are not compared for duplicates
 
 
 @dataclass
 class Options:
     name: str | None = None
     tz: str | None = None
-    interval: float = 1.0
+    interval: float | None = None  # seconds between reports of files without times; None: inferred
     progress: Callable[[int, int], None] | None = None  # (bytes done, bytes total); raise ImportCancelled to stop
 
 
@@ -73,6 +77,7 @@ class SourceReport:
     warnings: list[SourceWarning] = field(default_factory=list)
     variant: str = ""
     clock: str = ""
+    notes: list[str] = field(default_factory=list)  # how the file was placed: the evidence used
 
 
 @dataclass
@@ -96,6 +101,7 @@ class RunReport:
                     "format": s.format,
                     "variant": s.variant,
                     "clock": s.clock,
+                    "notes": s.notes,
                     "series": s.series,
                     "samples": s.samples,
                     "warnings": [str(w) for w in s.warnings],
@@ -199,7 +205,10 @@ def _scan_file(scan: _Scan, p: Path, rel: str) -> None:
         raise _Skip(str(e)) from None
     if fmt is None:
         raise _Skip("not a known format" + inside)
-    scan.files.append(FolderFile(rel, p, st.st_size, st.st_mtime_ns, fmt, _probe(p, fmt), pt_stalk_time(p.name)))
+    probed, reports = _probe(p, fmt)
+    found = FolderFile(rel, p, st.st_size, st.st_mtime_ns, fmt, probed, pt_stalk_time(p.name), reports=reports)
+    found.command = command_interval(head, fmt.name)
+    scan.files.append(found)
 
 
 def _text_head(p: Path) -> tuple[os.stat_result, str, str]:
@@ -225,21 +234,41 @@ def _cannot_read(e: OSError) -> str:
     return f"cannot read ({e.strerror or e})"
 
 
-def _probe(path: Path, fmt: Importer) -> SourceMeta:
-    """Parse the head of a file with a raw clock: zone evidence, launch time, how it is timed."""
-    ctx = Context(RawClock())
+class _CountingClock(RawClock):
+    """A raw clock that counts the reports of a file without times (report k is index k)."""
+
+    def __init__(self) -> None:
+        self.reports = 0
+
+    def index(self, k: np.ndarray) -> np.ndarray:
+        k = np.asarray(k, np.float64)
+        if k.size and np.isfinite(k).any():
+            self.reports = max(self.reports, int(np.nanmax(k)) + 1)
+        return k
+
+
+def _probe(path: Path, fmt: Importer, limit: int | None = PROBE) -> tuple[SourceMeta, int | None]:
+    """Parse the head of a file (all of it without `limit`) with a raw clock: zone evidence,
+    launch time, how it is timed; and its report count when the head was the whole file."""
+    clock = _CountingClock()
+    ctx = Context(clock)
     try:
         with open_regular(path) as f:
-            raw, _ = read_head(f, PROBE)
-        cut = raw.rfind(b"\n") + 1 if len(raw) == PROBE else len(raw)
-        with contextlib.suppress(FormatError):
-            for _ in fmt.parse(chunks(io.BytesIO(raw[:cut])), ctx):
-                pass
+            if limit is None:
+                whole = True
+                stream: Iterator[bytes] = chunks(f)
+            else:
+                raw, _ = read_head(f, limit)
+                whole = len(raw) < limit
+                stream = chunks(io.BytesIO(raw if whole else raw[: raw.rfind(b"\n") + 1]))
+            with contextlib.suppress(FormatError):
+                for _ in fmt.parse(stream, ctx):
+                    pass
     except UnreadableCapture as e:
         raise _Skip(str(e)) from None
     except OSError as e:
         raise _Skip(_cannot_read(e)) from None
-    return ctx.meta
+    return ctx.meta, (clock.reports if whole else None)
 
 
 # ---- plan: the folder's clock and the run it updates ------------------------------------------
@@ -272,6 +301,7 @@ class _Plan:
 def _plan(lib: Library, root: Path, scan: _Scan, opts: Options) -> _Plan:
     warnings: list[str] = []
     clock = _folder_clock(scan, opts, warnings)
+    _drop_duplicates(scan, clock, warnings)
     name = shown(opts.name or (root.name if root.is_dir() else root.stem))
     folder = shown(str(root))
     existing = lib.run_by_folder(folder)
@@ -283,12 +313,60 @@ def _folder_clock(scan: _Scan, opts: Options, warnings: list[str]) -> FolderCloc
     """The zone from the evidence the files print, and the launch that places the files without
     times (the earliest launch a timed file tells)."""
     clock = resolve(_zone_evidence(scan), opts.tz, warnings)
-    clock.interval = opts.interval
-    launches = [launch for f in scan.files if (launch := _launch(f, clock, opts.interval)) is not None]
+    clock.interval = opts.interval or DEFAULT_INTERVAL
+    launches = [launch for f in scan.files if (launch := _launch(f, clock, clock.interval)) is not None]
     if launches:
         clock.origin, origin_file = min(launches)
         clock.description += f"; files without times start at the launch of {origin_file}"
     return clock
+
+
+def _drop_duplicates(scan: _Scan, clock: FolderClock, warnings: list[str]) -> None:
+    """Of files of one format that hold the same capture (app/dedup.py), one is kept; the other
+    is listed as skipped, and a warning names both and says why."""
+    by_format: dict[str, list[FolderFile]] = {}
+    for f in scan.files:
+        by_format.setdefault(f.fmt.name, []).append(f)
+    for files in by_format.values():
+        prints = {f.rel: fp for f in files if len(files) > 1 and (fp := _fingerprint(f, clock)) is not None}
+        kept: list[FolderFile] = []
+        for f in sorted(files, key=lambda f: (f.mtime_ns, len(f.rel), f.rel)):
+            twin = next(
+                ((k, why) for k in kept if f.rel in prints and (why := same(prints[k.rel], prints[f.rel]))), None
+            )
+            if twin is None:
+                if f.rel in prints:
+                    kept.append(f)
+                continue
+            k, why = twin
+            first, reason = keep_first(prints[k.rel], prints[f.rel], *(x.meta.timing is Timing.WALL for x in (k, f)))
+            winner, loser = (k, f) if first else (f, k)
+            kept[kept.index(k)] = winner
+            scan.files.remove(loser)
+            said = f"{winner.rel} and {loser.rel} hold the same capture ({why}): {winner.rel} kept ({reason})"
+            scan.skipped.append(
+                {"path": loser.rel, "reason": f"the same capture as {winner.rel} ({why}); not counted twice"}
+            )
+            warnings.append(said)
+            winner.notes.append(said)
+
+
+def _fingerprint(f: FolderFile, clock: FolderClock) -> Fingerprint | None:
+    """The samples of a file parsed with the folder's clock (files without times by report
+    number), or None when it is too big to compare or unreadable."""
+    if f.parts or f.size > DEDUP_MAX_BYTES:
+        return None
+    origin = 0.0 if f.named_start is None else float(clock.wall(_arr(f.named_start))[0])  # pt-stalk's file names
+    ctx = Context(replace(clock, origin=origin, interval=1.0, bench_start=0.0))
+    fp = Fingerprint()
+    try:
+        with open_regular(f.path) as fh, contextlib.suppress(FormatError):
+            for _ in fp.add(f.fmt.parse(chunks(fh), ctx)):
+                pass
+    except (UnreadableCapture, OSError):
+        return None
+    fp.warnings = len(ctx.warnings)
+    return fp
 
 
 def _zone_evidence(scan: _Scan) -> list[tuple[str, str, float | str]]:
@@ -344,18 +422,22 @@ def _import_files(job: _Job, scan: _Scan) -> tuple[list[SourceReport], tuple[flo
     bench: tuple[float, float] | None = None
     timed: list[tuple[int, str]] = []  # (source id, path) of the files with clock times, imported
     # Files with clock times first, then those placed from them: files without times (when no
-    # launch was seen), logs timed relative to their own start (from the CPU series' load onset).
-    for f in sorted(scan.files, key=lambda f: _ORDER[f.meta.timing]):
+    # launch was seen; those spaced by their own clock first, their span is evidence for the
+    # others' interval), logs timed relative to their own start (from the CPU series' load onset).
+    for f in sorted(scan.files, key=lambda f: (_ORDER[f.meta.timing], f.meta.spacing is None)):
         relative = f.meta.timing is Timing.RELATIVE
         method = _anchor_relative(job, scan) if relative else None
-        if f.meta.timing is Timing.INDEX and job.clock.origin is None:
-            _origin_from_timed(job, timed)
-        imported = _import_saved(job, f, method, scan.skipped)
+        interval = None
+        if f.meta.timing is Timing.INDEX:
+            if job.clock.origin is None:
+                _origin_from_timed(job, timed)
+            interval = _interval(job, scan, f, timed)
+        imported = _import_saved(job, f, method, scan.skipped, interval)
         if imported is None:
             continue
         report, source_id = imported
         reports.append(report)
-        if f.meta.timing is Timing.WALL:
+        if f.meta.timing is Timing.WALL or f.meta.spacing is not None:
             timed.append((source_id, f.rel))
         if relative and bench is None:
             bench = _bench_span(job, source_id)
@@ -363,6 +445,61 @@ def _import_files(job: _Job, scan: _Scan) -> tuple[list[SourceReport], tuple[flo
 
 
 _ORDER = {Timing.WALL: 0, Timing.INDEX: 1, Timing.RELATIVE: 2}
+
+
+def _interval(job: _Job, scan: _Scan, f: FolderFile, spanned: list[tuple[int, str]]) -> Interval:
+    """The interval between the reports of a file without times, from the evidence its folder
+    holds (app/interval.py); `spanned`: the sources imported so far that cover a known span."""
+    if f.meta.spacing is not None and f.meta.interval is not None:
+        return Interval(f.meta.interval, f"spaced by {f.meta.spacing}")
+    evidence = []
+    if job.opts.interval is not None:
+        evidence.append(Evidence(job.opts.interval, "--interval", "--interval"))
+    if f.command is not None:
+        evidence.append(Evidence(f.command[0], "command", f"the command line `{f.command[1]}` printed in the file"))
+    if (recorded := _recorded_command(scan, f)) is not None:
+        evidence.append(recorded)
+    if job.opts.interval is None:  # the override decides alone
+        evidence += _span_evidence(job, scan, f, spanned)
+    return choose(evidence)
+
+
+def _span(span: tuple[float | None, float | None]) -> float:
+    first, last = span
+    return last - first if first is not None and last is not None else 0.0
+
+
+def _recorded_command(scan: _Scan, f: FolderFile) -> Evidence | None:
+    """The command benchlens-run.json recorded for this file (benchlens record's monitors)."""
+    commands = scan.recorded.get("commands") if scan.recorded is not None else None
+    cmd = commands.get(f.rel) if isinstance(commands, dict) else None
+    if not isinstance(cmd, str) or (found := command_interval(cmd, f.fmt.name, None)) is None:
+        return None
+    return Evidence(found[0], "command", f"the command line `{found[1]}` recorded in {scan.recorded_path}")
+
+
+def _span_evidence(job: _Job, scan: _Scan, f: FolderFile, spanned: list[tuple[int, str]]) -> list[Evidence]:
+    """What the spans beside the file say: a timed file's span, a relative log's length and the
+    file's own modification time, each over the file's report count."""
+    n = f.reports if f.reports is not None else _probe(f.path, f.fmt, None)[1]
+    if not n or n < 2 or f.parts:
+        return []
+    out = []
+    spans = [(_span(job.txn.source_span(sid)), rel) for sid, rel in spanned]
+    longest = max(((s, rel) for s, rel in spans if s > 0), default=None)
+    if longest is not None and (secs := from_span(longest[0], n, round_up=False)) is not None:
+        out.append(Evidence(secs, "span", f"{longest[1]}'s {longest[0]:g} s over this file's {n} reports"))
+    for log in scan.files:
+        if log.meta.timing is not Timing.RELATIVE:
+            continue
+        length = log.meta.last_relative if log.size <= PROBE else _probe(log.path, log.fmt, None)[0].last_relative
+        if length and (secs := from_span(length, n, round_up=True)) is not None:
+            out.append(Evidence(secs, "span", f"{log.rel}'s {length:g} s over this file's {n} reports"))
+            break
+    origin, mtime = job.clock.origin, f.mtime_ns / 1e9
+    if origin is not None and f.named_start is None and (secs := from_span(mtime - origin, n, False)) is not None:
+        out.append(Evidence(secs, "mtime", f"its modification time, {mtime - origin:.0f} s after the folder's launch"))
+    return out
 
 
 def _origin_from_timed(job: _Job, timed: list[tuple[int, str]]) -> None:
@@ -415,14 +552,14 @@ def _bench_span(job: _Job, source_id: int) -> tuple[float, float] | None:
 
 
 def _import_saved(
-    job: _Job, f: FolderFile, relative_method: str | None, skipped: list[dict[str, str]]
+    job: _Job, f: FolderFile, relative_method: str | None, skipped: list[dict[str, str]], interval: Interval | None
 ) -> tuple[SourceReport, int] | None:
     """One file in a savepoint: (its report, its source id), or None when its bytes turned out
     unreadable or it gave no series (nothing of it stays, it is listed as skipped with the reason;
     the others are imported)."""
     job.txn.savepoint()
     try:
-        imported = _import_file(job, f, relative_method)
+        imported = _import_file(job, f, relative_method, interval)
     except UnreadableCapture as e:
         job.txn.rollback_to_savepoint()
         skipped.append({"path": f.rel, "reason": str(e)})
@@ -445,20 +582,28 @@ def _read_nothing(report: SourceReport) -> str:
     return f"looks like {report.format} but no series could be read from it" + (f": {why}{more}" if why else "")
 
 
-def _import_file(job: _Job, f: FolderFile, relative_method: str | None) -> tuple[SourceReport, int]:
+def _import_file(
+    job: _Job, f: FolderFile, relative_method: str | None, interval: Interval | None
+) -> tuple[SourceReport, int]:
     source_id = job.txn.add_source(job.run_id, f.rel, f.size, f.mtime_ns, f.fmt.name)
-    clock = job.clock
+    clock = job.clock if interval is None else replace(job.clock, interval=interval.seconds)
     if f.named_start is not None and f.meta.timing is not Timing.WALL:
         # pt-stalk starts its collectors at the time its file names carry
         clock = replace(clock, origin=float(clock.wall(_arr(f.named_start))[0]))
     ctx = Context(clock)
     sha256, n_series, samples = _stream(job, source_id, f, clock, ctx)
     method = _place(job.txn, source_id, f, clock, ctx, relative_method)
+    notes = list(f.notes)
+    if interval is not None:
+        notes.append(interval.note)
+        method += f"; {interval.note}"
+        for w in interval.warnings:
+            ctx.warn(None, w, kind="placement")
     ctx.finish_warnings()
     warnings = [replace(w, text=shown(w.text)) for w in ctx.warnings]
     variant = "; ".join(ctx.variant)
     job.txn.finish_source(source_id, sha256, variant, method, warnings, ctx.meta.to_json())
-    return SourceReport(f.rel, f.fmt.name, n_series, samples, warnings, variant, method), source_id
+    return SourceReport(f.rel, f.fmt.name, n_series, samples, warnings, variant, method, notes), source_id
 
 
 def _stream(job: _Job, source_id: int, f: FolderFile, clock: FolderClock, ctx: Context) -> tuple[str, int, int]:
@@ -513,14 +658,15 @@ def _place(
     if clock.origin is not None:
         ctx.warn(
             None,
-            f"no times in the file; placed from the folder's other files, one report every "
-            f"{clock.interval:g} s (--interval)",
+            f"no times in the file; placed from the folder's other files, one report every {clock.interval:g} s",
             kind="placement",
         )
         where = f"; files without times start at the first time in {clock.origin_from}" if clock.origin_from else ""
         return (
             f"no times in the file: report k placed at launch + k x {clock.interval:g} s ({clock.description}{where})"
         )
+    if (banner := _banner_day_instead(txn, source_id, f, clock, ctx)) is not None:
+        return banner
     _end_at_mtime(txn, source_id, f)
     ctx.warn(
         None, "no times in the folder; placed so the last report is at the file's modification time", kind="placement"
@@ -531,6 +677,32 @@ def _place(
 def _end_at_mtime(txn: ImportTxn, source_id: int, f: FolderFile) -> None:
     _, last = txn.source_span(source_id)
     txn.shift_source(source_id, f.mtime_ns / 1e9 - (last or 0.0))
+
+
+DAY = 86400.0
+
+
+def _banner_day_instead(txn: ImportTxn, source_id: int, f: FolderFile, clock: FolderClock, ctx: Context) -> str | None:
+    """A file whose banner prints the capture's day (iostat without -t) and whose modification
+    time would start it on another day was copied: it is placed on the banner's day from 00:00
+    (the time of day is unknown; said in a warning). None when the mtime agrees with the banner."""
+    day = f.meta.header_day
+    first, last = txn.source_span(source_id)
+    if day is None or first is None or last is None:
+        return None
+    offset = day - float(clock.wall(_arr(day))[0])  # naive - epoch in the folder's zone
+    start_naive = f.mtime_ns / 1e9 - (last - first) + offset
+    if day - 3600 <= start_naive < day + DAY + 3600:  # launched on the banner's day (an hour of slack)
+        return None
+    txn.shift_source(source_id, float(clock.wall(_arr(day))[0]) - first)
+    banner, modified = (datetime.fromtimestamp(x, UTC).strftime("%Y-%m-%d") for x in (day, start_naive))
+    ctx.warn(
+        None,
+        f"no times in the folder; the file's modification time would start it on {modified}, not on {banner}, "
+        "the day its banner prints (a copied file): placed from 00:00 of the banner's day, its time of day unknown",
+        kind="placement",
+    )
+    return f"no times in the folder: report 0 placed at 00:00 of the banner's date {banner}, {clock.interval:g} s apart"
 
 
 # ---- finish ---------------------------------------------------------------------------------------

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from benchlens.importers._times import AM, PM
-from benchlens.importers._tokens import KIND_TEXT, Tokens
+from benchlens.importers._times import AM, PM, dates, pick_date_style
+from benchlens.importers._tokens import KIND_TEXT, Tokens, tokenize
 from benchlens.importers._types import Context, FormatError
 
 # "Linux 6.1.0-18-amd64 (host) \t11/22/26 \t_x86_64_\t(2 CPU)" -- fields separated by tabs.
@@ -37,6 +37,22 @@ def parse_banner(line: str, ctx: Context) -> str | None:
     if m["cpus"] and meta.cpus is None:
         meta.cpus = int(m["cpus"])
     return m["date"]
+
+
+# ja_JP and zh_CN print the banner's date (strftime %x) as `2026年11月23日`
+_CJK_DATE = re.compile(r"(\d{4})年(\d\d)月(\d\d)日")
+
+
+def banner_day(date: str, decimal: str) -> int:
+    """Days since the epoch of the banner's date in any layout sysstat prints (the locale's %x:
+    `11/23/26`, `11/23/2026`, `23.11.2026`, `23/11/2026`, `2026年11月23日`; ISO `2026-11-23`)."""
+    if m := _CJK_DATE.fullmatch(date):
+        date = f"{m[1]}-{m[2]}-{m[3]}"
+    style = pick_date_style([date], decimal == ",")
+    days, ok = dates(tokenize(date.encode()), np.array([0]), style) if style else (None, [False])
+    if days is None or not ok[0]:
+        raise FormatError(f"unreadable date in the banner: {date!r}")
+    return int(days[0])
 
 
 _CLOCK = re.compile(r"\d\d:\d\d:\d\d")

@@ -30,6 +30,8 @@ import itertools
 import re
 from collections.abc import Iterator
 
+import numpy as np
+
 from benchlens.importers import _mysql_table as mt
 from benchlens.importers._counters import Snapshots
 from benchlens.importers._types import Block, Context, Timing
@@ -316,6 +318,9 @@ def _time_by_uptime(taken: list[tuple[float, int, dict[str, float], bool | None]
         ctx.warn(None, "Uptime goes down (a restart): tables placed one every --interval", kind="time")
         return
     ctx.note_variant("tables placed by Uptime")
+    steps = np.diff(ups)
+    ctx.meta.interval = float(np.median(steps))
+    ctx.meta.spacing = f"its own Uptime deltas (median {ctx.meta.interval:g} s over {len(steps)} steps)"
     t0 = taken[0][0]
     for k, (_, line, values, complete) in enumerate(taken):
         taken[k] = (t0 + ups[k] - ups[0], line, values, complete)

@@ -167,6 +167,7 @@ class _Text:
             text = toks.line(int(i))
             if self.report < 0 and self.banner_date is None and (date := ss.parse_banner(text, ctx)):
                 self.banner_date = date
+                self._banner_day(date, line_no + int(i))
             elif _HUMAN.search(text):
                 if not self.human:
                     self.human = True
@@ -208,6 +209,13 @@ class _Text:
         yield from self._avg_cpu(toks, line_no, numeric_all, avg_hdr, report, line_time)
         self.report = int(report[-1])
         self.report_time = float(line_time[-1])
+
+    def _banner_day(self, date: str, line: int) -> None:
+        """The capture's day, for a file without -t times (a copied file's mtime is not its day)."""
+        try:
+            self.ctx.meta.header_day = ss.banner_day(date, self.decimal) * 86400.0
+        except FormatError as e:
+            self.ctx.warn(line, str(e), kind="time")
 
     def _timestamps(self, toks: Tokens, lines: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
         """Times of timestamp lines: (epochs if every one carries its UTC offset, else naive), ok."""

@@ -170,14 +170,8 @@ class _Text:
         date = ss.parse_banner(line, self.ctx)
         if date is None:
             return
-        style = pick_date_style([date], self.decimal == ",")
-        if style is None:
-            raise FormatError(f"unreadable date in the banner: {date!r}")
-        dt = tokenize(date.encode())
-        days, ok = dates(dt, np.array([0]), style)
-        if not ok[0]:
-            raise FormatError(f"unreadable date in the banner: {date!r}")
-        self.day = int(days[0])
+        self.day = ss.banner_day(date, self.decimal)
+        self.ctx.meta.header_day = self.day * 86400.0
 
     def _header(self, toks: Tokens, line: int, sig: int) -> tuple[str | None, list[str]]:
         known = self.headers.get(sig)

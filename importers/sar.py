@@ -38,9 +38,9 @@ import numpy as np
 from benchlens.importers import _sadf
 from benchlens.importers import _sysstat as ss
 from benchlens.importers._read import prepend
-from benchlens.importers._times import clock_times, dates, pick_date_style
-from benchlens.importers._tokens import KIND_NUMBER, Tokens, fnv1a, tokenize, tokenized
-from benchlens.importers._types import Block, Context, FormatError
+from benchlens.importers._times import clock_times
+from benchlens.importers._tokens import KIND_NUMBER, Tokens, fnv1a, tokenized
+from benchlens.importers._types import Block, Context
 
 name = "sar"
 
@@ -209,11 +209,8 @@ class _Text:
         date = ss.parse_banner(line, self.ctx)
         if date is None:
             return
-        style = pick_date_style([date], self.decimal == ",")
-        days, ok = dates(tokenize(date.encode()), np.array([0]), style) if style else (None, [False])
-        if days is None or not ok[0]:
-            raise FormatError(f"unreadable date in the banner: {date!r}")
-        self.banner_day = self.day = int(days[0])
+        self.banner_day = self.day = ss.banner_day(date, self.decimal)
+        self.ctx.meta.header_day = self.banner_day * 86400.0
 
     def _header(self, words: list[str], sig: int) -> None:
         label = "first" if _LABEL.fullmatch(words[0]) else ""

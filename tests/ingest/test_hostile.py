@@ -338,8 +338,12 @@ def test_nothing_in_a_folder_is_executed_or_unpickled(tmp_path: Path) -> None:
     assert not (d / "EXECUTED").exists() and not (ROOT / "EXECUTED").exists()
     (run,) = json.loads(out)["runs"]
     sources = sorted(s["path"] for s in run["sources"])
-    assert sources == sorted(["iostat.log", "mpstat.log", "vmstat.log", "$(touch EXECUTED).log"])
     why = {s["path"]: s["reason"] for s in run["skipped"]}
+    # the odd name holds a copy of vmstat.log: one of the two is read, the other named a duplicate
+    copies = ["vmstat.log", "$(touch EXECUTED).log"]
+    (kept,) = set(sources) & set(copies)
+    assert sources == sorted(["iostat.log", "mpstat.log", kept])
+    assert why[next(c for c in copies if c != kept)].startswith(f"the same capture as {kept} (")
     for name in ("state.pkl", "state.pickle0", "arr.npy", "code.marshal", "sitecustomize.py", "evil.pth", "vmstat"):
         assert why[name], name  # listed as skipped, with a reason
 
@@ -357,6 +361,7 @@ def test_import_calls_no_loader_or_runner(lib: Library, tmp_path: Path, monkeypa
 
         return f
 
+    _ = np.ma  # numpy imports numpy.ma lazily (np.unique asks for it): its own bytecode, not the folder's
     for mod, names in (
         (pickle, ("load", "loads", "Unpickler")),
         (marshal, ("load", "loads")),
@@ -374,7 +379,7 @@ def test_import_calls_no_loader_or_runner(lib: Library, tmp_path: Path, monkeypa
         monkeypatch.undo()
     assert called == []
     assert not marker.exists()
-    assert len(rep.sources) == 4
+    assert len(rep.sources) == 3  # and the copy of vmstat.log named a duplicate
 
 
 # ---- SQL is parameterised ---------------------------------------------------------------------------
