@@ -153,6 +153,8 @@ class MainWindow(QMainWindow):
         edit.addAction("Copy chart image", QKeySequence("Ctrl+Shift+C"), self.copy_chart_image)
         edit.addAction("Copy data as CSV", self.copy_chart_csv)
         view = self.menuBar().addMenu("&View")
+        # runs imported meanwhile by others (a shared server library) or by the CLI
+        self.refresh_action = view.addAction("Refresh runs", QKeySequence("F5"), self.session.reload_runs)
         view.addAction("Save view…", self.save_view)
         self.views = QMenu("Open view", self)
         self.views.aboutToShow.connect(self._fill_views)

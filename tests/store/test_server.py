@@ -309,3 +309,20 @@ def test_old_server_library_is_migrated(mariadb_server: Server, server_url: str)
         assert set(got) == set(before)
         assert all(np.array_equal(got[k][1], before[k][1], equal_nan=True) for k in before)
         assert lib.add_annotation(lib.runs()[0].id, 0, 1, "after the upgrade")
+
+
+def test_window_sees_runs_another_host_imported(server_url: str, qtbot: Any) -> None:
+    """The window on a server library; another host imports; View > Refresh runs (F5) lists it."""
+    from benchlens.app.ui.launch import build_window
+
+    with Library(server_url) as lib:
+        import_path(lib, RUN, Options(tz="UTC"))
+    window: Any = build_window(Path(server_url))  # as the CLI hands it over: a Path
+    qtbot.addWidget(window)
+    assert [r.name for r in window.session.runs()] == ["c_basic"]
+    with Library(server_url) as other:
+        import_path(other, FIXTURES / "runs" / "locales_C", Options(tz="UTC"))
+    assert window.refresh_action.shortcut().toString() == "F5"
+    window.refresh_action.trigger()
+    assert sorted(r.name for r in window.session.runs()) == ["c_basic", "locales_C"]
+    window.close()
