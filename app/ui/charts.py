@@ -26,11 +26,12 @@ from PySide6.QtWidgets import (
 from benchlens.app.analysis.align import ALIGN_MODES
 from benchlens.app.analysis.decimate import MinMaxPyramid
 from benchlens.app.analysis.layout import Panel
+from benchlens.app.figure import step_marks
 from benchlens.app.ticks import heading
 from benchlens.app.ui import mime
 from benchlens.app.ui.axes import TimeAxis, ValueAxis
 from benchlens.app.ui.legends import RunLegend, metric_legend, series_clicked
-from benchlens.app.ui.marks import MarkLabels, add_band
+from benchlens.app.ui.marks import MarkLabels, add_band, add_step_marks
 from benchlens.app.ui.navigation import TimeNavigator
 from benchlens.app.ui.panel_column import MIN_PANEL_PX, PanelBorder, PanelPlot, TimeAxisStrip
 from benchlens.app.ui.panel_menu import apply_scale, panel_menu
@@ -186,6 +187,8 @@ class ComparisonView(QWidget):
         self.axis_holder.addWidget(self.axis_strip)
         self._align_axis_strip()
         self._draw_drops(runs)
+        marks = step_marks(s.rundata, [s.run(r) for r in runs], c.align, c.offsets, c.side_by_side)
+        add_step_marks(self.plots, marks, {r: s.color(r) for r in runs}, self.theme.veil)
         first.vb.sigXRangeChanged.connect(self._redecimate)
         if c.x_range:
             first.setXRange(*c.x_range, padding=0)

@@ -1,15 +1,19 @@
-"""Drops and notes on the charts: a shaded band on every panel, and a label on the top panel that
-stays readable whatever the zoom — inside the visible value range (at its top, on a veil), at the
-visible start of its band when zoomed into it, and in the first of four rows where it overlaps no
-other label, so five runs' drops stay legible. The export places its labels the same way
-(app/render.py)."""
+"""Drops, notes and load steps on the charts. A drop or note is a shaded band on every panel and a
+label on the top panel that stays readable whatever the zoom: inside the visible value range (at
+its top, on a veil), at the visible start of its band when zoomed into it, and in the first of
+four rows where it overlaps no other label, so five runs' drops stay legible; the export places
+its labels the same way (app/render.py). A step-load run's steps: a dotted line where each
+begins, its thread count at the foot of the top panel."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import pyqtgraph as pg
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
+
+from benchlens.app.figure import StepMark
 
 ROWS = 4  # label rows under the top of the panel; beyond them a label shares the emptiest row
 GAP_PX = 6.0  # the space kept between two labels in one row
@@ -29,6 +33,34 @@ def add_band(plots: list[pg.PlotItem], x0: float, x1: float, fill: QColor, run: 
         band.setZValue(-10)
         band.setProperty("run", run)
         plot.addItem(band, ignoreBounds=True)
+
+
+def add_step_marks(plots: list[pg.PlotItem], marks: list[StepMark], colors: dict[int, str], veil: QColor) -> None:
+    """Where each load step of a step-load run begins: a dotted line in the run's colour on every
+    panel, its thread count in that colour near the foot of the top panel (the drop labels take
+    its top), one row per run so that runs stepping together do not write over each other."""
+    rows = {r: k for k, r in enumerate(dict.fromkeys(m.run for m in marks))}
+    for k, plot in enumerate(plots):
+        for m in marks:
+            color = QColor(colors[m.run])
+            line_color = QColor(color)
+            line_color.setAlpha(150)
+            line = pg.InfiniteLine(
+                m.x,
+                angle=90,
+                movable=False,
+                pen=pg.mkPen(line_color, width=1, style=Qt.PenStyle.DotLine),
+                label=f"{m.threads:g} thr" if k == 0 else None,
+                labelOpts={
+                    "position": 0.05 + 0.13 * (rows[m.run] % 3),
+                    "color": color,
+                    "fill": pg.mkBrush(veil),
+                    "anchors": [(0, 1), (0, 1)],
+                },
+            )
+            line.setZValue(-5)
+            line.setProperty("step", m.threads)
+            plot.addItem(line, ignoreBounds=True)
 
 
 class MarkLabels:

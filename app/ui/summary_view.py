@@ -10,8 +10,6 @@ import math
 from functools import partial
 from typing import Any
 
-import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QColor, QGuiApplication
 from PySide6.QtWidgets import (
@@ -36,7 +34,7 @@ from benchlens.app.analysis.tables import Table, fmt, to_csv, to_markdown, to_te
 from benchlens.app.model import SeriesRef
 from benchlens.app.ui.charts import ComparisonView
 from benchlens.app.ui.session import Session
-from benchlens.app.ui.theme import chart_theme
+from benchlens.app.ui.steps_view import StepsView
 
 DEBOUNCE_MS = 250  # a wheel zoom fires many range changes: summarise once it settles
 COPY = {"text": to_text, "Markdown": to_markdown, "CSV": to_csv}
@@ -78,19 +76,13 @@ class SummaryView(QWidget):
             wl.addLayout(box, 1)
         self.steps = self._table()
         self.steps_diff = self._table()
-        self.plot = pg.PlotWidget(background=chart_theme().background)
-        self.plot.setTitle("TPS vs concurrency", size="10pt", color=chart_theme().text)
-        self.plot.setLabel("bottom", "threads (log2)")
-        self.plot.setLabel("left", "tps (median per step)")
-        self.plot.showGrid(x=True, y=True, alpha=0.25)
-        self.plot.getAxis("left").enableAutoSIPrefix(False)
-        self.plot.setMinimumWidth(280)
+        self.step_view = StepsView(session)  # TPS and latency against concurrency, whole runs
         left = QSplitter(Qt.Orientation.Vertical)
         left.addWidget(self.steps)
         left.addWidget(self.steps_diff)
         steps = QSplitter(Qt.Orientation.Horizontal)
         steps.addWidget(left)
-        steps.addWidget(self.plot)
+        steps.addWidget(self.step_view)
         steps.setStretchFactor(0, 3)
         steps.setStretchFactor(1, 2)
         self.tab_index = {
@@ -151,7 +143,7 @@ class SummaryView(QWidget):
             self.header.setText("<i>Compare runs to see their statistics over the window the charts show.</i>")
             for w in (self.stats, self.diff, self.steps, self.steps_diff, *self.waits.values()):
                 self._fill(w, None)
-            self.plot.clear()
+            self.step_view.refresh([])
             for name in ("diff", "waits", "steps"):
                 self.tabs.setTabVisible(self.tab_index[name], False)
             return
@@ -174,7 +166,8 @@ class SummaryView(QWidget):
         self._fill(self.steps, tables.get("steps"))
         self._fill(self.steps_diff, tables.get("steps-diff"))
         self.steps_diff.setVisible("steps-diff" in tables)
-        self._plot_steps(s)
+        if s.steps:
+            self.step_view.refresh([r.id for r in s.runs])  # a fixed-concurrency run beside them: a point
         if "diff" in tables and not self.tabs.isTabVisible(self.tab_index["diff"]):
             self.tabs.setTabVisible(self.tab_index["diff"], True)
             self.tabs.setCurrentIndex(self.tab_index["diff"])  # two runs: their comparison first
@@ -226,42 +219,6 @@ class SummaryView(QWidget):
             widget.resizeColumnsToContents()
             header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
             widget.setColumnWidth(0, min(widget.columnWidth(0), 340))  # long wait names: see the tooltip
-
-    def _plot_steps(self, s: Summary) -> None:
-        """TPS per step against the thread count on a log2 axis, one line per run."""
-        self.plot.clear()
-        legend = self.plot.plotItem.legend
-        if legend is None:
-            theme = chart_theme()
-            legend = self.plot.addLegend(offset=(10, 5), labelTextSize="8pt", labelTextColor=theme.text)
-            legend.setBrush(pg.mkBrush(theme.veil))
-        legend.clear()
-        ticks: set[float] = set()
-        top = 0.0
-        for r in s.runs:
-            st = s.steps.get(r.id)
-            if st is None:
-                continue
-            pts = sorted((p.threads, p.tps_median) for p in st.steps if p.threads > 0 and math.isfinite(p.tps_median))
-            if not pts:
-                continue
-            threads = np.array([p[0] for p in pts])
-            ticks.update(threads.tolist())
-            top = max(top, max(p[1] for p in pts))
-            color = self.session.color(r.id)
-            self.plot.plot(
-                np.log2(threads),
-                np.array([p[1] for p in pts]),
-                pen=pg.mkPen(color, width=2),
-                symbol="o",
-                symbolSize=7,
-                symbolBrush=color,
-                symbolPen=color,
-                name=r.name,
-            )
-        self.plot.getAxis("bottom").setTicks([[(math.log2(t), f"{t:g}") for t in sorted(ticks)]])
-        if top > 0:  # from 0, so a gap between runs reads at its true size; room above for the legend
-            self.plot.setYRange(0, top * 1.45, padding=0)
 
     # ---- copying --------------------------------------------------------------------------------
     def copy(self, name: str, tables: list[Table] | None = None) -> str:

@@ -80,8 +80,10 @@ def test_copy_buttons_put_the_tables_on_the_clipboard(window, qtbot) -> None:
     assert clipboard.text().splitlines()[0].startswith("series,unit,mean A,mean B")
 
 
-def test_panel_shows_steps_and_the_tps_vs_concurrency_chart(window, qtbot) -> None:
+def test_panel_shows_steps_and_tps_and_latency_against_concurrency(window, qtbot, tmp_path) -> None:
     import pyqtgraph as pg
+
+    from benchlens.app.stepchart import step_chart
 
     s = window.session
     ids = [rid(s.lib, p.stem) for p in STEP_LOGS[:2]]
@@ -89,22 +91,52 @@ def test_panel_shows_steps_and_the_tps_vs_concurrency_chart(window, qtbot) -> No
     view = window.summary
     qtbot.waitUntil(lambda: view.summary is not None and len(view.summary.steps) == 2, timeout=3000)
     assert view.tabs.isTabVisible(view.tab_index["steps"])
-    curves = [i for i in view.plot.getPlotItem().items if isinstance(i, pg.PlotDataItem)]
-    assert len(curves) == 2
-    for curve, r in zip(curves, ids, strict=True):
-        steps = sorted(view.summary.steps[r].steps, key=lambda x: x.threads)
-        x, y = curve.getData()
-        assert list(x) == pytest.approx([math.log2(p.threads) for p in steps])
-        assert list(y) == pytest.approx([p.tps_median for p in steps])
-        assert curve.opts["symbol"] == "o"
-    ticks = view.plot.getAxis("bottom")._tickLevels[0]
-    assert [label for _, label in ticks] == [
-        f"{t:g}" for t in sorted({p.threads for r in ids for p in view.summary.steps[r].steps})
-    ]
+    chart = step_chart(s.rundata, ids)  # what `benchlens export --steps` draws
+    steps = view.step_view
+    for plot, key in ((steps.tps, "tps"), (steps.latency, "latency")):
+        curves = [i for i in plot.getPlotItem().items if isinstance(i, pg.PlotDataItem)]
+        assert len(curves) == 2
+        for curve, line in zip(curves, chart.lines, strict=True):
+            x, y = curve.getData()
+            assert list(x) == pytest.approx([math.log2(p.threads) for p in line.points])
+            assert list(y) == pytest.approx([getattr(p, key) for p in line.points])
+            assert curve.opts["symbol"] == "o"  # a step load: a line of points
+        ticks = plot.getAxis("bottom")._tickLevels[0]
+        assert [label for _, label in ticks] == [
+            f"{t:g}" for t in sorted({p.threads for ln in chart.lines for p in ln.points})
+        ]
+    assert steps.latency.getPlotItem().titleLabel.text == f"Latency ({chart.latency})"
     assert view.steps.rowCount() == sum(len(view.summary.steps[r].steps) for r in ids)
+    s.add_runs([rid(s.lib, "baseline")])  # one concurrency for the whole run: one diamond
+    qtbot.waitUntil(lambda: view.summary is not None and len(view.summary.runs) == 3, timeout=3000)
+    fixed = [i for i in steps.tps.getPlotItem().items if isinstance(i, pg.PlotDataItem)][-1]
+    assert fixed.opts["symbol"] == "d" and fixed.opts["pen"] is None and len(fixed.getData()[0]) == 1
+    for suffix in (".png", ".svg", ".csv"):
+        out = steps.export(tmp_path / f"steps{suffix}")
+        assert out is not None and out.stat().st_size > 100
+    assert (tmp_path / "steps.csv").read_text().splitlines()[0].startswith("run,threads,tps,latency")
 
 
 def test_panel_is_empty_without_runs(window) -> None:
     view = window.summary
     assert view.summary is None and view.stats.rowCount() == 0
     assert view.copy("text") == ""
+
+
+def test_step_boundaries_and_thread_counts_are_marked_on_the_time_charts(window, qtbot) -> None:
+    import pyqtgraph as pg
+
+    from benchlens.app.figure import step_marks
+
+    s = window.session
+    ids = [rid(s.lib, p.stem) for p in STEP_LOGS[:2]]
+    s.add_runs(ids)
+    qtbot.wait(20)
+    want = step_marks(s.rundata, [s.run(r) for r in ids], s.comparison.align)
+    assert len(want) >= 4
+    for plot in window.chart.plots:
+        lines = [i for i in plot.items if isinstance(i, pg.InfiniteLine) and i.property("step") is not None]
+        assert sorted((ln.value(), ln.property("step")) for ln in lines) == sorted((m.x, m.threads) for m in want)
+    last = window.chart.plots[0]
+    labels = [i.label.format for i in last.items if isinstance(i, pg.InfiniteLine) and i.property("step") is not None]
+    assert sorted(labels) == sorted(f"{m.threads:g} thr" for m in want)  # the thread counts, once
