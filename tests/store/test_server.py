@@ -326,3 +326,24 @@ def test_window_sees_runs_another_host_imported(server_url: str, qtbot: Any) -> 
     window.refresh_action.trigger()
     assert sorted(r.name for r in window.session.runs()) == ["c_basic", "locales_C"]
     window.close()
+
+
+def test_read_only_user_browses_and_cannot_import(
+    mariadb_server: Server, server_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README's GRANTs: SELECT alone browses a library (runs, series, the CLI); an import by that
+    user is one clear line and writes nothing."""
+    with Library(server_url) as lib:
+        import_path(lib, RUN, Options(tz="UTC"))
+        want = run_series(lib, lib.runs()[0].id)
+    db = server_url.rsplit("/", 1)[1]
+    mariadb_server.sql(f"CREATE USER IF NOT EXISTS 'viewer'@'127.0.0.1' IDENTIFIED BY '{mariadb_server.password}'")
+    mariadb_server.sql(f"GRANT SELECT ON {db}.* TO 'viewer'@'127.0.0.1'")
+    viewer = server_url.replace("mysql://bl@", "mysql://viewer@")
+    with Library(viewer) as lib:
+        assert [r.name for r in lib.runs()] == ["c_basic"]
+        got = run_series(lib, lib.runs()[0].id)
+        assert set(got) == set(want)
+        with pytest.raises(LibraryError, match="the import was not written .*command denied"):
+            import_path(lib, FIXTURES / "runs" / "locales_C", Options(tz="UTC"))
+        assert [r.name for r in lib.runs()] == ["c_basic"]
