@@ -344,6 +344,6 @@ def test_read_only_user_browses_and_cannot_import(
         assert [r.name for r in lib.runs()] == ["c_basic"]
         got = run_series(lib, lib.runs()[0].id)
         assert set(got) == set(want)
-        with pytest.raises(LibraryError, match="the import was not written .*command denied"):
+        with pytest.raises(LibraryError, match=r"the import was not written .*command denied"):
             import_path(lib, FIXTURES / "runs" / "locales_C", Options(tz="UTC"))
         assert [r.name for r in lib.runs()] == ["c_basic"]
