@@ -92,6 +92,8 @@ class DetectParams:
     # percentile of the series taken as its upper level, the warm-up ends when the series first
     # reaches (1 - depth) of it; chosen by hand, not measured
     level_percentile: float = 75.0
+    # a sample at or below this fraction of the baseline is a stall (a complete stall: 0 commits)
+    stall: float = 0.1
     # samples: only stretches this long far below the run's level are left out of its steady
     # state; single low samples are its noise, and leaving them out would lift the baseline
     # (a quiet run of bench/drop_quality then showed a -30% dip)
@@ -248,11 +250,13 @@ def steady_state(
 
 def _long_runs(mask: np.ndarray, n: int) -> np.ndarray:
     """The samples of mask that are in runs of at least n consecutive ones."""
-    out = np.zeros(len(mask), bool)
-    for a, b in _merged_stretches(np.arange(len(mask), dtype=float), mask, 0.0):
-        if b - a + 1 >= n:
-            out[a : b + 1] = True
-    return out
+    edges = np.diff(np.concatenate(([0], mask.astype(np.int8), [0])))
+    starts, stops = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    keep = (stops - starts) >= n
+    marks = np.zeros(len(mask) + 1, np.int64)
+    np.add.at(marks, starts[keep], 1)
+    np.add.at(marks, stops[keep], -1)
+    return np.cumsum(marks[:-1]) > 0
 
 
 def _global_level(
@@ -315,16 +319,19 @@ def _detect_one(t: np.ndarray, v: np.ndarray, sens: Sensitivity, params: DetectP
     with np.errstate(invalid="ignore"):
         below = (s < base - margin) & np.isfinite(s) & (base > 0) & after
         soft = (s < base - params.soft * margin) & np.isfinite(s) & after
+        # a complete stall is always a candidate, whatever the smoothing and the noise gate
+        stall = _long_runs((v <= params.stall * base) & np.isfinite(v) & (base > 0) & after, 2)
+    # the moving average of w samples correlates w neighbours: a chance dip lasts w - 1 longer
+    min_s = sens.min_s + (w - 1) * step
     out = []
-    for a, b in _merge_fragments(t, _merged_stretches(t, below, params.merge_s + step), params, step):
+    for a, b in _merge_fragments(t, _merged_stretches(t, below | stall, params.merge_s + step), params, step):
         strict = float(t[b] - t[a] + step)
-        if strict < sens.min_s:  # the duration is judged on the strict stretch
+        if strict < (sens.min_s if stall[a : b + 1].any() else min_s):  # judged on the strict stretch
             continue
         if b == len(t) - 1 and strict <= params.ramp_down_s:
             continue  # the benchmark's own ramp-down
-        with np.errstate(invalid="ignore"):  # the level changes where a sample is nearer the drop's level
-            low = v < (base + float(np.nanmedian(v[a : b + 1]))) / 2.0
-        a, b = _edges(low, *_widened(soft, a, b))
+        core = float(np.nanmedian(v[a : b + 1]))
+        a, b = _level_edges(v, base, core, *_widened(soft, a, b))
         d = _drop(t, v, base, a, b, step)
         if d.depth >= sens.depth:  # a stretch that only grazes the threshold is the series' noise
             out.append(d)
@@ -379,13 +386,22 @@ def _widened(soft: np.ndarray, a: int, b: int) -> tuple[int, int]:
 
 
 def _edges(raw_low: np.ndarray, a: int, b: int) -> tuple[int, int]:
-    """The edges where the level changes: the first and last raw samples that are low (a moving
-    average starts a drop half its width early, a slow recovery trails it)."""
+    """The first and last samples of a..b that are low."""
     while a < b and not raw_low[a]:
         a += 1
     while b > a and not raw_low[b]:
         b -= 1
     return a, b
+
+
+def _level_edges(v: np.ndarray, base: np.ndarray, core: float, a: int, b: int) -> tuple[int, int]:
+    """The edges where the level changes: the first and last raw samples nearer the drop's level
+    `core` than the baseline (a moving average starts a drop half its width early, a slow recovery
+    trails it)."""
+    with np.errstate(invalid="ignore"):
+        low = v[a : b + 1] < (base[a : b + 1] + core) / 2.0
+    first, last = _edges(low, 0, len(low) - 1)
+    return a + first, a + last
 
 
 def _drop(t: np.ndarray, v: np.ndarray, base: np.ndarray, a: int, b: int, step: float) -> Drop:

@@ -1,0 +1,100 @@
+"""`benchlens drops | explain | diff` (app/cli_diagnose.py): the JSON keys of PRODUCT.md's contract
+(drops keeps its earlier keys), the same answers as the analysis API, bad input as one
+`benchlens:` line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchlens.app.analysis.diff import diff_runs
+from benchlens.app.analysis.run_drops import run_findings
+from benchlens.app.analysis.window import explain_window
+from benchlens.app.cli import main
+from benchlens.app.rundata import LibraryRunData
+from benchlens.app.store import Library
+from tests.conftest import rid
+
+DROP_KEYS = {"source", "metric", "entity", "start", "end", "depth", "baseline", "min", "score", "label", "explain"}
+DROP_KEYS |= {"kind", "verdict", "classes"}
+ENTRY_KEYS = {"source", "metric", "entity", "change", "before", "during", "similar", "class", "score"}
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> object:
+    capsys.readouterr()
+    assert main(list(args)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_drops_json_keeps_its_keys_and_adds_kind_verdict_classes(
+    summary_db: Path, summary_lib: Library, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = run_json(capsys, "drops", "disk-stall", "--json", "--db", str(summary_db))
+    assert isinstance(out, list) and len(out) == 1
+    (d,) = out
+    assert set(d) == DROP_KEYS and d["kind"] == "drop" and d["classes"][0] == "disk"
+    assert d["verdict"].startswith("disk: ")
+    assert all(set(e) == ENTRY_KEYS and e["class"] == "disk" for e in d["explain"][:3])
+    want = run_findings(LibraryRunData(summary_lib), rid(summary_lib, "disk-stall"))
+    assert d["start"] == want.drops[0].drop.start and d["end"] == want.drops[0].drop.end
+    capsys.readouterr()
+    assert main(["drops", "disk-stall", "--db", str(summary_db)]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert text[0].startswith("stability of sysbench:tps: cv ") and text[1].endswith(
+        f"(baseline {want.drops[0].drop.baseline:.6g})"
+    )
+    assert text[2] == "    " + want.drops[0].verdict()
+
+
+def test_explain_a_window_json_and_text(
+    summary_db: Path, summary_lib: Library, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ("explain", "disk-stall", "--from", "40", "--to", "52", "--align", "bench", "--db", str(summary_db))
+    out = run_json(capsys, *args, "--json")
+    assert isinstance(out, dict)
+    assert set(out) == {"from", "to", "work", "against", "verdict", "classes", "explain"}
+    assert out["classes"][0] == "disk" and out["work"] < 0.5
+    run = summary_lib.run("disk-stall")
+    assert out["from"] == pytest.approx((run.bench_start or 0) + 40)
+    want = explain_window(LibraryRunData(summary_lib), run.id, (40, 52), "bench")
+    assert [e["metric"] for e in out["explain"]] == [c.ref.metric for c in want.explain]
+    against = run_json(capsys, *args, "--json", "--against", "0:30", "--top", "2")
+    assert isinstance(against, dict) and len(against["explain"]) == 2
+    assert against["against"]["to"] == pytest.approx((run.bench_start or 0) + 30)
+    capsys.readouterr()
+    assert main(list(args)) == 0
+    assert "disk: " in capsys.readouterr().out
+
+
+def test_diff_ranks_every_series_per_transaction_too(
+    summary_db: Path, summary_lib: Library, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = run_json(capsys, "diff", "baseline", "disk-stall", "--json", "--db", str(summary_db))
+    assert isinstance(out, dict) and out["a"] == "baseline" and out["b"] == "disk-stall"
+    assert set(out["stability"]) == {"a", "b"} and out["stability"]["b"]["under_half"] > 0
+    first = out["series"][0]
+    assert first["class"] == "disk" and first["b"] > first["a"]
+    assert first["per_trx_b"] == pytest.approx(first["b"] / out["stability"]["b"]["mean"], rel=0.02)
+    want = diff_runs(LibraryRunData(summary_lib), rid(summary_lib, "baseline"), rid(summary_lib, "disk-stall"))
+    assert len(out["series"]) == len(want.series) > 50  # every series both runs have, not only the plotted
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["explain", "disk-stall", "--from", "50", "--to", "20"],
+        ["explain", "disk-stall", "--from", "1", "--to", "20", "--against", "nope"],
+        ["explain", "disk-stall", "--from", "1", "--to", "20", "--top", "0"],
+        ["explain", "no-such-run", "--from", "1", "--to", "20"],
+        ["diff", "baseline", "no-such-run"],
+        ["diff", "baseline", "mutex56"],  # no throughput to compare
+        ["drops", "disk-stall", "--metric", "vmstat:nosuch"],
+    ],
+)
+def test_bad_input_is_one_line(summary_db: Path, capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
+    capsys.readouterr()
+    assert main([*args, "--db", str(summary_db)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("benchlens: ") and "Traceback" not in err[0]
