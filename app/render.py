@@ -338,9 +338,13 @@ def _heading(p: QPainter, fig: Figure, i: int, area: QRectF, look: Look) -> None
     panel, unit, base, fm = fig.panels[i], fig.units[i], look.base, look.fm
     heading = heading_of(panel.title, unit, [r.metric for r in panel.refs])
     legend_width = 0.0
-    if len(panel.refs) > 1:  # the legend takes what the heading leaves, at least half the width
+    # the series shown (a hidden one is left out; each keeps the style of its place in the panel)
+    entries = [
+        (j, lb) for j, (r, lb) in enumerate(zip(panel.refs, panel.legend(), strict=True)) if r not in panel.hidden
+    ]
+    if len(panel.refs) > 1 and entries:  # the legend takes what the heading leaves, at least half the width
         room = max(area.width() - fm.horizontalAdvance(heading) - base * 2, area.width() * 0.5)
-        legend_width = _metric_legend(p, panel.legend(), area, room, base, look.small, look.text)
+        legend_width = _metric_legend(p, entries, area, room, base, look.small, look.text)
     p.setFont(look.font)
     p.setPen(look.text)
     heading = fm.elidedText(heading, Qt.TextElideMode.ElideRight, area.width() - legend_width - base)
@@ -405,21 +409,22 @@ def _fit(font: QFont, text: str, width: float) -> str:
 
 
 def _metric_legend(
-    p: QPainter, labels: list[str], area: QRectF, room: float, base: float, small: QFont, text: QColor
+    p: QPainter, entries: list[tuple[int, str]], area: QRectF, room: float, base: float, small: QFont, text: QColor
 ) -> float:
-    """Line style per metric, right-aligned above the panel; long names are shortened from the
-    front (the end of an event or file name is what tells them apart) to fit in `room`. Returns
-    the width used."""
+    """Line style per metric (entries: the style's index and the label), right-aligned above the
+    panel; long names are shortened from the front (the end of an event or file name is what
+    tells them apart) to fit in `room`. Returns the width used."""
     fs = QFontMetricsF(small)
+    styles = [j for j, _ in entries]
     for limit in (36, 28, 20, 14, 10):
-        short = [s if len(s) <= limit else "\u2026" + s[-(limit - 1) :] for s in labels]
+        short = [s if len(s) <= limit else "\u2026" + s[-(limit - 1) :] for _, s in entries]
         used = sum(fs.horizontalAdvance(s) + base * 3.2 for s in short)
         if used <= room:
             break
     p.setFont(small)
     lx = area.right()
     yy = area.top() - fs.height() * 0.6
-    for j, label in reversed(list(enumerate(short))):
+    for j, label in reversed(list(zip(styles, short, strict=True))):
         lx -= fs.horizontalAdvance(label) + base * 3.2
         p.setPen(QPen(text, 1.5, STYLES[j % len(STYLES)]))
         p.drawLine(QPointF(lx, yy), QPointF(lx + base * 2.2, yy))

@@ -27,6 +27,7 @@ from benchlens.app.analysis.align import ALIGN_MODES
 from benchlens.app.analysis.decimate import MinMaxPyramid
 from benchlens.app.analysis.layout import Panel
 from benchlens.app.figure import step_marks
+from benchlens.app.render import MANY_RUNS
 from benchlens.app.ticks import heading
 from benchlens.app.ui import mime
 from benchlens.app.ui.axes import TimeAxis, ValueAxis
@@ -79,6 +80,15 @@ CHART_KEYS = (  # the keys the charts read themselves (Help > Keyboard shortcuts
     ("Click a series in a panel's legend", "hide / show it"),
     ("Click a run above the charts, then Delete", "remove the run from the comparison"),
 )
+
+
+def ink(ys: np.ndarray) -> float:
+    """How much a line zigzags: its total vertical travel over its range (a flat line 0)."""
+    finite = ys[np.isfinite(ys)]
+    if len(finite) < 2:
+        return 0.0
+    span = float(finite.max() - finite.min()) or 1.0
+    return float(np.abs(np.diff(finite)).sum()) / span
 
 
 class ComparisonView(QWidget):
@@ -221,24 +231,7 @@ class ComparisonView(QWidget):
         # Panning in time leaves value axes and titles unchanged: Qt re-blits them from a pixmap.
         plot.getAxis("left").setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         plot.titleLabel.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        first_x: float | None = None
-        for j, ref in enumerate(panel.refs):
-            if ref in panel.hidden:
-                continue
-            for r in runs:
-                d = s.data(r, ref)
-                if d is None or not len(d[0]):
-                    continue
-                x = s.x_of(r, d[0])
-                pen = pg.mkPen(s.color(r), width=1, style=STYLES[j % len(STYLES)])
-                # min/max pyramid: ~2 points per pixel column at any zoom, a 1 s stall kept
-                pyramid = MinMaxPyramid(x, d[1])
-                xs, ys = pyramid.view(float(x[0]), float(x[-1]), 2000)
-                item = plot.plot(xs, ys, pen=pen, connect="finite")
-                item.setProperty("run", r)
-                self.decimated.append((i, item, pyramid))
-                self.curves.append(Curve.of(i, r, ref, x, d[1], s.unit(r, ref)))
-                first_x = float(x[0]) if first_x is None else first_x
+        first_x = self._add_curves(i, plot, panel, runs)
         apply_scale(plot, panel, first_x)
         line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(self.theme.muted, width=1))
         line.hide()  # until the mouse is over the charts (else a line at x = 0)
@@ -255,6 +248,37 @@ class ComparisonView(QWidget):
         self.column_layout.addWidget(border)
         widget.show()  # now, not one by one from the event loop (each would resize and repaint the others)
         border.show()
+
+    def _add_curves(self, i: int, plot: pg.PlotItem, panel: Panel, runs: list[int]) -> float | None:
+        """The panel's series, each run in its colour and each metric in its line style; with more
+        than MANY_RUNS runs the lines turn see-through and the noisiest is drawn under the others,
+        as the export draws them (app/render.py). Returns the first x drawn."""
+        s = self.session
+        first_x: float | None = None
+        alpha = round(255 / max(1.0, len(runs) / MANY_RUNS) ** 0.5)
+        drawn: list[tuple[float, pg.PlotDataItem]] = []
+        for ref in panel.shown():
+            j = panel.refs.index(ref)  # the style of its place in the panel, hidden ones included
+            for r in runs:
+                d = s.data(r, ref)
+                if d is None or not len(d[0]):
+                    continue
+                x = s.x_of(r, d[0])
+                color = QColor(s.color(r))
+                color.setAlpha(alpha)
+                pen = pg.mkPen(color, width=1, style=STYLES[j % len(STYLES)])
+                # min/max pyramid: ~2 points per pixel column at any zoom, a 1 s stall kept
+                pyramid = MinMaxPyramid(x, d[1])
+                xs, ys = pyramid.view(float(x[0]), float(x[-1]), 2000)
+                item = plot.plot(xs, ys, pen=pen, connect="finite")
+                item.setProperty("run", r)
+                drawn.append((ink(ys), item))
+                self.decimated.append((i, item, pyramid))
+                self.curves.append(Curve.of(i, r, ref, x, d[1], s.unit(r, ref)))
+                first_x = float(x[0]) if first_x is None else first_x
+        for rank, (_, item) in enumerate(sorted(drawn, key=lambda d: -d[0])):
+            item.setZValue(rank)  # the noisiest first, under the quieter runs
+        return first_x
 
     def _align_axis_strip(self, *_: object) -> None:
         """The strip spans what the panels span: not under the column's scroll bar."""

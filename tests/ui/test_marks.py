@@ -11,6 +11,8 @@ from PySide6.QtCore import QRectF
 
 from benchlens.app.ingest import Options, import_path
 from benchlens.app.store import Library
+from benchlens.app.render import MANY_RUNS
+from benchlens.app.ui.charts import ink
 from benchlens.app.ui.main_window import MainWindow
 from tests.ui.conftest import close_window, laptop
 
@@ -76,3 +78,15 @@ def test_a_label_stays_in_view_when_zoomed_into_its_drop(five: MainWindow, qtbot
     vb.setXRange(x1 + 10_000, x1 + 10_100, padding=0)  # far from every drop: no label
     qtbot.wait(20)
     assert not [t for t in chart.drop_labels if t.isVisible()]
+
+
+def test_many_runs_do_not_hide_each_other(five: MainWindow) -> None:
+    """Five runs overlaid: see-through lines, and in each panel the noisiest drawn under the others."""
+    chart = five.chart
+    items = [item for _, item, _ in chart.decimated]
+    assert {item.opts["pen"].color().alpha() for item in items} == {round(255 / (5 / MANY_RUNS) ** 0.5)}
+    for plot in chart.plots:
+        mine = [item for item in items if item in plot.listDataItems()]
+        by_z = sorted(mine, key=lambda it: it.zValue())
+        inks = [ink(it.getData()[1]) for it in by_z]
+        assert inks == sorted(inks, reverse=True)  # bottom (first drawn) is the noisiest
