@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from benchlens.app.store.errors import LibraryError
-from benchlens.app.store.target import ServerTarget, parse_target
 
 
 class Backend:
@@ -149,13 +148,3 @@ class SqliteBackend(Backend):
             "ON CONFLICT(name) DO UPDATE SET spec = excluded.spec, updated = excluded.updated",
             (name, spec, updated),
         )
-
-
-def connect(target: str | Path, busy_timeout: float) -> Backend:
-    """The backend of a `--db` value: a file path or a mysql:// URL (LibraryError when it cannot open)."""
-    where = parse_target(target)
-    if isinstance(where, ServerTarget):
-        from benchlens.app.store.server import ServerBackend  # the driver only when a server is named
-
-        return ServerBackend(where, busy_timeout)
-    return SqliteBackend(where, busy_timeout)

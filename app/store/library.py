@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from benchlens.app.model import RUN_COLUMNS, Annotation, Run, SeriesInfo, SourceFile
-from benchlens.app.store.backend import connect
+from benchlens.app.store.backend import Backend, SqliteBackend
 from benchlens.app.store.blobs import decode
 from benchlens.app.store.errors import LibraryError
 from benchlens.app.store.migrations import NewerLibrary, ensure_schema
+from benchlens.app.store.target import ServerTarget, parse_target
 from benchlens.importers._types import SourceMeta, SourceWarning
 
 if TYPE_CHECKING:
@@ -36,6 +37,16 @@ def current_user() -> str:
         return os.environ.get("BENCHLENS_USER") or getpass.getuser()
     except (KeyError, OSError):  # no login name and no passwd entry (a bare container)
         return "unknown"
+
+
+def connect(target: str | Path, busy_timeout: float) -> Backend:
+    """The backend of a `--db` value: a file path or a mysql:// URL (LibraryError when it cannot open)."""
+    where = parse_target(target)
+    if isinstance(where, ServerTarget):
+        from benchlens.app.store.server import ServerBackend  # the driver only when a server is named
+
+        return ServerBackend(where, busy_timeout)
+    return SqliteBackend(where, busy_timeout)
 
 
 class Library:

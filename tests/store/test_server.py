@@ -24,6 +24,7 @@ from benchlens.app.store.target import ServerTarget, parse_target
 from tests.conftest import DEMO, FIXTURES, ROOT, cli_error, run_series, stalled_folder
 from tests.store.private_server import Server
 from tests.store.test_crash_safety import write_big_vmstat
+from tests.store.test_store import _write as write_series
 
 RUN = FIXTURES / "runs" / "c_basic"
 
@@ -254,28 +255,16 @@ def test_notes_record_who_and_when(
 
 
 def test_chunks_stay_under_the_server_packet(server_url: str) -> None:
-    from benchlens.app.store.writer import SeriesSink
-    from benchlens.importers._types import Block
-
     with Library(server_url) as lib:
         packet = int(lib.conn.execute("SELECT @@max_allowed_packet").fetchone()[0])
         assert lib.db.max_chunk_points is not None and lib.db.max_chunk_points * 8 < packet
         lib.db.max_chunk_points = 10_000  # as a server with a 80 kB max_allowed_packet would allow
-        t = np.arange(100_000, dtype=np.float64) + 1.7e9
-        v = np.random.default_rng(3).random(100_000)
-        with lib.begin_import() as txn:
-            run = txn.upsert_run("/x", "x", None)
-            src = txn.add_source(run, "f.log", 1, 1, "vmstat")
-            sink = SeriesSink(txn, src, {})
-            sink.add([Block("", t, {"us": v})])
-            sink.close()
-            txn.finish_run(run, {})
-            txn.commit()
-        info = lib.series(run)[0]
-        sizes = [len(r[0]) for r in lib.conn.execute("SELECT v FROM chunks WHERE series_id = ?", (info.id,))]
-        assert sizes == [80_000] * 10
-        got_t, got_v = lib.load(info)
-        assert got_t.tobytes() == t.tobytes() and got_v.tobytes() == v.tobytes()
+        sid = write_series(lib, 100_000)
+        sizes = [len(r[0]) for r in lib.conn.execute("SELECT v FROM chunks WHERE series_id = ?", (sid,))]
+        assert sizes == [40_000] * 10  # int32 hundredths, 10,000 points a chunk
+        t, v = lib.load(sid)
+        want = np.arange(100_000, dtype=np.float64) + 1.7e9
+        assert t.tobytes() == want.tobytes() and v.tobytes() == (want % 100).round(2).tobytes()
 
 
 def test_newer_or_foreign_server_database_is_refused(mariadb_server: Server, server_url: str) -> None:
