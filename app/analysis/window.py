@@ -11,7 +11,7 @@ from functools import partial
 import numpy as np
 
 from benchlens.app.analysis.drops import Drop, detect
-from benchlens.app.analysis.explain import Change, Reference, classes, explain, reference_mask, verdict, window_level
+from benchlens.app.analysis.explain import Change, Reference, classes, explain, reference_values, verdict, window_level
 from benchlens.app.analysis.run_drops import steady_reference, throughput
 from benchlens.app.analysis.summary import Window
 from benchlens.app.errors import AnalysisError
@@ -81,7 +81,7 @@ def _work(t: np.ndarray, v: np.ndarray, start: float, end: float, reference: Ref
     """Throughput in the window over its steady level."""
     if not len(t):
         return math.nan
-    keep = reference_mask(t, reference) & np.isfinite(v)
-    level = float(np.median(v[keep])) if keep.any() else math.nan
+    steady = reference_values(v, t, reference)
+    level = float(np.median(steady)) if len(steady) else math.nan
     during = window_level(t, v, start, end)
     return during / level if level > 0 else math.nan

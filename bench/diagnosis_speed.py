@@ -1,0 +1,59 @@
+"""Time drop detection on 86,400 points (24 h at 1 s) and one explanation over 1,000 series of
+86,400 points each, against a reference on the same input (one np.median of the throughput,
+respectively one np.median of every series): PRODUCT.md's targets are <= 100 ms and <= 300 ms.
+
+    python bench/diagnosis_speed.py [--series 1000] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchlens.app.analysis.drops import detect
+from benchlens.app.analysis.explain import Reference, explain
+from benchlens.app.model import SeriesRef
+
+N = 86_400
+
+
+def best(f: object, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        f()  # type: ignore[operator]
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--series", type=int, default=1000)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args(argv)
+    rng = np.random.default_rng(1)
+    t = np.arange(1.0, N + 1)
+    tps = 1000 + rng.normal(0, 60, N)
+    for s in range(100, N - 100, 500):
+        tps[s : s + 10] *= 0.4
+    drops = detect(t, tps)
+    d_ms = best(lambda: detect(t, tps), args.repeat) * 1000
+    d_ref = best(lambda: np.median(tps), args.repeat) * 1000
+    print(f"detection, {N:,} points: {d_ms:.0f} ms ({len(drops)} drops), {d_ms / d_ref:.0f}x one np.median")
+    data = {SeriesRef("bench", f"m{k}"): (t, rng.normal(100, 10, N)) for k in range(args.series)}
+    drop = drops[len(drops) // 2]
+    ref = Reference(t[0], t[-1], tuple((d.start, d.end) for d in drops), 1 - drop.depth)
+    e_ms = best(lambda: explain(drop, data, data.get, reference=ref), args.repeat) * 1000
+    e_ref = best(lambda: [np.median(v) for _, v in data.values()], args.repeat) * 1000
+    print(f"explanation, {args.series:,} series x {N:,} points: {e_ms:.0f} ms, {e_ms / e_ref:.1f}x a median of each")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
