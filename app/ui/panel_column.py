@@ -131,9 +131,12 @@ class TimeAxisStrip(pg.PlotWidget):  # type: ignore[misc]
 
 
 def color_axes(plot: pg.PlotItem, theme: ChartTheme) -> None:
-    """Axis lines, tick labels and axis titles in the theme's colours."""
+    """Axis lines, tick labels and axis titles in the theme's colours. pyqtgraph's SI prefix is
+    off: our tick labels carry the unit (app/ticks.py), and the prefix rewrote each axis title
+    on every pan (a third of a pan step's Python time)."""
     for name in ("left", "bottom"):
         axis = plot.getAxis(name)
+        axis.enableAutoSIPrefix(False)
         axis.setPen(pg.mkPen(theme.axis))
         axis.setTextPen(pg.mkPen(theme.text))
         axis.labelStyle = {**axis.labelStyle, "color": theme.text}
