@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from benchlens.app import render
 from benchlens.app.errors import BenchlensError
-from benchlens.app.figure import Comparison, Figure, csv_text, figure_of, write_csv
+from benchlens.app.figure import Comparison, Figure, blog_layout, csv_text, figure_of, write_csv
 from benchlens.app.ui.charts import ComparisonView
 from benchlens.app.ui.session import Session
 
@@ -91,6 +91,11 @@ class ExportDialog(QDialog):
         self.setWindowTitle("Export")
         self.settings = settings
         self.fig = fig  # what the window shows now; the options only change how it is drawn
+        self.shown = fig
+        self.session, self.view = session, window_view(session, chart)
+        self.panels_choice = QComboBox()
+        self.panels_choice.addItem(f"as shown ({len(fig.panels)} panels)", "shown")
+        self.panels_choice.addItem("blog: the story in 3–4 panels", "blog")
         self.screen_px = screen_size(chart)
         self.format = QComboBox()
         for name in FORMATS:
@@ -129,6 +134,7 @@ class ExportDialog(QDialog):
 
         form = QFormLayout()
         form.addRow("Format:", self.format)
+        form.addRow("Panels:", self.panels_choice)
         form.addRow("Size:", self._row(self.size_choice, self.width_box, QLabel("×"), self.height_box))
         form.addRow("Scale (PNG):", self._row(self.scale, self.scale_box))
         form.addRow("Theme:", self.theme)
@@ -154,6 +160,7 @@ class ExportDialog(QDialog):
         self._timer = QTimer(self, singleShot=True, interval=150)  # redraw the thumbnail once typing pauses
         self._timer.timeout.connect(self.update_preview)
         self._restore()
+        self.panels_choice.currentIndexChanged.connect(self._panels_changed)
         for combo in (self.format, self.size_choice, self.scale, self.theme):
             combo.currentIndexChanged.connect(self._changed)
         for spin in (self.width_box, self.height_box, self.scale_box):
@@ -236,6 +243,19 @@ class ExportDialog(QDialog):
     def _format_changed(self) -> None:
         if self.path.text().strip():
             self.path.setText(str(self.chosen_path()))
+
+    def _panels_changed(self) -> None:
+        """As shown, or the blog preset (at blog size, as `benchlens export --preset blog`)."""
+        blog = self.panels_choice.currentData() == "blog"
+        if blog:  # the same runs and time window, the story's panels (computed when first asked for)
+            panels = blog_layout(self.session.rundata, self.view.runs)
+            self.fig = figure_of(self.session.rundata, dataclasses.replace(self.view, panels=panels))
+        else:
+            self.fig = self.shown
+        self.fig.title = self.title.text()
+        if blog:
+            self.size_choice.setCurrentIndex(max(self.size_choice.findData("blog"), 0))
+        self._changed()
 
     def _changed(self) -> None:
         self._sync()
