@@ -36,12 +36,14 @@ from __future__ import annotations
 import csv
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 
 import numpy as np
 
+from benchlens.importers import _dstat_rows
 from benchlens.importers._dstat_layout import Column, Layout, csv_layout, text_layout, title_line
+from benchlens.importers._dstat_rows import Plan, Rows
 from benchlens.importers._text import text_lines
 from benchlens.importers._types import Block, Context, Timing, append_row
 
@@ -77,6 +79,7 @@ class _Reader:
         self.ctx = ctx
         self.rows: dict[tuple[str, str], list[float]] = {}
         self.t: list[float] = []  # naive local seconds, epochs (epoch column) or report numbers
+        self.pieces: list[tuple[np.ndarray, dict[tuple[str, str], np.ndarray]]] = []  # t and rows so far
         self.kind = ""  # "time", "epoch" or "index": what self.t holds
         self.reports = 0  # rows seen, the since-boot one included (report numbers)
         self.year: int | None = None  # of the CSV's Date row
@@ -150,10 +153,71 @@ class _Reader:
             v *= float(col.base) ** power
         return v if np.isfinite(v) else None
 
+    def _seal(self) -> None:
+        """The rows read one by one so far become a piece (arrays) before rows read all at once."""
+        if self.t:
+            self.pieces.append((np.array(self.t), {key: np.array(v) for key, v in self.rows.items()}))
+        self.t, self.rows = [], {}
+
+    def taken(self, layout: Layout, plan: Plan, got: Rows) -> bool:
+        """Rows read all at once (importers/_dstat_rows.py) appended; False (nothing done) when
+        their times need the one-by-one reading (a bad date, another kind of time)."""
+        n = len(got.values)
+        kind = "epoch" if layout.epoch is not None else "time" if layout.time is not None else "index"
+        if self.reports == 0 or (self.kind and kind != self.kind):
+            return False
+        self.kind = kind
+        if kind == "time":
+            naive = self._naive_all(got.clock)
+            if naive is None:
+                return False
+        elif kind == "epoch":
+            naive = got.values[:, plan.epoch].copy()
+        else:
+            naive = np.arange(self.reports, self.reports + n, dtype=float)
+        self._seal()
+        rows: dict[tuple[str, str], np.ndarray] = {}
+        for f, c in enumerate(plan.columns):
+            col = layout.columns[c]
+            if col.metric:
+                key, v = (col.metric, col.entity), got.values[:, f]
+                rows[key] = np.where(np.isnan(v), rows[key], v) if key in rows else v
+        self.pieces.append((naive, rows))
+        self.reports += n
+        return True
+
+    def _naive_all(self, clock: np.ndarray) -> np.ndarray | None:
+        """_naive for many rows (day, month, hh, mm, ss): None when one of them is not a date."""
+        day, month, hh, mm, ss = clock.T
+        year = self.year if self.year is not None else _latest_year(int(month[0]), int(day[0]))
+        before = np.concatenate(([self.last_month if self.year is not None else month[0]], month[:-1]))
+        years = year + np.cumsum(month < before)
+        if not ((month >= 1) & (month <= 12) & (hh < 24) & (mm < 60) & (ss < 60) & (day >= 1)).all():
+            return None
+        first = (years - 1970).astype("datetime64[Y]").astype("datetime64[M]") + (month - 1)
+        days = (first + 1).astype("datetime64[D]") - first.astype("datetime64[D]")
+        if (day > days.astype(np.int64)).any():
+            return None
+        if self.year is None:
+            self.ctx.warn(None, f"dstat prints no year: {year} taken (the latest one not in the future)", kind="time")
+        self.year, self.last_month = int(years[-1]), int(month[-1])
+        epoch_days = first.astype("datetime64[D]").astype(np.int64) + day - 1
+        return (epoch_days * 86400 + hh * 3600 + mm * 60 + ss).astype(float)
+
+    def _columns(self) -> tuple[np.ndarray, dict[tuple[str, str], np.ndarray]]:
+        """All pieces as one time array and one column per series (NaN where a piece lacks it)."""
+        self._seal()
+        t = np.concatenate([piece[0] for piece in self.pieces])
+        keys = dict.fromkeys(key for _, rows in self.pieces for key in rows)
+        columns = {
+            key: np.concatenate([rows.get(key, np.full(len(pt), np.nan)) for pt, rows in self.pieces]) for key in keys
+        }
+        return t, columns
+
     def blocks(self) -> Iterator[Block]:
-        if not self.t:
+        if not self.t and not self.pieces:
             return
-        naive = np.array(self.t)
+        naive, columns = self._columns()
         if self.kind == "time":
             t = self.ctx.clock.wall(naive)
             self.ctx.note_variant("time column (-t)")
@@ -165,8 +229,7 @@ class _Reader:
             self.ctx.meta.timing = Timing.INDEX
             self.ctx.note_variant("no time column")
         by_entity: dict[str, dict[str, np.ndarray]] = {}
-        for (metric, entity), column in self.rows.items():
-            v = np.array(column)
+        for (metric, entity), v in columns.items():
             if not np.isnan(v).all():
                 by_entity.setdefault(entity, {})[metric] = v
         for entity, values in by_entity.items():
@@ -190,6 +253,11 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     csv_mode: bool | None = None
     state = _State()
     for data in chunks:
+        if csv_mode is None:
+            csv_mode = _is_csv(data)
+        if csv_mode is False and b"\x1b" not in data and b"\r" not in data:
+            _text_chunk(data, state, reader)
+            continue
         for raw in text_lines(data):
             state.no += 1
             line = _ANSI.sub("", raw) if "\x1b" in raw else raw
@@ -199,10 +267,20 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
                 _csv_line(line, state, reader)
             else:
                 _text_line(line, state, reader)
-    if not reader.t and not ctx.warnings:
+        _flush(state, reader)
+    if not reader.t and not reader.pieces and not ctx.warnings:
         ctx.warn(None, "no dstat rows (a header line over a column line, then values) found", kind="format")
     ctx.units.update(state.units)
     yield from reader.blocks()
+
+
+def _is_csv(data: bytes) -> bool | None:
+    """What the first line that is not blank says (None: no such line yet)."""
+    for raw in text_lines(data[:65536]):
+        line = _ANSI.sub("", raw) if "\x1b" in raw else raw
+        if line.strip():
+            return bool(_BANNER.match(line)) or line.startswith('"')
+    return None
 
 
 class _State:
@@ -212,33 +290,141 @@ class _State:
         self.no = 0
         self.layout: Layout | None = None
         self.previous = ""  # text: the line before (a group line waits for its column line)
+        self.titles = False  # text: the line before is a group line (a header may follow)
         self.groups: list[str] | None = None  # CSV: the group row, waiting for the column row
         self.units: dict[str, str] = {}
+        self.plan: Plan | None = None  # text: the layout's fixed windows (rows read all at once)
+        self.pending: list[str] = []  # text: data rows of the layout in force, not read yet
+        self.pending_no: list[int] = []
 
-    def use(self, layout: Layout, ctx: Context) -> None:
+    def use(self, layout: Layout, ctx: Context, group_line: str = "") -> None:
         if self.layout is not None and layout.columns != self.layout.columns:
             ctx.note_variant("several layouts")
         self.layout = layout
+        self.plan = _dstat_rows.plan(layout, group_line) if layout.spans else None
         for col in layout.columns:
             if col.metric:
                 self.units[col.metric] = col.unit
 
 
 def _text_line(line: str, state: _State, reader: _Reader) -> None:
-    layout = text_layout(state.previous, line)
-    state.previous = line
+    # a group line holds only dash-padded titles: never `|` or `:`, which every row of two plugins
+    # or with a time has; only such a line after one can be a header
+    titles = "-" in line and "|" not in line and ":" not in line and title_line(line)
+    layout = text_layout(state.previous, line) if state.titles else None
+    group_line, state.previous, state.titles = state.previous, line, titles
     if layout is not None:
-        state.use(layout, reader.ctx)
+        _flush(state, reader)
+        state.use(layout, reader.ctx, group_line)
         reader.ctx.note_variant("text")
         return
-    if state.layout is None or not line.strip() or title_line(line):
-        return  # before the first header, blank, or a group line waiting for its columns
-    cells = state.layout.cut(line)
+    if state.layout is None or titles or not line.strip():
+        return  # before the first header, a group line waiting for its columns, or blank
+    state.pending.append(line)
+    state.pending_no.append(state.no)
+
+
+_BATCH = 8192  # rows read at once: bounds the byte matrices (rows x width x 8 bytes at most)
+
+
+def _flush(state: _State, reader: _Reader) -> None:
+    """The pending rows of the layout in force: all at once where they fit its plan, else (and the
+    since-boot first row, whose time sets the file's) one by one."""
+    lines, nos, layout, plan = state.pending, state.pending_no, state.layout, state.plan
+    state.pending, state.pending_no = [], []
+    k = 0
+    while layout is not None and k < len(lines):
+        if plan is None or reader.reports == 0:
+            _one(nos[k], lines[k], layout, reader)
+            k += 1
+            continue
+        end = min(k + _BATCH, len(lines))
+        _batch(nos[k:end], lines[k:end], layout, plan, reader)
+        k = end
+
+
+def _batch(nos: list[int], lines: list[str], layout: Layout, plan: Plan, reader: _Reader) -> None:
+    m, fits = _dstat_rows.matrix(lines, plan)
+    got = _dstat_rows.read(m, plan)
+    got = Rows(got.ok & fits, got.values[fits[got.ok]], got.clock[fits[got.ok]])
+    _take(got, lambda k: (nos[k], lines[k]), layout, plan, reader)
+
+
+def _take(got: Rows, line: Callable[[int], tuple[int, str]], layout: Layout, plan: Plan, reader: _Reader) -> None:
+    """Rows read all at once appended, the lines they refused (`line(k)`: its number and text)
+    read one by one, in their order."""
+    start = taken = 0  # the line a run of fitting rows starts at, and the rows of `got` before it
+    for stop in [*np.flatnonzero(~got.ok).tolist(), len(got.ok)]:
+        run = stop - start
+        part = Rows(got.ok[start:stop], got.values[taken : taken + run], got.clock[taken : taken + run])
+        if run and not reader.taken(layout, plan, part):
+            for j in range(start, stop):
+                _one(*line(j), layout, reader)
+        taken += run
+        if stop < len(got.ok):
+            _one(*line(stop), layout, reader)
+        start = stop + 1
+
+
+def _text_chunk(data: bytes, state: _State, reader: _Reader) -> None:
+    """A chunk of text (no colours, no CR) under a layout with a plan: runs of lines that are
+    rows of the plan's width with a plugin separator in place (never a header line, and after a
+    row) read all at once; every other line as _text_line reads it."""
+    if not data:
+        return
+    buf = np.frombuffer(data, np.uint8)
+    ends = np.flatnonzero(buf == 10)
+    if not data.endswith(b"\n"):
+        ends = np.append(ends, len(data))  # the file's last line (no newline: read one by one)
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    i, n = 0, len(ends)
+    fits, plan = np.zeros(n, bool), None
+    while i < n:
+        if state.plan is not plan:
+            plan = state.plan
+            fits = _fits(buf, starts, ends, plan) if plan is not None else np.zeros(n, bool)
+            fits[-1] &= data.endswith(b"\n")
+        if not fits[i] or state.titles or state.layout is None or plan is None or reader.reports == 0:
+            state.no += 1
+            _text_line(data[starts[i] : ends[i]].decode("utf-8", "replace"), state, reader)
+            if reader.reports == 0:
+                _flush(state, reader)  # the since-boot row: read before the rows after it
+            i += 1
+            continue
+        _flush(state, reader)
+        j = i + int(np.argmin(fits[i:])) if not fits[i:].all() else n
+        for a in range(i, j, _BATCH):
+            b = min(a + _BATCH, j)
+            m = buf[starts[a] : ends[b - 1] + 1].reshape(b - a, plan.width + 1)
+            no0 = state.no + 1 + a - i
+
+            def line(k: int, a: int = a, no0: int = no0) -> tuple[int, str]:
+                return no0 + k, data[starts[a + k] : ends[a + k]].decode("utf-8", "replace")
+
+            _take(_dstat_rows.read(m, plan), line, state.layout, plan, reader)
+        state.no += j - i
+        state.previous, state.titles = data[starts[j - 1] : ends[j - 1]].decode("utf-8", "replace"), False
+        i = j
+    _flush(state, reader)
+
+
+def _fits(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, plan: Plan) -> np.ndarray:
+    """Lines of the plan's width with `|` or `:` where its first two plugins meet (so not a
+    title line, which never holds either)."""
+    fits = ends - starts == plan.width
+    if plan.sep is None:
+        return np.zeros(len(ends), bool)
+    at = buf[np.minimum(starts + plan.sep, len(buf) - 1)]
+    return fits & ((at == ord("|")) | (at == ord(":")))
+
+
+def _one(no: int, line: str, layout: Layout, reader: _Reader) -> None:
+    cells = layout.cut(line)
     if cells is None:
         if reader.ctx.room():
-            reader.ctx.warn(state.no, f"not a dstat row: {line[:60]!r}", kind="unreadable")
+            reader.ctx.warn(no, f"not a dstat row: {line[:60]!r}", kind="unreadable")
         return
-    reader.row(state.no, state.layout, cells)
+    reader.row(no, layout, cells)
 
 
 def _csv_line(line: str, state: _State, reader: _Reader) -> None:
