@@ -129,6 +129,7 @@ def test_every_command_gives_on_a_server_what_it_gives_on_a_file(
             ["dump", "stalled", "--source", "iostat", "--metric", "w/s", "--entity", "vda", "--csv"],
             ["drops", "stalled", "--json"],
             ["summary", "stalled", "--format", "json"],
+            ["explain", "stalled", "--from", "4", "--to", "11", "--json"],
         ):
             got.append(_cli(capsys, *args, "--db", db))
         out = tmp_path / f"{len(outs)}.csv"
@@ -336,3 +337,22 @@ def test_read_only_user_browses_and_cannot_import(
         with pytest.raises(LibraryError, match=r"the import was not written .*command denied"):
             import_path(lib, FIXTURES / "runs" / "locales_C", Options(tz="UTC"))
         assert [r.name for r in lib.runs()] == ["c_basic"]
+
+
+def test_record_push_imports_the_finished_folder(server_url: str, tmp_path: Path) -> None:
+    """`benchlens record ... --push URL` on the benchmark host: the run is in the server library."""
+    folder = tmp_path / "pushed"
+    code = "import sys; from benchlens.app.cli import main; sys.exit(main(sys.argv[1:]))"
+    p = subprocess.run(
+        [sys.executable, "-c", code, "record", str(folder), "--push", server_url, "--", "sleep", "3"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(Path.home()), "PYTHONPATH": str(ROOT)},
+    )
+    assert p.returncode == 0, p.stderr
+    assert f"pushed {folder} to {server_url}: run 1 'pushed' imported" in p.stdout
+    with Library(server_url) as lib:
+        (run,) = lib.runs()
+        assert run.name == "pushed" and {s.format for s in lib.sources(run.id)} >= {"vmstat", "iostat", "mpstat"}
