@@ -1,8 +1,11 @@
 """Panels of a comparison and the default layout (Qt-free, shared by the window and export).
 
 The default layout tells the story, top to bottom, with only what the runs have data for:
-throughput (`tps`) and latency; CPU (vmstat us/sy/wa, else mpstat all %usr/%sys/%iowait); the
-busiest disk in one panel (%util, else its IOPS); and the one database panel that moved most in
+throughput (`tps`) and latency; CPU (the first source of CPU_SOURCES: vmstat us/sy/wa, else
+mpstat, pt-stalk's procstat, sar or dstat); the busiest disk in one panel (%util, else its IOPS,
+else dstat's bytes; iostat, else diskstats, sar -d or dstat); the busiest network interface (sar -n
+DEV or dstat, when the folder has one); the processes that used most CPU (pidstat, at most
+TOP_PROCESSES); and the one database panel that moved most in
 these runs (checkpoint age, history list length or the top waits). The other candidates (the
 disk's IOPS and await, the database panels not chosen) are `more_panels`, one click away. The
 blog preset of `benchlens export` is the same story in at most BLOG_PANELS panels (`blog_panels`).
@@ -85,8 +88,22 @@ def parse_panel(arg: str) -> Panel:
     return Panel(title.strip() or " + ".join(r.label() for r in refs), refs)
 
 
-THROUGHPUT_FORMATS = ("sysbench", "dbstress", "tpcc")
+THROUGHPUT_FORMATS = ("sysbench", "dbstress", "tpcc", "hammerdb")
 TOP_WAITS = 4
+TOP_PROCESSES = 4
+# CPU panel sources, the first a run has: (format, entity, user, system, iowait)
+CPU_SOURCES = (
+    ("vmstat", "", "us", "sy", "wa"),
+    ("mpstat", "all", "%usr", "%sys", "%iowait"),
+    ("procstat", "all", "%usr", "%sys", "%iowait"),
+    ("sar", "all", "%user", "%system", "%iowait"),  # sar -u
+    ("sar", "all", "%usr", "%sys", "%iowait"),  # sar -u ALL
+    ("dstat", "total", "cpu.usr", "cpu.sys", "cpu.wai"),
+)
+# disk panel sources, the first a run has: iostat -x's metrics, also made from /proc/diskstats
+DISK_FORMATS = ("iostat", "diskstats", "sar")
+# network panel sources: (format, received, sent, unit)
+NETWORK_SOURCES = (("sar", "rxkB/s", "txkB/s", "kB/s"), ("dstat", "net.recv", "net.send", "B/s"))
 # The database panels, in the order that breaks a tie (and decides when nothing rates them).
 DATABASE_ROLES = ("checkpoint_age", "history_list", "waits")
 # panels of the blog preset: a 1200x675 figure keeps about 110 px of plot per panel with 4, the
@@ -98,6 +115,9 @@ ROLE_CLASSES = {
     "cpu": ("cpu",),
     "disk_util": ("disk",),
     "disk_iops": ("disk",),
+    "disk_io": ("disk",),
+    "network": ("network",),
+    "processes": ("cpu",),
     "checkpoint_age": ("redo", "flushing"),
     "history_list": ("purge",),
     "waits": ("locks", "latches"),
@@ -204,9 +224,10 @@ def _story(available: Iterable[SeriesRef], load: Rating | None, spread: Rating |
     """default_panels with each panel's role."""
     roles = dict(candidate_panels(available, load))
     chosen: list[tuple[str, Panel]] = [(k, roles[k]) for k in ("throughput", "latency", "cpu") if k in roles]
-    disk = "disk_util" if "disk_util" in roles else "disk_iops"
-    if disk in roles:
+    disk = next((k for k in ("disk_util", "disk_iops", "disk_io") if k in roles), None)
+    if disk is not None:
         chosen.append((disk, roles[disk]))
+    chosen += [(k, roles[k]) for k in ("network", "processes") if k in roles]
     database = [k for k in DATABASE_ROLES if k in roles]
     if database:
         rate = spread or (lambda _: 0.0)
@@ -240,12 +261,14 @@ def candidate_panels(available: Iterable[SeriesRef], load: Rating | None = None)
                 which = ", ".join(f"p{r.entity}" if r.entity.replace(".", "").isdigit() else r.entity for r in lat[:2])
                 out.append(("latency", Panel(f"Latency {which} (ms)", lat[:2])))
             break
-    cpu = pick(SeriesRef("vmstat", "us"), SeriesRef("vmstat", "sy"), SeriesRef("vmstat", "wa"))
-    if not cpu:
-        cpu = pick(*(SeriesRef("mpstat", m, "all") for m in ("%usr", "%sys", "%iowait")))
-    if cpu:
-        out.append(("cpu", Panel("CPU (%)", cpu)))
-    out += _disk_panels(have, load)
+    for fmt, entity, *metrics in CPU_SOURCES:
+        cpu = pick(*(SeriesRef(fmt, m, entity) for m in metrics))
+        if SeriesRef(fmt, metrics[0], entity) in have:  # its user time: sar -u and -u ALL share %iowait
+            out.append(("cpu", Panel("CPU (%)", cpu)))
+            break
+    disks = (_disk_panels(have, load, fmt) for fmt in DISK_FORMATS)
+    out += next((d for d in disks if d), []) or _dstat_disk_panels(have, load)
+    out += _network_panels(have, load) + _process_panels(have, load)
     innodb = pick(SeriesRef("innodb_status", "checkpoint_age"))
     if innodb:
         out.append(("checkpoint_age", Panel("Checkpoint age", innodb)))
@@ -266,25 +289,63 @@ def candidate_panels(available: Iterable[SeriesRef], load: Rating | None = None)
     return out
 
 
-def _disk_panels(have: set[SeriesRef], load: Rating | None) -> list[tuple[str, Panel]]:
-    """The busiest device's %util, IOPS and await panels."""
-    devices = sorted({r.entity for r in have if r.format == "iostat" and r.metric in ("w/s", "%util") and r.entity})
+def _disk_panels(have: set[SeriesRef], load: Rating | None, fmt: str = "iostat") -> list[tuple[str, Panel]]:
+    """The busiest device's %util, IOPS and await panels (iostat's metrics: `fmt` is iostat,
+    diskstats, or sar -d, whose IOPS is `tps`)."""
+    devices = sorted({r.entity for r in have if r.format == fmt and r.metric in ("w/s", "%util", "tps") and r.entity})
     if not devices:
         return []
-    dev = max(devices, key=lambda d: (load(SeriesRef("iostat", "%util", d)) if load else 0.0, -devices.index(d)))
+    dev = max(devices, key=lambda d: (load(SeriesRef(fmt, "%util", d)) if load else 0.0, -devices.index(d)))
 
-    def pick(*refs: SeriesRef) -> list[SeriesRef]:
-        return [r for r in refs if r in have]
+    def pick(*metrics: str) -> list[SeriesRef]:
+        return [r for r in (SeriesRef(fmt, m, dev) for m in metrics) if r in have]
 
     out = []
-    util = pick(SeriesRef("iostat", "%util", dev))
+    util = pick("%util")
     if util:
         out.append(("disk_util", Panel(f"Disk {dev}: %util", util)))
-    iops = pick(SeriesRef("iostat", "w/s", dev), SeriesRef("iostat", "r/s", dev))
+    iops = pick("w/s", "r/s") or pick("tps")
     if iops:
         out.append(("disk_iops", Panel(f"Disk {dev}: IOPS", iops)))
-    wait = pick(SeriesRef("iostat", "w_await", dev), SeriesRef("iostat", "r_await", dev))
-    wait = wait or pick(SeriesRef("iostat", "await", dev))
+    wait = pick("w_await", "r_await") or pick("await")
     if wait:
         out.append(("disk_await", Panel(f"Disk {dev}: await (ms)", wait)))
     return out
+
+
+def _busiest(
+    have: set[SeriesRef], fmt: str, metrics: tuple[str, ...], load: Rating | None, skip: str = ""
+) -> str | None:
+    """The entity of `fmt` whose `metrics` add up to the highest load (else the first in name
+    order), entities named in `skip` (space separated) only when there is no other."""
+    names = sorted({r.entity for r in have if r.format == fmt and r.metric in metrics})
+    names = [e for e in names if e not in skip.split()] or names
+    if not names:
+        return None
+    return max(
+        names, key=lambda e: (sum(load(SeriesRef(fmt, m, e)) for m in metrics) if load else 0.0, -names.index(e))
+    )
+
+
+def _dstat_disk_panels(have: set[SeriesRef], load: Rating | None) -> list[tuple[str, Panel]]:
+    """dstat's disk bytes read and written (it has no %util or IOPS), of the busiest disk."""
+    dev = _busiest(have, "dstat", ("dsk.read", "dsk.writ"), load)
+    refs = [r for r in (SeriesRef("dstat", m, dev or "") for m in ("dsk.writ", "dsk.read")) if r in have]
+    return [("disk_io", Panel(f"Disk {dev}: read/write (B/s)", refs))] if refs else []
+
+
+def _network_panels(have: set[SeriesRef], load: Rating | None) -> list[tuple[str, Panel]]:
+    """The busiest network interface (not the loopback), received and sent: sar -n DEV, else dstat."""
+    for fmt, rx, tx, unit in NETWORK_SOURCES:
+        nic = _busiest(have, fmt, (rx, tx), load, skip="lo")
+        refs = [r for r in (SeriesRef(fmt, m, nic or "") for m in (rx, tx)) if r in have]
+        if refs:
+            return [("network", Panel(f"Network {nic} ({unit})", refs))]
+    return []
+
+
+def _process_panels(have: set[SeriesRef], load: Rating | None) -> list[tuple[str, Panel]]:
+    """The processes (pidstat) that used most CPU, at most TOP_PROCESSES of them in one panel."""
+    procs = [r for r in have if r.format == "pidstat" and r.metric == "%CPU" and r.entity]
+    top = sorted(procs, key=lambda r: (-(load(r) if load else 0.0), r.entity))[:TOP_PROCESSES]
+    return [("processes", Panel("Top processes: CPU (%)", top))] if top else []

@@ -1,0 +1,81 @@
+"""The default layout with issue 13's formats, from the series real captures give (tests/fixtures):
+HammerDB's throughput; CPU and disk from procstat, sar, dstat or diskstats when vmstat, mpstat and
+iostat are absent (never beside them); at most one network panel (sar -n DEV, else dstat; the
+busiest interface, not the loopback) and one per-process CPU panel (pidstat's top processes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+
+from benchlens.app.analysis.layout import TOP_PROCESSES, default_panels, more_panels
+from benchlens.app.model import SeriesRef
+from benchlens.importers import diskstats, dstat, hammerdb, pidstat, sar, vmstat
+from tests.conftest import FIXTURES, parse_bytes
+
+
+def refs(fmt: ModuleType, path: Path) -> set[SeriesRef]:
+    blocks, _ = parse_bytes(fmt, path.read_bytes())
+    return {SeriesRef(fmt.name, m, b.entity) for b in blocks for m in b.values}
+
+
+SAR_NET_DISK = refs(sar, FIXTURES / "sar" / "sar_12.6.1_C_d-p-n-DEV-EDEV.txt")
+SAR_CPU = refs(sar, FIXTURES / "sar" / "sar_12.6.1_C_u-r-ALL-B-b-q-w-W-S.txt")
+SAR_CPU_ALL = refs(sar, FIXTURES / "sar" / "sar_12.6.1_C_u-ALL-P-ALL.txt")
+DSTAT = refs(dstat, FIXTURES / "dstat" / "dstat_0.7.4_C_t-C-D-N-lists.txt")
+PIDSTAT = refs(pidstat, FIXTURES / "pidstat" / "pidstat_12.6.1_C_u-d-r-w.txt")
+HAMMERDB = refs(hammerdb, FIXTURES / "hammerdb" / "hammerdb_4.x_C_tcount-timestamps-postgresql-handwritten.txt")
+DISKSTATS = refs(diskstats, FIXTURES / "diskstats" / "diskstats_6.18.44_dd-direct-write.txt")
+VMSTAT = refs(vmstat, next((FIXTURES / "vmstat").glob("*.txt")))
+
+
+def titles(have: set[SeriesRef]) -> list[str]:
+    return [p.title for p in default_panels(have)]
+
+
+def panel(have: set[SeriesRef], title: str) -> list[SeriesRef]:
+    return next(p.refs for p in default_panels(have) if p.title.startswith(title))
+
+
+def test_hammerdb_is_throughput() -> None:
+    assert panel(HAMMERDB, "Throughput") == [SeriesRef("hammerdb", "tps")]
+
+
+def test_sar_gives_cpu_disk_and_network_without_vmstat_and_iostat() -> None:
+    have = SAR_CPU | SAR_NET_DISK
+    assert panel(have, "CPU") == [SeriesRef("sar", m, "all") for m in ("%user", "%system", "%iowait")]
+    assert panel(SAR_CPU_ALL, "CPU") == [SeriesRef("sar", m, "all") for m in ("%usr", "%sys", "%iowait")]
+    disk = panel(have, "Disk")
+    assert {r.metric for r in disk} == {"%util"} and disk[0].format == "sar"
+    net = panel(have, "Network")
+    assert [r.metric for r in net] == ["rxkB/s", "txkB/s"] and net[0].entity != "lo"
+    assert titles(have).count(next(t for t in titles(have) if t.startswith("Network"))) == 1
+
+
+def test_dstat_gives_cpu_disk_and_network() -> None:
+    assert panel(DSTAT, "CPU") == [SeriesRef("dstat", m, "total") for m in ("cpu.usr", "cpu.sys", "cpu.wai")]
+    assert {r.metric for r in panel(DSTAT, "Disk")} == {"dsk.read", "dsk.writ"}
+    net = panel(DSTAT, "Network")
+    assert [r.metric for r in net] == ["net.recv", "net.send"] and net[0].entity not in ("lo", "")
+
+
+def test_fallbacks_stay_out_when_the_first_sources_are_there() -> None:
+    have = VMSTAT | DSTAT | SAR_CPU
+    assert {r.format for r in panel(have, "CPU")} == {"vmstat"}
+    assert {r.format for r in panel(SAR_NET_DISK | DSTAT, "Network")} == {"sar"}  # one network panel
+    assert {r.format for r in panel(DISKSTATS | SAR_NET_DISK | DSTAT, "Disk")} == {"diskstats"}
+
+
+def test_top_processes_by_cpu() -> None:
+    cpu = [r for r in PIDSTAT if r.metric == "%CPU"]
+    assert len(cpu) > 1
+    load = {r: float(k) for k, r in enumerate(sorted(cpu, key=lambda r: r.entity))}
+    got = next(p.refs for p in default_panels(PIDSTAT, lambda r: load.get(r, 0.0)) if p.title.startswith("Top proc"))
+    assert got == sorted(cpu, key=lambda r: -load[r])[:TOP_PROCESSES]
+
+
+def test_a_folder_of_everything_tells_the_story_once() -> None:
+    have = HAMMERDB | SAR_CPU | SAR_NET_DISK | PIDSTAT | DSTAT
+    shown = titles(have)
+    assert [t.split()[0] for t in shown] == ["Throughput", "CPU", "Disk", "Network", "Top"]
+    assert not any(p.title.startswith(("Network", "Top")) for p in more_panels(have))
