@@ -94,7 +94,6 @@ class ServerBackend(Backend):
         except mariadb.Error as e:
             raise LibraryError(f"{self.name}: cannot connect ({e}){_hint(e)}") from None
         self.conn = _Conn(raw)
-        self.conn.execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED")
         self.conn.execute("SET SESSION innodb_lock_wait_timeout = ?", (max(1, round(busy_timeout)),))
         packet = int(self.conn.execute("SELECT @@max_allowed_packet").fetchone()[0])
         self.max_chunk_points = max(1024, (packet - PACKET_MARGIN) // 8)
@@ -124,7 +123,8 @@ class ServerBackend(Backend):
 
     def rollback(self) -> None:
         self.conn.in_transaction = False
-        self.conn.execute("ROLLBACK")
+        with contextlib.suppress(self.Error):  # the connection is gone: the server rolled back already
+            self.conn.execute("ROLLBACK")
 
     def version(self) -> int:
         if not self._has_table("migrations"):
@@ -192,7 +192,9 @@ class ServerBackend(Backend):
 
     def release_content_lock(self) -> None:
         while self._locks:
-            self._unlock(self._locks.pop())
+            name = self._locks.pop()
+            with contextlib.suppress(self.Error):  # a lock dies with its connection
+                self._unlock(name)
 
     def save_view(self, name: str, spec: str, updated: float) -> None:
         self.conn.execute(
@@ -215,6 +217,10 @@ def connect_args(target: ServerTarget) -> dict[str, Any]:
         "connect_timeout": CONNECT_TIMEOUT_S,
         "autocommit": True,
         "ssl": True,
+        # Run again on a reconnect (a window left open past the server's wait_timeout reconnects on
+        # its next read; an import fails at the lost connection and never goes on in a new session).
+        "init_command": "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED",
+        "reconnect": True,
     }
     if target.host:
         args["host"] = target.host

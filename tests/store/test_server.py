@@ -356,3 +356,19 @@ def test_record_push_imports_the_finished_folder(server_url: str, tmp_path: Path
     with Library(server_url) as lib:
         (run,) = lib.runs()
         assert run.name == "pushed" and {s.format for s in lib.sources(run.id)} >= {"vmstat", "iostat", "mpstat"}
+
+
+def test_lost_connection(mariadb_server: Server, server_url: str) -> None:
+    """The server drops the connection (wait_timeout, a restart): an import on it is one clear
+    line and leaves nothing; a reader (the window) reconnects on its next read, READ COMMITTED again."""
+    with Library(server_url) as lib:
+        import_path(lib, RUN, Options(tz="UTC"))
+        txn = lib.begin_import()
+        txn.upsert_run("/elsewhere", "half", None)
+        mariadb_server.sql(f"KILL {lib.conn.execute('SELECT CONNECTION_ID()').fetchone()[0]}")
+        with pytest.raises(LibraryError, match=r"the import was not written .*gone away"), txn:
+            txn.add_source(txn.run_id or 0, "x.log", 1, 1, "vmstat")
+        assert [r.name for r in lib.runs()] == ["c_basic"]
+        mariadb_server.sql(f"KILL {lib.conn.execute('SELECT CONNECTION_ID()').fetchone()[0]}")
+        assert [r.name for r in lib.runs()] == ["c_basic"]  # reconnected
+        assert lib.conn.execute("SELECT @@tx_isolation").fetchone()[0] == "READ-COMMITTED"
