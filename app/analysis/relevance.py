@@ -88,11 +88,21 @@ class RelevanceParams:
     other: float = 0.5
     # weight of a wait event's count or average when its wait time is not known
     lone_wait: float = 0.2
+    # the least a device's reads or writes must change to weigh fully, whatever the device did
+    # elsewhere (kB/s, requests/s): during a 45 s global read lock of tests/fixtures/diagnosis
+    # reads went 24 -> 165 kB/s, "7x the rest of the run" and still nothing; chosen by hand
+    device_kb: float = 1024.0
+    device_requests: float = 50.0
 
 
 RELEVANCE = RelevanceParams()
 CPU_METRICS = {"us", "sy", "id", "wa", "st", "%user", "%usr", "%sys", "%system", "%idle", "%iowait", "%steal"}
 CPU_METRICS |= {"%nice", "%irq", "%soft", "%guest", "%gnice"}
+# statements that take a global or table lock: one in a window where there were none is evidence
+# of the lock itself (without the metadata-lock instrument, a global read lock leaves only this)
+LOCK_STATEMENTS = {"Com_flush", "Com_lock_tables", "Com_backup", "Com_backup_lock"}
+# lock wait time as ms per second (global_status rates of *_lock_time counters)
+LOCK_TIME = {"Innodb_row_lock_time", "Table_locks_waited_time"}
 # what a device or link does for the server: its reads and writes, their latency, its queue (discards,
 # merges and request sizes are not load by themselves)
 DEVICE_LOAD = {"wkB/s", "rkB/s", "w/s", "r/s", "r_await", "w_await", "aqu-sz", "rxkB/s", "txkB/s"}
@@ -154,11 +164,26 @@ def importance(
             return params.lone_wait, 0.0
         weight = 1.0 if ref.metric == "SUM_TIMER_WAIT" else params.other
         strength = min(wait / (params.wait_share * wait_total), wait / params.wait_ms)
+    elif ref.metric in LOCK_TIME:  # ms of lock wait per second: sessions' worth of waiting
+        strength = d / params.wait_ms
     else:
-        full = ref.metric in DEVICE_LOAD or (ref.format == "vmstat" and ref.metric in ("bi", "bo", "r", "b"))
+        full = ref.metric in DEVICE_LOAD or ref.metric in LOCK_STATEMENTS
+        full = full or (ref.format == "vmstat" and ref.metric in ("bi", "bo", "r", "b"))
         weight = 1.0 if full else params.other
-        strength = d / elsewhere if elsewhere > 0 else (1e6 if d > 0 else 0.0)
+        floor = _device_floor(ref, params)
+        elsewhere = max(elsewhere, floor)
+        strength = d / elsewhere if elsewhere > 0 else float(d > 0)  # from nothing: as much as its whole level
     return weight * min(1.0, strength), strength
+
+
+def _device_floor(ref: SeriesRef, params: RelevanceParams) -> float:
+    if ref.metric in ("rkB/s", "wkB/s", "dkB/s", "rxkB/s", "txkB/s") or (
+        ref.format == "vmstat" and ref.metric in ("bi", "bo")
+    ):
+        return params.device_kb
+    if ref.metric in ("r/s", "w/s", "d/s", "f/s"):
+        return params.device_requests
+    return 0.0
 
 
 # (class, words in the metric or entity name, case-insensitive), first match wins
