@@ -521,21 +521,31 @@ def _anchor_relative(job: _Job, scan: _Scan) -> str | None:
     return method
 
 
+# CPU idle series a load onset is read from when the folder has no vmstat, the first one there,
+# and what the placement note calls it
+IDLE_SOURCES = (
+    ("mpstat", SeriesRef("mpstat", "%idle", "all")),
+    ("procstat", SeriesRef("procstat", "%idle", "all")),  # pt-stalk's /proc/stat loop
+    ("sar", SeriesRef("sar", "%idle", "all")),
+    ("dstat", SeriesRef("dstat", "cpu.idl", "total")),
+    ("iostat avg-cpu", SeriesRef("iostat", "%idle")),
+)
+
+
 def _bench_anchor(lib: Library, run_id: int) -> tuple[float | None, str | None]:
     """Epoch of a relative log's t = 0: the load onset in the folder's CPU series, if any (vmstat,
-    else mpstat's all row, else iostat's avg-cpu block)."""
+    else the first of IDLE_SOURCES: mpstat's all row ... iostat's avg-cpu block)."""
     data = LibraryRunData(lib)  # reads the import's own transaction: the files placed so far
     us, sy = data.data(run_id, SeriesRef("vmstat", "us")), data.data(run_id, SeriesRef("vmstat", "sy"))
-    idle = data.data(run_id, SeriesRef("mpstat", "%idle", "all"))
-    avg_cpu = data.data(run_id, SeriesRef("iostat", "%idle"))  # iostat's avg-cpu block
     if us is not None and sy is not None:
         busy, what = (us[0], us[1] + sy[1]), "vmstat us+sy"
-    elif idle is not None:
-        busy, what = (idle[0], 100.0 - idle[1]), "mpstat 100-%idle"
-    elif avg_cpu is not None:
-        busy, what = (avg_cpu[0], 100.0 - avg_cpu[1]), "iostat avg-cpu 100-%idle"
     else:
-        return None, None
+        found = ((name, ref, d) for name, ref in IDLE_SOURCES if (d := data.data(run_id, ref)) is not None)
+        idle = next(found, None)
+        if idle is None:
+            return None, None
+        name, ref, (t, v) = idle
+        busy, what = (t, 100.0 - v), f"{name} 100-{ref.metric}"
     onset = load_onset(*busy)
     if onset is None:
         return None, None
