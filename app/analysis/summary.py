@@ -36,6 +36,7 @@ import numpy as np
 from benchlens.app.analysis.align import ALIGN_MODES, x_of
 from benchlens.app.analysis.drops import steady_span
 from benchlens.app.analysis.layout import THROUGHPUT_FORMATS, layout_for_runs
+from benchlens.app.analysis.run_drops import throughput
 from benchlens.app.analysis.stability import Stability, stability
 from benchlens.app.analysis.steps import STEPS, Step, log_runs, per_step
 from benchlens.app.analysis.tables import Cell, Column, Table, finite, to_csv, to_markdown, to_text
@@ -349,8 +350,7 @@ def summarize(
 
 def run_stability(data: RunData, run_id: int, t0: float, t1: float) -> Stability | None:
     """Stability of the run's throughput in t0..t1, its warm-up left out (None without one)."""
-    available = set(data.available(run_id))
-    ref = next((SeriesRef(f, "tps") for f in THROUGHPUT_FORMATS if SeriesRef(f, "tps") in available), None)
+    ref = throughput(data, run_id)
     series = data.data(run_id, ref) if ref is not None else None
     if series is None or not len(series[0]):
         return None
