@@ -53,7 +53,7 @@ def best(f: Callable[[], Any], n: int) -> float:
 def drivers(host: str, port: int, user: str, password: str, database: str) -> None:
     """Read and write one 800 kB BLOB through each installed driver."""
     makers: dict[str, Callable[[], Any]] = {}
-    kw = {"host": host, "port": port, "user": user, "password": password, "database": database}
+    kw = {"host": host, "port": port, "user": user, "password": password, "database": database, "autocommit": True}
     with contextlib.suppress(ImportError):
         import mariadb
 
