@@ -42,7 +42,7 @@ from benchlens.app.record import read_metadata
 from benchlens.app.rundata import LibraryRunData
 from benchlens.app.store.library import Library
 from benchlens.app.store.writer import ImportTxn, SeriesSink
-from benchlens.importers import AmbiguousFormat, detect
+from benchlens.importers import AmbiguousFormat, detect, sysbench
 from benchlens.importers._read import HEAD, Reading, UnreadableCapture, chunks, decode_head, looks_binary, read_head
 from benchlens.importers._types import (
     Block,
@@ -302,6 +302,7 @@ def _plan(lib: Library, root: Path, scan: _Scan, opts: Options) -> _Plan:
     warnings: list[str] = []
     clock = _folder_clock(scan, opts, warnings)
     _drop_duplicates(scan, clock, warnings)
+    _drop_summary_copies(scan, warnings)
     name = shown(opts.name or (root.name if root.is_dir() else root.stem))
     folder = shown(str(root))
     existing = lib.run_by_folder(folder)
@@ -349,6 +350,24 @@ def _drop_duplicates(scan: _Scan, clock: FolderClock, warnings: list[str]) -> No
             )
             warnings.append(said)
             winner.notes.append(said)
+
+
+def _drop_summary_copies(scan: _Scan, warnings: list[str]) -> None:
+    """A sysbench log of one run's summary beside the log of the same run's reports, which ends
+    with that summary (importers/sysbench.summary_copies), is skipped: its point is no sample."""
+    logs = {f.rel: f for f in scan.files if f.fmt.name == "sysbench" and not f.parts and f.size <= DEDUP_MAX_BYTES}
+    if len(logs) < 2:
+        return
+    texts = {}
+    for rel, f in logs.items():
+        with contextlib.suppress(UnreadableCapture, OSError), open_regular(f.path) as fh:
+            texts[rel] = b"".join(chunks(fh)).decode("utf-8", "replace")
+    for copy, source in sysbench.summary_copies(texts).items():
+        scan.files.remove(logs[copy])
+        why = f"the summary of the run whose reports {source} holds (the same totals)"
+        scan.skipped.append({"path": copy, "reason": f"{why}; its one point is no sample, not imported"})
+        warnings.append(f"{copy} is {why}: skipped")
+        logs[source].notes.append(f"{copy} is {why}: skipped")
 
 
 def _fingerprint(f: FolderFile, clock: FolderClock) -> Fingerprint | None:

@@ -95,6 +95,9 @@ _VARIANTS = {"1.0": "sysbench 1.0+", "0.5": "sysbench 0.5", "eps": "sysbench 1.0
 _VARIANTS.update({"fileio": "fileio interval reports", "csv": "CSV interval reports (report_csv)"})
 
 
+_SUMMARY_HEADS = ("SQL statistics:", "OLTP test statistics:", "General statistics:", "Test execution summary:")
+
+
 def sniff(head: str) -> float:
     """A sysbench log: its banner near the top, or report lines from the first line (a log cut at
     the front) or making up most of the text. A document that quotes a few report lines in its
@@ -104,7 +107,9 @@ def sniff(head: str) -> float:
     banner = bool(lines) and _VERSION.search("\n".join(lines[:10])) is not None
     if not reports:  # its own banner: fileio or CSV reports, or a log of summaries only
         other = _FILEIO.search(head) or _CSV.search(head) or _SUMMARY.search(head)
-        return 0.9 if banner and other else 0.0
+        # or a summary cut from a log (`sed -n '/^SQL statistics/,$p'`): from its first line on
+        cut = bool(lines) and lines[0].strip() in _SUMMARY_HEADS and _SUMMARY.search(head) is not None
+        return 0.9 if (banner and other) or cut else 0.0
     return 0.95 if banner or _REPORT.match(lines[0]) or 2 * reports >= len(lines) else 0.0
 
 
@@ -202,3 +207,35 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
             ctx.units[metric] = UNITS[metric]
     for entity, values in blocks.items():
         yield Block(entity, times, values)
+
+
+def summary_copies(logs: dict[str, str]) -> dict[str, str]:
+    """Logs of run summaries only that repeat the summary a log of interval reports ends with
+    (sysbench prints one after its reports): the same run twice, e.g. its output and the summary
+    cut from it. {copy: the log with the run's reports}. The copy's one point would sit beside the
+    run's last report as a false sample (the run's average); logs of other runs (other totals)
+    are not copies."""
+    read = {name: _run_summaries(text) for name, text in logs.items()}
+    copies: dict[str, str] = {}
+    for name, (reports, runs) in read.items():
+        if reports or not runs:
+            continue
+        source = next((o for o, (r, theirs) in read.items() if r and runs <= theirs), None)
+        if source is not None:
+            copies[name] = source
+    return copies
+
+
+def _run_summaries(text: str) -> tuple[bool, set[tuple[float | None, frozenset[tuple[tuple[str, str], float]]]]]:
+    """Whether a log has interval reports, and its runs' totals (the thread count left out: a
+    summary cut from a log lacks the run's header)."""
+    summaries = Summaries()
+    reports = False
+    for no, line in enumerate(text.splitlines(), 1):
+        if line.startswith("[") or _CSV.match(line):
+            reports = True
+        else:
+            summaries.feed(no, line)
+    summaries.close()
+    runs = {(run.seconds, frozenset((k, v) for k, v in run.values.items() if k[0] != "thds")) for run in summaries.runs}
+    return reports, runs
