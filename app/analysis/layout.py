@@ -331,7 +331,7 @@ def _dstat_disk_panels(have: set[SeriesRef], load: Rating | None) -> list[tuple[
     """dstat's disk bytes read and written (it has no %util or IOPS), of the busiest disk."""
     dev = _busiest(have, "dstat", ("dsk.read", "dsk.writ"), load)
     refs = [r for r in (SeriesRef("dstat", m, dev or "") for m in ("dsk.writ", "dsk.read")) if r in have]
-    return [("disk_io", Panel(f"Disk {dev}: read/write (B/s)", refs))] if refs else []
+    return [("disk_io", Panel(f"Disk {dev}: read/write (B/s)", refs, y_zero=True))] if refs else []
 
 
 def _network_panels(have: set[SeriesRef], load: Rating | None) -> list[tuple[str, Panel]]:
@@ -340,7 +340,7 @@ def _network_panels(have: set[SeriesRef], load: Rating | None) -> list[tuple[str
         nic = _busiest(have, fmt, (rx, tx), load, skip="lo")
         refs = [r for r in (SeriesRef(fmt, m, nic or "") for m in (rx, tx)) if r in have]
         if refs:
-            return [("network", Panel(f"Network {nic} ({unit})", refs))]
+            return [("network", Panel(f"Network {nic} ({unit})", refs, y_zero=True))]
     return []
 
 
@@ -348,4 +348,4 @@ def _process_panels(have: set[SeriesRef], load: Rating | None) -> list[tuple[str
     """The processes (pidstat) that used most CPU, at most TOP_PROCESSES of them in one panel."""
     procs = [r for r in have if r.format == "pidstat" and r.metric == "%CPU" and r.entity]
     top = sorted(procs, key=lambda r: (-(load(r) if load else 0.0), r.entity))[:TOP_PROCESSES]
-    return [("processes", Panel("Top processes: CPU (%)", top))] if top else []
+    return [("processes", Panel("Top processes: CPU (%)", top, y_zero=True))] if top else []
