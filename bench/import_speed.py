@@ -1,8 +1,10 @@
 """Import speed and memory: `python bench/import_speed.py [--lines N] [--gb G]`.
 
 Makes an `iostat -x -t` capture with 20 devices (sysstat 12.x columns), an `mpstat -P ALL` capture
-with 64 CPUs and a `sar -f` capture (`-u ALL -P ALL` on 64 CPUs, then `-n DEV` on 16 interfaces,
-headers repeated every 11 intervals as sar prints them) of about N lines each (default 2,000,000),
+with 64 CPUs, a `sar -f` capture (`-u ALL -P ALL` on 64 CPUs, then `-n DEV` on 16 interfaces,
+headers repeated every 11 intervals as sar prints them) and a pt-stalk `-diskstats` loop (40
+devices, kernel 6.x 17-field lines) of about N lines each (default 2,000,000; `--only sar
+diskstats` measures some of them),
 from value rows shaped like the real captures in tests/fixtures, imports each with `benchlens
 import` into a fresh library in a subprocess, and prints lines/s, the ratio to `wc -l` on the same
 file and the peak RSS. `--gb G` also makes and imports an iostat capture of G GiB to check memory
@@ -105,6 +107,28 @@ def make_sar(path: Path, lines: int) -> None:
             f.write("".join(f"Average:  {row}\n" for row in blocks[0].splitlines()))
 
 
+def make_diskstats(path: Path, lines: int) -> None:
+    """pt-stalk's `-diskstats` loop: a `TS <epoch>.<ns> <date> <time>` marker, then /proc/diskstats
+    (kernel 6.x, 17 fields) of 40 devices and partitions, counters growing as on a busy host."""
+    rng = random.Random(4)
+    devs = [(8, 16 * i, f"sd{chr(97 + i)}") for i in range(16)]
+    devs += [(8, 16 * i + p, f"sd{chr(97 + i)}{p}") for i in range(8) for p in (1, 2)]
+    devs += [(259, i, f"nvme{i}n1") for i in range(4)] + [(253, i, f"dm-{i}") for i in range(4)]
+    per = len(devs) + 1
+    counters = [[rng.randrange(10**6) for _ in range(17)] for _ in devs]
+    t0 = 1795312800
+    with path.open("w") as f:
+        for r in range(lines // per):
+            tm = time.gmtime(t0 + r)
+            f.write(f"TS {t0 + r}.{rng.randrange(10**9):09d} {time.strftime('%F %T', tm)}\n")
+            for (major, minor, name), c in zip(devs, counters, strict=True):
+                for j in range(17):
+                    if j != 8:  # in_flight is a level, the rest only grow
+                        c[j] += rng.randrange(200)
+                c[8] = rng.randrange(8)
+                f.write(f"{major:4d} {minor:7d} {name} " + " ".join(map(str, c)) + "\n")
+
+
 def wc_seconds(path: Path) -> tuple[int, float]:
     t = time.perf_counter()
     out = subprocess.run(["wc", "-l", str(path)], capture_output=True, text=True, check=True).stdout
@@ -140,24 +164,29 @@ def report(label: str, path: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--lines", type=int, default=2_000_000)
+    ap.add_argument("--only", nargs="*", default=[], help="captures to measure: iostat mpstat sar diskstats")
     ap.add_argument("--gb", type=float, default=0.0, help="also import an iostat capture of this many GiB")
     args = ap.parse_args()
     OUT.mkdir(exist_ok=True)
     from benchlens.importers._tokens import HAS_COMPILED_CORE
 
     print(f"tokenizer core: {'compiled' if HAS_COMPILED_CORE else 'pure Python'}; {os.cpu_count()} CPUs")
-    io_path, mp_path = OUT / "iostat-x-t-20dev.txt", OUT / "mpstat-P-ALL-64cpu.txt"
-    if not io_path.exists() or wc_seconds(io_path)[0] < args.lines * 0.9:
-        make_iostat(io_path, args.lines)
-    if not mp_path.exists() or wc_seconds(mp_path)[0] < args.lines * 0.9:
-        make_mpstat(mp_path, args.lines)
-    report("iostat -x -t, 20 devices", io_path)
-    report("mpstat -P ALL, 64 CPUs", mp_path)
-    sar_path = OUT / "sar-u-ALL-P-ALL-n-DEV.txt"
-    if not sar_path.exists() or wc_seconds(sar_path)[0] < args.lines * 0.9:
-        make_sar(sar_path, args.lines)
-    report("sar -u ALL -P ALL -n DEV", sar_path)
+    io_path = OUT / "iostat-x-t-20dev.txt"
+    captures = (
+        ("iostat", "iostat -x -t, 20 devices", io_path, make_iostat),
+        ("mpstat", "mpstat -P ALL, 64 CPUs", OUT / "mpstat-P-ALL-64cpu.txt", make_mpstat),
+        ("sar", "sar -u ALL -P ALL -n DEV", OUT / "sar-u-ALL-P-ALL-n-DEV.txt", make_sar),
+        ("diskstats", "pt-stalk -diskstats, 40 devs", OUT / "diskstats-40dev.txt", make_diskstats),
+    )
+    for key, label, path, make in captures:
+        if args.only and key not in args.only:
+            continue
+        if not path.exists() or wc_seconds(path)[0] < args.lines * 0.9:
+            make(path, args.lines)
+        report(label, path)
     if args.gb:
+        if not io_path.exists():
+            make_iostat(io_path, args.lines)
         big = OUT / f"iostat-{args.gb:g}GiB.txt"
         if not big.exists():
             make_iostat(big, int(args.gb * 2**30 / (io_path.stat().st_size / wc_seconds(io_path)[0])))

@@ -146,6 +146,31 @@ def label_order(
     return order, groups
 
 
+def label_groups(
+    toks: Tokens, label_tok: np.ndarray, names: dict[int, str]
+) -> tuple[np.ndarray | None, list[tuple[str, slice]]]:
+    """Like label_order, without sorting when the rows cycle through the same labels in the same
+    order (`all 0 1 ... 63 all 0 1 ...`, as sar and mpstat print every interval): label j's rows
+    are then every P-th row from j (order None: the rows stay as they are)."""
+    labels = toks.hash[label_tok]
+    n = len(labels)
+    repeat = np.flatnonzero(labels[1:] == labels[0]) + 1 if n else labels
+    period = int(repeat[0]) if len(repeat) else n
+    if n == 0 or not np.array_equal(labels[period:], labels[:-period]):  # a chunk may end mid-cycle
+        return label_order(toks, label_tok, names)
+    first = labels[:period]
+    if len(np.unique(first)) != period:  # a label twice in one cycle: not one row per label
+        return label_order(toks, label_tok, names)
+    groups = []
+    for j in range(period):
+        h = int(first[j])
+        label = names.get(h)
+        if label is None:
+            label = names[h] = toks.text(int(label_tok[j]))
+        groups.append((label, slice(j, None, period)))
+    return None, groups
+
+
 def first_is_text(toks: Tokens) -> np.ndarray:
     first = np.minimum(toks.tok_first[:-1], max(len(toks.kind) - 1, 0))
     if len(toks.kind) == 0:

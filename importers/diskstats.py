@@ -26,10 +26,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from benchlens.importers._proc import Counters, collect, count, marked
+from benchlens.importers._proc import Counters, marked
+from benchlens.importers._snapshots import marker_time
+from benchlens.importers._tokens import KIND_NUMBER, KIND_TEXT, Tokens, fnv1a, tokenized
 from benchlens.importers._types import Block, Context
 
 name = "diskstats"
@@ -65,7 +68,7 @@ def sniff(head: str) -> float:
 
 
 def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
-    snaps = collect(chunks, ctx, _snapshot)
+    snaps = _read(chunks, ctx)
     if len(snaps) < 2:
         ctx.warn(None, f"{len(snaps)} /proc/diskstats snapshot(s): rates need two", kind="format")
         return
@@ -78,23 +81,222 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
             yield Block(device, t[usable], {m: v[usable] for m, v in block.items()})
 
 
-def _snapshot(lines: list[str], first: int, ctx: Context) -> dict[tuple[str, str], float]:
-    out: dict[tuple[str, str], float] = {}
-    for i, line in enumerate(lines):
-        if not line.strip():
-            continue
-        m = _LINE.match(line)
-        numbers = [count(x) for x in m.group(2).split()] if m else []
-        fields = FIELDS if len(numbers) >= 11 else PARTITION_FIELDS if len(numbers) == 4 else ()
-        if m is None or not fields or any(x is None for x in numbers):
-            if ctx.room():
-                ctx.warn(first + i, f"not a /proc/diskstats line: {line.strip()[:60]!r}; skipped", kind="unreadable")
-            continue
-        ctx.note_variant(VARIANTS.get(len(numbers), f"{len(numbers)} fields"))
-        device = m.group(1)
-        for key, x in zip(fields, numbers, strict=False):
-            out[(device, key)] = float(x or 0.0)
+# ---- reading: the token arrays of each chunk (importers/_tokens.py), no per-line Python ------------
+# pt-stalk writes `TS <epoch>.<ns> <date> <time>` (date +"TS %s.%N %F %T"); other markers (ISO, `date`)
+# are read by importers/_snapshots.py, line by line (one per snapshot).
+H_TS = fnv1a(b"TS")
+MARKER_MAX = 64  # _snapshots reads markers shorter than this
+_PARTITION_COLUMNS = np.array([FIELDS.index(k) for k in PARTITION_FIELDS])
+
+
+@dataclass
+class _Rows:
+    """What the chunks held: the sections opened by markers, and every /proc/diskstats line as
+    (section, device, 17 values with NaN for the fields the line lacks)."""
+
+    times: list[float] = field(default_factory=list)  # section k's marker time
+    lines: list[int] = field(default_factory=list)  # section k's first line (after its marker)
+    device_of: dict[int, int] = field(default_factory=dict)  # label hash -> device number
+    names: list[str] = field(default_factory=list)  # device number -> name, in order of appearance
+    # device number -> pieces of (section of each line, its 17 values with NaN for the fields it lacks)
+    pieces: dict[int, list[tuple[np.ndarray, np.ndarray]]] = field(default_factory=dict)
+    with_rows: set[int] = field(default_factory=set)  # sections holding a line
+    before_first: bool = False  # lines before the first marker were seen (warned once, when it comes)
+    warned_before: bool = False
+
+
+def _read(chunks: Iterator[bytes], ctx: Context) -> Counters:
+    """Every marked snapshot of the file (one giving no line is left out), as _proc.Counters."""
+    acc = _Rows()
+    for toks, line_no in tokenized(chunks):
+        _chunk(acc, toks, line_no, ctx)
+    _warn_before_first(acc, ctx)
+    return _counters(acc)
+
+
+def _warn_before_first(acc: _Rows, ctx: Context) -> None:
+    if acc.before_first and not acc.warned_before:
+        acc.warned_before = True
+        ctx.warn(1, "lines before the first `TS` marker have no time; skipped", kind="time")
+
+
+def _chunk(acc: _Rows, toks: Tokens, line_no: int, ctx: Context) -> None:
+    n = toks.n_lines
+    if n == 0 or len(toks.hash) == 0:
+        return
+    cnt, tf, kind = toks.count, toks.tok_first, toks.kind
+    last = len(kind) - 1
+    first, second, third = (np.minimum(tf[:-1] + j, last) for j in range(3))
+    rows = (cnt >= 7) & (kind[first] == KIND_NUMBER) & (kind[second] == KIND_NUMBER) & (kind[third] == KIND_TEXT)
+    rows &= (toks.line_numeric == cnt - 1) & ((cnt == 7) | (cnt >= 14))
+    short = (toks.line_end - toks.line_start) < MARKER_MAX
+    ts = short & (cnt >= 2) & (toks.hash[first] == H_TS) & (kind[second] == KIND_NUMBER) & ~rows
+    ts_val = toks.val[second]
+    ts &= (ts_val >= 1e8) & (ts_val < 1e11)
+    ts[ts] = _ts_layout(toks, first[ts], second[ts])
+    other = (cnt > 0) & ~rows & ~ts
+    marker = ts.copy()
+    times = np.where(ts, ts_val, np.nan)
+    bad: list[int] = []
+    for i in np.flatnonzero(other):
+        t = marker_time(toks.line(int(i)), ctx) if short[i] else None
+        if t is None:
+            bad.append(int(i))
+        else:
+            marker[i], times[i] = True, t
+    rows[rows] = _counts_only(toks, np.flatnonzero(rows))
+    for i in np.flatnonzero((cnt >= 3) & ~rows & ~marker & ~other):  # numbers where a row was expected
+        bad.append(int(i))
+    section = len(acc.times) - 1 + np.cumsum(marker)
+    for i in np.flatnonzero(marker):
+        acc.times.append(float(times[i]))
+        acc.lines.append(line_no + int(i) + 1)
+    acc.before_first |= bool(((section < 0) & (cnt > 0)).any())
+    if acc.times:  # the first marker has come: what was before it is known
+        _warn_before_first(acc, ctx)
+    _warn_lines(acc, toks, line_no, sorted(bad), section, ctx)
+    _keep_rows(acc, toks, np.flatnonzero(rows & (section >= 0)), section, ctx)
+
+
+def _ts_layout(toks: Tokens, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """`TS` then one space then the epoch as _snapshots reads it (digits, a fraction after a point)."""
+    data = np.frombuffer(toks.data, np.uint8)
+    if not len(data):
+        return np.zeros(len(first), bool)
+    top = len(data) - 1
+    after = data[np.minimum(toks.tok_start[first] + 2, top)]
+    lead = data[np.minimum(toks.tok_start[second], top)]
+    tail = data[np.maximum(toks.tok_end[second] - 1, 0)]
+    ok = (after == 32) & (toks.tok_start[second] == toks.tok_start[first] + 3)
+    return ok & (lead >= 48) & (lead <= 57) & (tail >= 48) & (tail <= 57)
+
+
+def _counts_only(toks: Tokens, rows: np.ndarray) -> np.ndarray:
+    """Rows whose major, minor and fields are all plain counters: the scanner read them as numbers,
+    so one without a sign, a comma or a decimal point is digits only (the few such bytes of a chunk, found once: the
+    markers' `.` and `-`, names like `dm-0`, against each row's span of fields)."""
+    if not len(rows):
+        return np.zeros(0, bool)
+    odd = np.array(sorted(_positions(toks.data, b"+,-.")), np.int64)
+    tf = toks.tok_first[rows]
+    major, name, fields = (np.searchsorted(odd, toks.tok_start[tf + j]) for j in (0, 2, 3))
+    return (major == name) & (fields == np.searchsorted(odd, toks.line_end[rows]))  # the name may hold a -
+
+
+def _positions(data: bytes, chars: bytes) -> list[int]:
+    """Where these (rare) bytes are: bytes.find runs at memchr speed, 2x a numpy pass over the chunk."""
+    out = []
+    for ch in chars:
+        i = data.find(ch)
+        while i >= 0:
+            out.append(i)
+            i = data.find(ch, i + 1)
     return out
+
+
+def _warn_lines(acc: _Rows, toks: Tokens, line_no: int, bad: list[int], section: np.ndarray, ctx: Context) -> None:
+    for j, i in enumerate(bad):
+        if section[i] < 0:
+            continue  # before the first marker: one warning for all of them
+        if not ctx.room(len(bad) - j):
+            break
+        text = toks.line(i).strip()[:60]
+        ctx.warn(line_no + i, f"not a /proc/diskstats line: {text!r}; skipped", kind="unreadable")
+
+
+def _keep_rows(acc: _Rows, toks: Tokens, rows: np.ndarray, section: np.ndarray, ctx: Context) -> None:
+    if not len(rows):
+        return
+    labels = toks.hash[toks.tok_first[rows] + 2]
+    distinct, where = np.unique(labels, return_index=True)
+    for j in np.argsort(where):  # new devices in the order they appear
+        h = int(distinct[j])
+        if h not in acc.device_of:
+            acc.device_of[h] = len(acc.names)
+            acc.names.append(toks.text(int(toks.tok_first[rows[where[j]]] + 2)))
+    known = np.array(sorted(acc.device_of), np.uint64)
+    ids = np.array([acc.device_of[int(h)] for h in known], np.int64)[np.searchsorted(known, labels)]
+    values = _values(toks, rows, ctx)
+    sections = section[rows].astype(np.int64)
+    acc.with_rows.update(np.unique(sections).tolist())
+    for d, part in _by_device(ids):  # held per device: the tables are built one device at a time
+        acc.pieces.setdefault(d, []).append((sections[part], values[part]))
+
+
+def _values(toks: Tokens, rows: np.ndarray, ctx: Context) -> np.ndarray:
+    """The 17 fields of each line, NaN for those its kernel does not print."""
+    nf = toks.count[rows] - 3
+    if (nf >= len(FIELDS)).all():  # kernel 5.5+: every line has them all
+        ctx.note_variant(VARIANTS.get(int(nf[0]), f"{int(nf[0])} fields"))
+        return toks.gather(rows, 3, len(FIELDS))
+    values = np.full((len(rows), len(FIELDS)), np.nan)
+    widths, where_first = np.unique(nf, return_index=True)
+    for width in widths[np.argsort(where_first)]:  # noted in the order the file shows them
+        ctx.note_variant(VARIANTS.get(int(width), f"{int(width)} fields"))
+        sel = nf == width
+        got = toks.gather(rows[sel], 3, min(int(width), len(FIELDS)))
+        if width == len(PARTITION_FIELDS):
+            values[np.ix_(np.flatnonzero(sel), _PARTITION_COLUMNS)] = got
+        else:
+            values[sel, : got.shape[1]] = got
+    return values
+
+
+def _by_device(ids: np.ndarray) -> list[tuple[int, slice | np.ndarray]]:
+    """Each device's lines: every P-th line when the snapshots list the same P devices in the same
+    order (as /proc prints them: views, no copy), else gathered by device number."""
+    repeat = np.flatnonzero(ids[1:] == ids[0]) + 1
+    period = int(repeat[0]) if len(repeat) else len(ids)
+    first = ids[:period]
+    if np.array_equal(ids[period:], ids[:-period]) and len(np.unique(first)) == period:
+        return [(int(first[j]), slice(j, None, period)) for j in range(period)]
+    order = np.argsort(ids, kind="stable")
+    return [(int(ids[part[0]]), part) for part in np.split(order, np.flatnonzero(np.diff(ids[order])) + 1)]
+
+
+class _Tables(Counters):
+    """_proc.Counters over one (field, snapshot) table per device: columns are rows of the tables,
+    read in place (no copy per column)."""
+
+    def __init__(self, times: list[float], lines: list[int]) -> None:
+        super().__init__()
+        self.times, self.lines = times, lines
+        self.table: dict[tuple[str, str], np.ndarray] = {}
+
+    def entities(self) -> list[str]:
+        return list(dict.fromkeys(e for e, _ in self.table))
+
+    def keys(self, entity: str) -> list[str]:
+        return [k for e, k in self.table if e == entity]
+
+    def column(self, entity: str, key: str) -> np.ndarray:
+        got = self.table.get((entity, key))
+        return got if got is not None else np.full(len(self), np.nan)
+
+
+def _counters(acc: _Rows) -> Counters:
+    """The snapshots (sections holding a line): one (field, snapshot) table per device, built one
+    device at a time so the counters are held about once (8 bytes each)."""
+    if not acc.with_rows:
+        return Counters()
+    used = np.array(sorted(acc.with_rows), np.int64)
+    snaps = _Tables([acc.times[k] for k in used], [acc.lines[k] for k in used])
+    every = np.arange(len(used))
+    for d, name in enumerate(acc.names):
+        pieces = acc.pieces.pop(d)
+        snap = np.searchsorted(used, np.concatenate([p[0] for p in pieces]))
+        values = np.concatenate([p[1] for p in pieces])
+        del pieces
+        if np.array_equal(snap, every):  # in every snapshot once, as /proc prints it
+            table = values.T.copy()
+        else:
+            table = np.full((len(FIELDS), len(used)), np.nan)
+            for j in range(len(FIELDS)):  # a device printed twice in a snapshot: its last value of each field
+                has = ~np.isnan(values[:, j])
+                table[j, snap[has]] = values[has, j]
+        for j in np.flatnonzero(~np.isnan(table).all(axis=1)):
+            snaps.table[(name, FIELDS[j])] = table[j]
+    return snaps
 
 
 def _device(snaps: Counters, device: str, dt: np.ndarray, usable: np.ndarray, ctx: Context) -> dict[str, np.ndarray]:
