@@ -14,7 +14,8 @@ most 15 digits so that the digits add up exactly); its values are then the same 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -44,6 +45,7 @@ class Plan:
     time: int | None  # first character of the `dd-mm HH:MM:SS` window
     epoch: int | None  # field of the epoch column
     sep: int | None  # where the first two plugins meet (`|` or `:` in every row), None for one plugin
+    row: re.Pattern[str] | None = field(default=None)  # CSV: a row read here, whole
 
 
 def plan(layout: Layout, group_line: str) -> Plan | None:
@@ -89,6 +91,45 @@ class Rows:
     clock: np.ndarray  # (rows, 5) int64, empty without a time column
 
 
+def csv_plan(layout: Layout) -> Plan | None:
+    """The CSV rows of a layout read all at once: the `dd-mm HH:MM:SS` time first or no time, then
+    plain numbers (`-?\\d+(\\.\\d+)?`, as dstat.py reads them; no `-`, no quotes, no spaces)."""
+    if layout.spans or layout.epoch is not None or layout.time not in (None, 0):
+        return None
+    fields = [c for c in range(len(layout.columns)) if c != layout.time]
+    if not fields:
+        return None
+    number = r"-?\d+(?:\.\d+)?"
+    head = r"\d\d-\d\d \d\d:\d\d:\d\d," if layout.time == 0 else ""
+    row = re.compile(f"{head}{number}(?:,{number}){{{len(fields) - 1}}}")
+    empty = np.zeros(0, np.int64)
+    time = 0 if layout.time == 0 else None
+    return Plan(0, empty.reshape(0, 0), empty, np.array(fields), np.ones(len(fields)), time, None, None, row)
+
+
+def read_csv(lines: list[str], p: Plan) -> Rows:
+    """The CSV rows of `lines` that fit plan `p` (its `row` pattern), read all at once."""
+    assert p.row is not None
+    ok = np.fromiter((p.row.fullmatch(line) is not None for line in lines), bool, len(lines))
+    good = [line for line, fits in zip(lines, ok, strict=True) if fits]
+    skip = 15 if p.time is not None else 0  # `dd-mm HH:MM:SS,`
+    values = np.zeros((0, len(p.columns)))
+    if good:
+        values = np.loadtxt([line[skip:] for line in good], delimiter=",", ndmin=2, comments=None)
+    values[~np.isfinite(values)] = np.nan  # dstat.py keeps no infinite value
+    clock = np.empty((len(good), 5), np.int64)
+    if p.time is not None and good:
+        digits = np.frombuffer("".join(line[:14] for line in good).encode("ascii"), np.uint8).reshape(-1, 14)
+        clock = _clock(digits.astype(np.int64) - 48)
+    return Rows(ok, values, clock)
+
+
+def _clock(win: np.ndarray) -> np.ndarray:
+    """(day, month, hh, mm, ss) of `dd-mm HH:MM:SS` windows, as digit values (char - 48)."""
+    digits = win[:, _TIME_DIGITS]
+    return digits[:, 0::2] * 10 + digits[:, 1::2]
+
+
 def matrix(lines: list[str], p: Plan) -> tuple[np.ndarray, np.ndarray]:
     """Lines as a (rows, width + 1) byte matrix padded with spaces, and which rows can be read
     from it (ASCII, nothing past the width)."""
@@ -115,7 +156,7 @@ def read(m: np.ndarray, p: Plan) -> Rows:
         ok &= ((digits >= 0) & (digits <= 9)).all(axis=1)
         for pos, ch in _TIME_MARKS:
             ok &= m[:, p.time + pos] == ch
-        clock = digits[:, 0::2] * 10 + digits[:, 1::2]
+        clock = _clock(win)
     by_place = np.ascontiguousarray(m.T)  # (characters, rows): each place's column contiguous
     values, good, power = numbers(by_place[p.idx.T])  # (fields, rows)
     ok &= good.all(axis=0)

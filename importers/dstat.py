@@ -301,7 +301,7 @@ class _State:
         if self.layout is not None and layout.columns != self.layout.columns:
             ctx.note_variant("several layouts")
         self.layout = layout
-        self.plan = _dstat_rows.plan(layout, group_line) if layout.spans else None
+        self.plan = _dstat_rows.plan(layout, group_line) if layout.spans else _dstat_rows.csv_plan(layout)
         for col in layout.columns:
             if col.metric:
                 self.units[col.metric] = col.unit
@@ -332,6 +332,9 @@ def _flush(state: _State, reader: _Reader) -> None:
     since-boot first row, whose time sets the file's) one by one."""
     lines, nos, layout, plan = state.pending, state.pending_no, state.layout, state.plan
     state.pending, state.pending_no = [], []
+    if layout is not None and not layout.spans:
+        _csv_rows(nos, lines, layout, plan, reader)
+        return
     k = 0
     while layout is not None and k < len(lines):
         if plan is None or reader.reports == 0:
@@ -347,22 +350,38 @@ def _batch(nos: list[int], lines: list[str], layout: Layout, plan: Plan, reader:
     m, fits = _dstat_rows.matrix(lines, plan)
     got = _dstat_rows.read(m, plan)
     got = Rows(got.ok & fits, got.values[fits[got.ok]], got.clock[fits[got.ok]])
-    _take(got, lambda k: (nos[k], lines[k]), layout, plan, reader)
+    _take(got, lambda k: _one(nos[k], lines[k], layout, reader), layout, plan, reader)
 
 
-def _take(got: Rows, line: Callable[[int], tuple[int, str]], layout: Layout, plan: Plan, reader: _Reader) -> None:
-    """Rows read all at once appended, the lines they refused (`line(k)`: its number and text)
-    read one by one, in their order."""
+def _csv_rows(nos: list[int], lines: list[str], layout: Layout, plan: Plan | None, reader: _Reader) -> None:
+    """CSV rows: all at once where they fit the plan, else (and the since-boot first row) one by one."""
+    k = 0
+    while k < len(lines) and (plan is None or reader.reports == 0):
+        _csv_one(nos[k], lines[k], layout, reader)
+        k += 1
+    if plan is None:
+        return
+    for a in range(k, len(lines), _BATCH):
+
+        def one(j: int, a: int = a) -> None:
+            _csv_one(nos[a + j], lines[a + j], layout, reader)
+
+        _take(_dstat_rows.read_csv(lines[a : a + _BATCH], plan), one, layout, plan, reader)
+
+
+def _take(got: Rows, one: Callable[[int], None], layout: Layout, plan: Plan, reader: _Reader) -> None:
+    """Rows read all at once appended, the lines they refused read one by one (`one(k)`), in
+    their order."""
     start = taken = 0  # the line a run of fitting rows starts at, and the rows of `got` before it
     for stop in [*np.flatnonzero(~got.ok).tolist(), len(got.ok)]:
         run = stop - start
         part = Rows(got.ok[start:stop], got.values[taken : taken + run], got.clock[taken : taken + run])
         if run and not reader.taken(layout, plan, part):
             for j in range(start, stop):
-                _one(*line(j), layout, reader)
+                one(j)
         taken += run
         if stop < len(got.ok):
-            _one(*line(stop), layout, reader)
+            one(stop)
         start = stop + 1
 
 
@@ -398,10 +417,10 @@ def _text_chunk(data: bytes, state: _State, reader: _Reader) -> None:
             m = buf[starts[a] : ends[b - 1] + 1].reshape(b - a, plan.width + 1)
             no0 = state.no + 1 + a - i
 
-            def line(k: int, a: int = a, no0: int = no0) -> tuple[int, str]:
-                return no0 + k, data[starts[a + k] : ends[a + k]].decode("utf-8", "replace")
+            def one(k: int, a: int = a, no0: int = no0, layout: Layout = state.layout) -> None:
+                _one(no0 + k, data[starts[a + k] : ends[a + k]].decode("utf-8", "replace"), layout, reader)
 
-            _take(_dstat_rows.read(m, plan), line, state.layout, plan, reader)
+            _take(_dstat_rows.read(m, plan), one, state.layout, plan, reader)
         state.no += j - i
         state.previous, state.titles = data[starts[j - 1] : ends[j - 1]].decode("utf-8", "replace"), False
         i = j
@@ -428,6 +447,11 @@ def _one(no: int, line: str, layout: Layout, reader: _Reader) -> None:
 
 
 def _csv_line(line: str, state: _State, reader: _Reader) -> None:
+    if state.layout is not None and '"' not in line:  # a data row: read with the others
+        state.pending.append(line)
+        state.pending_no.append(state.no)
+        return
+    _flush(state, reader)
     ctx = reader.ctx
     if m := _BANNER.match(line):
         ctx.meta.tool_version = ctx.meta.tool_version or f"{m.group(1)} {m.group(2)}"
@@ -450,13 +474,23 @@ def _csv_line(line: str, state: _State, reader: _Reader) -> None:
             if layout is not None:
                 state.use(layout, ctx)
         return
-    if len(cells) != len(state.layout.columns):
-        if line.strip() and ctx.room():
-            ctx.warn(
-                state.no, f"{len(cells)} fields where the header names {len(state.layout.columns)}", kind="unreadable"
-            )
+    _csv_cells(state.no, line, cells, state.layout, reader)
+
+
+def _csv_one(no: int, line: str, layout: Layout, reader: _Reader) -> None:
+    try:
+        cells = next(csv.reader([line]))
+    except csv.Error:
+        cells = []
+    _csv_cells(no, line, cells, layout, reader)
+
+
+def _csv_cells(no: int, line: str, cells: list[str], layout: Layout, reader: _Reader) -> None:
+    if len(cells) != len(layout.columns):
+        if line.strip() and reader.ctx.room():
+            reader.ctx.warn(no, f"{len(cells)} fields where the header names {len(layout.columns)}", kind="unreadable")
         return
-    reader.row(state.no, state.layout, cells)
+    reader.row(no, layout, cells)
 
 
 def _banner_fact(line: str, reader: _Reader) -> bool:

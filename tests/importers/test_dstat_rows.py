@@ -1,4 +1,4 @@
-"""dstat's text rows read all at once (importers/_dstat_rows.py) give exactly what reading them one
+"""dstat's text and CSV rows read all at once (importers/_dstat_rows.py) give exactly what reading them one
 by one gives: the same series, values, times and warnings, on the real captures and on rows of a
 real capture damaged in the ways a cut, edited or foreign file is (a stray word, a `b` suffix, a
 bad date, a shifted column, non-ASCII, a value too long, `-` for no value, a repeated header)."""
@@ -15,7 +15,7 @@ import pytest
 from benchlens.importers import _dstat_rows, dstat
 from tests.conftest import FIXTURES, parse_bytes
 
-TEXTS = sorted((FIXTURES / "dstat").glob("*.txt"))
+TEXTS = sorted((FIXTURES / "dstat").glob("*.txt")) + sorted((FIXTURES / "dstat").glob("*.csv"))
 ROWS = FIXTURES / "dstat" / "dstat_0.7.4_C_t-load-io-proc.txt"
 
 
@@ -39,6 +39,7 @@ def _read(raw: bytes, monkeypatch: pytest.MonkeyPatch, *, at_once: bool) -> tupl
         m.setattr(dstat._Reader, "taken", counting)
         if not at_once:
             m.setattr(_dstat_rows, "plan", lambda layout, group_line: None)
+            m.setattr(_dstat_rows, "csv_plan", lambda layout: None)
         blocks, ctx = parse_bytes(dstat, raw)
     series = {(metric, b.entity): (b.t, v) for b in blocks for metric, v in b.values.items()}
     return series, [str(w) for w in ctx.warnings], taken
@@ -107,3 +108,34 @@ def test_a_year_turning_reads_the_same_at_once(monkeypatch: pytest.MonkeyPatch) 
     days = [f"{d:02d}-12" for d in range(29, 32)] + [f"{d:02d}-01" for d in range(1, 4)]
     out = lines[:2] + [f"{day} 10:00:{s:02d}" + rows[s % len(rows)][14:] for day in days for s in range(60)]
     assert _same(("\n".join(out) + "\n").encode(), monkeypatch) > 300
+
+
+CSV_DAMAGE = (
+    lambda row: row.replace(",", ",-,", 1),  # one field too many, a `-`
+    lambda row: row.replace(",0,", ",-,", 1),  # no value
+    lambda row: row.replace(",0,", ',"0",', 1),  # quoted
+    lambda row: row.replace(",0,", ", 0,", 1),  # a space
+    lambda row: row.replace(",0,", ",1e3,", 1),  # what float() reads and dstat.py does not
+    lambda row: row.replace(",0,", ",inf,", 1),
+    lambda row: row.replace(",0,", ",9" + "9" * 400 + ",", 1),  # too big: no value
+    lambda row: row.rsplit(",", 1)[0],  # a field short
+    lambda row: "31-02" + row[5:],  # no such day
+    lambda row: "",  # a blank line
+)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_damaged_csv_rows_read_the_same_at_once(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = (FIXTURES / "dstat" / "dstat_0.7.4_C_tcdngy-output.csv").read_text().splitlines()
+    k = next(i for i, x in enumerate(lines) if x[:2].isdigit())
+    head, rows = lines[:k], lines[k:]
+    rng = random.Random(seed)
+    out = list(head)
+    for n in range(3000):
+        row = f"23-11 {n // 3600 % 24:02d}:{n // 60 % 60:02d}:{n % 60:02d}" + rows[n % len(rows)][14:]
+        if rng.random() < 0.05:
+            row = rng.choice(CSV_DAMAGE)(row)
+        if rng.random() < 0.002:
+            out += head  # dstat appends a new run to an existing file: a new banner
+        out.append(row)
+    assert _same(("\n".join(out) + "\n").encode(), monkeypatch) > 1500
