@@ -210,7 +210,8 @@ class _Reader:
         t = np.concatenate([piece[0] for piece in self.pieces])
         keys = dict.fromkeys(key for _, rows in self.pieces for key in rows)
         columns = {
-            key: np.concatenate([rows.get(key, np.full(len(pt), np.nan)) for pt, rows in self.pieces]) for key in keys
+            key: np.concatenate([rows[key] if key in rows else np.full(len(pt), np.nan) for pt, rows in self.pieces])
+            for key in keys
         }
         return t, columns
 
