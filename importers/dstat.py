@@ -29,6 +29,11 @@ to the entity: `cpu.usr` (entity `total`, `0`, `1` ...), `dsk.read`/`dsk.writ` (
 dsk/net B/s, memory/swap B, io/paging/system/int 1/s, others as printed. Suffixes scale by 1024
 for dstat's byte plugins (dsk, net, memory, swap, paging: dstat's scale 1024) and by 1000 for
 the others (io, system, interrupts, sockets ...); `--bits` output (`b` suffix) is not read.
+
+Speed: the rows of a layout are read all at once (importers/_dstat_rows.py: a text row is a line
+of fixed windows, a CSV row plain numbers), and only the rows that this refuses, and the header
+lines, one by one as above; both give the same values and warnings (tests/importers/
+test_dstat_rows.py). bench/dstat_speed.py measures it.
 """
 
 from __future__ import annotations
