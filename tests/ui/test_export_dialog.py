@@ -41,8 +41,9 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
         assert set(ids) == {"baseline", "disk-stall", "small-buffer-pool"}
         (stall,) = run_drops(LibraryRunData(lib), ids["disk-stall"])
         lib.add_annotation(ids["disk-stall"], stall.drop.start, stall.drop.end, "dd writers", "drop", "accepted")
-        (calm,) = run_drops(LibraryRunData(lib), ids["baseline"])
-        assert calm.drop.label() == "−30% · 5 s"
+        # against its steady state the baseline run dips twice (foreign load): -35% for 3 s, -31% for 5 s
+        calm = next(d for d in run_drops(LibraryRunData(lib), ids["baseline"]) if d.drop.duration == 5)
+        assert calm.drop.label() == "−31% · 5 s"
         lib.add_annotation(ids["baseline"], calm.drop.start, calm.drop.end, "", "drop", "dismissed")
         start = lib.run(ids["small-buffer-pool"]).start
         lib.add_annotation(ids["small-buffer-pool"], start + 25, start + 30, "buffer pool too small")
