@@ -143,7 +143,7 @@ def test_png_svg_pdf_csv_through_the_dialog_are_the_zoomed_view(window: MainWind
         "seconds, relative to run start",
     ):
         assert expected in texts, expected
-    assert "−30% · 5 s" not in texts  # dismissed: hidden, as in the window
+    assert "−31% · 5 s" not in texts  # dismissed: hidden, as in the window
     assert "−52% · 16 s" not in texts  # renamed
     axis = next(y for y, t in placed if t == "seconds, relative to run start")
     numbers = [(y, float(t)) for y, t in placed if re.fullmatch(r"\d+", t)]
