@@ -239,7 +239,9 @@ def _no_user_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 # ---- the summaries' library (analysis, the `summary` command and the Summary panel) -------------
 
 RECORDED = FIXTURES / "runs" / "recorded_mariadb_oltp"
-STEP_LOGS = sorted((FIXTURES / "sysbench").glob("*step-load*.txt"))  # real sysbench step loads (1, 2, 4 ... threads)
+# real sysbench step loads with interval reports (1, 2, 4 ... threads); the summary-only step load
+# (one point per run) has tests of its own in tests/importers/test_sysbench.py
+STEP_LOGS = sorted(p for p in (FIXTURES / "sysbench").glob("*step-load*.txt") if "summary-only" not in p.name)
 MUTEX_56 = FIXTURES / "innodb_mutex" / "innodb_mutex_mysql-5.6_vertical_handwritten.txt"
 
 
