@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import re
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -103,11 +103,15 @@ class Counters:
     def __len__(self) -> int:
         return len(self.times)
 
+    def stored(self) -> Iterable[tuple[str, str]]:
+        """The (entity, key) pairs held, in the order they came."""
+        return self.columns
+
     def entities(self) -> list[str]:
-        return list(dict.fromkeys(e for e, _ in self.columns))
+        return list(dict.fromkeys(e for e, _ in self.stored()))
 
     def keys(self, entity: str) -> list[str]:
-        return [k for e, k in self.columns if e == entity]
+        return [k for e, k in self.stored() if e == entity]
 
     def column(self, entity: str, key: str) -> np.ndarray:
         column = self.columns.get((entity, key))

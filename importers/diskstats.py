@@ -25,7 +25,7 @@ either side of an interval gives no values for that interval (a gap), with a war
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -263,11 +263,8 @@ class _Tables(Counters):
         self.times, self.lines = times, lines
         self.table: dict[tuple[str, str], np.ndarray] = {}
 
-    def entities(self) -> list[str]:
-        return list(dict.fromkeys(e for e, _ in self.table))
-
-    def keys(self, entity: str) -> list[str]:
-        return [k for e, k in self.table if e == entity]
+    def stored(self) -> Iterable[tuple[str, str]]:
+        return self.table
 
     def column(self, entity: str, key: str) -> np.ndarray:
         got = self.table.get((entity, key))
@@ -291,9 +288,9 @@ def _counters(acc: _Rows) -> Counters:
             table = values.T.copy()
         else:
             table = np.full((len(FIELDS), len(used)), np.nan)
-            for j in range(len(FIELDS)):  # a device printed twice in a snapshot: its last value of each field
-                has = ~np.isnan(values[:, j])
-                table[j, snap[has]] = values[has, j]
+            for f in range(len(FIELDS)):  # a device printed twice in a snapshot: its last value of each field
+                has = ~np.isnan(values[:, f])
+                table[f, snap[has]] = values[has, f]
         for j in np.flatnonzero(~np.isnan(table).all(axis=1)):
             snaps.table[(name, FIELDS[j])] = table[j]
     return snaps
