@@ -138,7 +138,7 @@ class ComparisonView(QWidget):
         self.plots: list[pg.PlotItem] = []
         self.mark_labels: MarkLabels | None = None
         self.theme: ChartTheme = chart_theme(self.palette())
-        self.decimated: list[tuple[int, pg.PlotDataItem, MinMaxPyramid]] = []  # panel, curve, its pyramid
+        self.decimated: list[tuple[int, pg.PlotCurveItem, MinMaxPyramid]] = []  # panel, curve, its pyramid
         self._stale: set[int] = set()  # panels out of view that missed a zoom or pan
         self.lines: list[pg.InfiniteLine] = []
         self.curves: list[Curve] = []  # every series drawn, as the readout reads it
@@ -256,7 +256,7 @@ class ComparisonView(QWidget):
         s = self.session
         first_x: float | None = None
         alpha = round(255 / max(1.0, len(runs) / MANY_RUNS) ** 0.5)
-        drawn: list[tuple[float, pg.PlotDataItem]] = []
+        drawn: list[tuple[float, pg.PlotCurveItem]] = []
         for ref in panel.shown():
             j = panel.refs.index(ref)  # the style of its place in the panel, hidden ones included
             for r in runs:
@@ -270,7 +270,9 @@ class ComparisonView(QWidget):
                 # min/max pyramid: ~2 points per pixel column at any zoom, a 1 s stall kept
                 pyramid = MinMaxPyramid(x, d[1])
                 xs, ys = pyramid.view(float(x[0]), float(x[-1]), 2000)
-                item = plot.plot(xs, ys, pen=pen, connect="finite")
+                # a bare curve item: PlotDataItem's extra layers doubled the cost of a pan's setData
+                item = pg.PlotCurveItem(xs, ys, pen=pen, connect="finite")
+                plot.addItem(item)
                 item.setProperty("run", r)
                 drawn.append((ink(ys), item))
                 self.decimated.append((i, item, pyramid))
@@ -398,8 +400,8 @@ class ComparisonView(QWidget):
             return
         self._dragged += dx
         for plot in self.plots:
-            for item in plot.listDataItems():
-                if item.property("run") == r:
+            for item in plot.items:
+                if isinstance(item, pg.PlotCurveItem) and item.property("run") == r:
                     item.setPos(self._dragged, 0)
         if finished:
             total, self._dragged = self._dragged, 0.0

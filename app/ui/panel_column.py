@@ -134,6 +134,8 @@ def color_axes(plot: pg.PlotItem, theme: ChartTheme) -> None:
     """Axis lines, tick labels and axis titles in the theme's colours. pyqtgraph's SI prefix is
     off: our tick labels carry the unit (app/ticks.py), and the prefix rewrote each axis title
     on every pan (a third of a pan step's Python time)."""
+    for name in ("top", "right"):  # hidden, but linked to the view: they too rewrote their titles
+        plot.getAxis(name).enableAutoSIPrefix(False)
     for name in ("left", "bottom"):
         axis = plot.getAxis(name)
         axis.enableAutoSIPrefix(False)
