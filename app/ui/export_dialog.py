@@ -132,6 +132,22 @@ class ExportDialog(QDialog):
         self.preview.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.preview.setStyleSheet("background: #f4f4f4; border: 1px solid #cccccc")
 
+        self._lay_out(browse)
+        self._timer = QTimer(self, singleShot=True, interval=150)  # redraw the thumbnail once typing pauses
+        self._timer.timeout.connect(self.update_preview)
+        self._restore()
+        self.panels_choice.currentIndexChanged.connect(self._panels_changed)
+        for combo in (self.format, self.size_choice, self.scale, self.theme):
+            combo.currentIndexChanged.connect(self._changed)
+        for spin in (self.width_box, self.height_box, self.scale_box):
+            spin.valueChanged.connect(self._changed)
+        self.title.textChanged.connect(self._changed)
+        self.format.currentIndexChanged.connect(self._format_changed)
+        self._sync()
+        self.update_preview()
+
+    def _lay_out(self, browse: QPushButton) -> None:
+        """The options on the left, the thumbnail on the right, the status and buttons under them."""
         form = QFormLayout()
         form.addRow("Format:", self.format)
         form.addRow("Panels:", self.panels_choice)
@@ -156,19 +172,6 @@ class ExportDialog(QDialog):
         lay.addLayout(body)
         lay.addWidget(self.status)
         lay.addWidget(buttons)
-
-        self._timer = QTimer(self, singleShot=True, interval=150)  # redraw the thumbnail once typing pauses
-        self._timer.timeout.connect(self.update_preview)
-        self._restore()
-        self.panels_choice.currentIndexChanged.connect(self._panels_changed)
-        for combo in (self.format, self.size_choice, self.scale, self.theme):
-            combo.currentIndexChanged.connect(self._changed)
-        for spin in (self.width_box, self.height_box, self.scale_box):
-            spin.valueChanged.connect(self._changed)
-        self.title.textChanged.connect(self._changed)
-        self.format.currentIndexChanged.connect(self._format_changed)
-        self._sync()
-        self.update_preview()
 
     @staticmethod
     def _row(*widgets: QWidget) -> QWidget:
