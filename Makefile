@@ -14,6 +14,7 @@ $(BIN)/.installed: pyproject.toml importers/_scan.c
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
+	@$(BIN)/python -m pip install -q -e '.[server]' || echo "benchlens: the MariaDB driver (benchlens[server]) did not build: it needs libmariadb-dev and a C compiler (packaging/system-deps.sh installs them as root); the server library's tests are skipped"
 	@$(BIN)/python -c 'import benchlens.importers._tokens as t; print("tokenizer core:", "compiled" if t.HAS_COMPILED_CORE else "pure Python (no C compiler?)")'
 	@touch $@
 

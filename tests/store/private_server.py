@@ -83,7 +83,7 @@ def start(base: Path) -> Server:
     try:
         import mariadb
     except ImportError:
-        pytest.skip("the MariaDB driver is not installed: pip install -e '.[dev]' (it brings benchlens[server])")
+        pytest.skip("the MariaDB driver is not installed: pip install -e '.[server]' (needs libmariadb-dev)")
     root = os.geteuid() == 0
     user = ["--user=mysql"] if root else []
     if root:
