@@ -19,7 +19,7 @@ import numpy as np
 
 from benchlens.app.analysis.align import ALIGN_MODES, x_of
 from benchlens.app.analysis.layout import Panel, blog_for_runs, layout_for_runs
-from benchlens.app.analysis.run_drops import decided_label, run_drops, throughput
+from benchlens.app.analysis.run_drops import decided_label, run_drops, run_findings, throughput
 from benchlens.app.analysis.summary import load_steps
 from benchlens.app.errors import AnalysisError
 from benchlens.app.model import Run, RunData, SeriesRef
@@ -77,7 +77,9 @@ class Mark:
     label: str
     x0: float
     x1: float
-    kind: str  # "drop" or "note"
+    # "drop"; "note" (grey); "rise" (latency up while throughput held, hatched); "dip" (a member of
+    # recurring dips: its band, no label of its own); "recurring" (the group's one label, no band)
+    kind: str
 
 
 @dataclass(frozen=True)
@@ -177,11 +179,17 @@ def _marks(
 
     notes = data.annotations(run.id)
     marks = [Mark(run.id, n.label, *xs(n.start, n.end), "note") for n in notes if n.kind == "note"]
-    if throughput(data, run.id) is not None:
-        for rd in run_drops(data, run.id):
+    if throughput(data, run.id) is None:
+        return marks
+    found = run_findings(data, run.id)
+    for kind, items in (("drop", found.singles()), ("rise", found.rises)):
+        for rd in items:
             label, state = decided_label(notes, rd.drop)
             if state != "dismissed":
-                marks.append(Mark(run.id, label, *xs(rd.drop.start, rd.drop.end), "drop"))
+                marks.append(Mark(run.id, label, *xs(rd.drop.start, rd.drop.end), kind))
+    for group in found.recurring:  # one label for the group; each dip its band
+        marks.append(Mark(run.id, group.label(), *xs(group.pattern.start, group.pattern.end), "recurring"))
+        marks += [Mark(run.id, "", *xs(m.drop.start, m.drop.end), "dip") for m in group.members]
     return marks
 
 

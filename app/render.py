@@ -16,6 +16,7 @@ import numpy as np
 from pyqtgraph.functions import create_qpolygonf, ndarray_from_qpolygonf
 from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSize, QSizeF, Qt
 from PySide6.QtGui import (
+    QBrush,
     QColor,
     QFont,
     QFontMetricsF,
@@ -238,7 +239,7 @@ def _geometry(fig: Figure, w: float, h: float, top: float, look: Look) -> Geomet
 
 def _visible_marks(fig: Figure, geo: Geometry, look: Look) -> _Marks:
     marks = [m for m in fig.marks if m.x1 >= geo.x0 and m.x0 <= geo.x1]
-    tone = {m: QColor(look.color[m.run]) if m.kind == "drop" else QColor("#777777") for m in marks}
+    tone = {m: QColor(look.color[m.run]) if m.kind != "note" else QColor("#777777") for m in marks}
     return _Marks(marks, tone)
 
 
@@ -303,12 +304,20 @@ def _value_range(lines: list[Line], x0: float, x1: float, log: bool = False, zer
 
 
 def _bands(p: QPainter, marks: _Marks, geo: Geometry, area: QRectF) -> None:
-    """Drops (run colour) and notes (grey) behind everything."""
+    """Drops and recurring dips (run colour), latency rises (hatched) and notes (grey) behind
+    everything; a recurring group is its dips' bands and one label."""
     for mark in marks.marks:
+        if mark.kind == "recurring":
+            continue
         band = QColor(marks.tone[mark])
         band.setAlpha(45)
         a, b = float(geo.sx(max(mark.x0, geo.x0))), float(geo.sx(min(mark.x1, geo.x1)))
-        p.fillRect(QRectF(a, area.top(), max(b - a, 1.0), area.height()), band)
+        box = QRectF(a, area.top(), max(b - a, 1.0), area.height())
+        if mark.kind == "rise":
+            band.setAlpha(110)
+            p.fillRect(box, QBrush(band, Qt.BrushStyle.BDiagPattern))
+        else:
+            p.fillRect(box, band)
 
 
 def grid(p: QPainter, geo: Geometry, plot: Plot, look: Look) -> None:

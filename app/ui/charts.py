@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt, QTimer
-from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent, QKeyEvent, QResizeEvent
+from PySide6.QtGui import QBrush, QColor, QDragEnterEvent, QDropEvent, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -32,7 +32,7 @@ from benchlens.app.ticks import heading
 from benchlens.app.ui import mime
 from benchlens.app.ui.axes import TimeAxis, ValueAxis
 from benchlens.app.ui.legends import RunLegend, metric_legend, series_clicked
-from benchlens.app.ui.marks import MarkLabels, add_band, add_step_marks
+from benchlens.app.ui.marks import MarkLabels, add_band, add_step_marks, band_brush, decided
 from benchlens.app.ui.navigation import TimeNavigator
 from benchlens.app.ui.panel_column import MIN_PANEL_PX, PanelBorder, PanelPlot, TimeAxisStrip
 from benchlens.app.ui.panel_menu import apply_scale, panel_menu
@@ -351,27 +351,35 @@ class ComparisonView(QWidget):
             self.plots[i].vb.prepareForPaint()
 
     def _draw_drops(self, runs: list[int]) -> None:
-        """Notes (grey) and detected drops (the run's colour): a band on every panel, a label on
-        the top one that stays in view (app/ui/marks.py)."""
-        s = self.session
-        t = self.theme
+        """Notes (grey) and what the throughput says, in the run's colour: drops, latency rises
+        (hatched) and recurring dips (each dip a band, one label for the group); a band on every
+        panel, a label on the top one that stays in view (app/ui/marks.py)."""
+        s, t = self.session, self.theme
         self.mark_labels = MarkLabels(self.plots[0], t.veil)
         for r in runs:
             color = QColor(s.color(r))
+
+            def span(start: float, end: float, run: int = r) -> tuple[float, float]:
+                x0, x1 = s.x_of(run, np.array([start, end]))
+                return float(x0), float(x1)
+
             for note in s.notes(r):
-                x0, x1 = (float(x) for x in s.x_of(r, np.array([note.start, note.end])))
-                add_band(self.plots, x0, x1, t.note_fill, r)
+                add_band(self.plots, *span(note.start, note.end), QBrush(t.note_fill), r)
                 if note.label:
-                    self.mark_labels.add(x0, x1, note.label, QColor(t.text))
-            for rd in s.drops(r):
-                label, state = s.drop_label(r, rd.drop)
-                if state == "dismissed":
-                    continue
-                x0, x1 = (float(x) for x in s.x_of(r, np.array([rd.drop.start, rd.drop.end])))
-                fill = QColor(color)
-                fill.setAlpha(40)
-                add_band(self.plots, x0, x1, fill, r)
-                self.mark_labels.add(x0, x1, ("\u2713 " if state == "accepted" else "") + label, color)
+                    self.mark_labels.add(*span(note.start, note.end), note.label, QColor(t.text))
+            found = s.findings(r)
+            if found is None:
+                continue
+            for kind, items in (("drop", found.singles()), ("rise", found.rises)):
+                for rd in items:
+                    label, state = s.drop_label(r, rd.drop)
+                    if state != "dismissed":
+                        add_band(self.plots, *span(rd.drop.start, rd.drop.end), band_brush(color, kind), r)
+                        self.mark_labels.add(*span(rd.drop.start, rd.drop.end), decided(label, state), color)
+            for group in found.recurring:
+                for m in group.members:
+                    add_band(self.plots, *span(m.drop.start, m.drop.end), band_brush(color, "dip"), r)
+                self.mark_labels.add(*span(group.pattern.start, group.pattern.end), group.label(), color)
 
     @property
     def drop_labels(self) -> list[pg.TextItem]:

@@ -20,13 +20,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from benchlens.app.analysis.run_drops import RunDrop
+from benchlens.app.analysis.run_drops import Findings, RecurringDrops, RunDrop
 from benchlens.app.model import SeriesRef
+from benchlens.app.ui.marks import decided
 from benchlens.app.ui.session import Session
 
 DROP = Qt.ItemDataRole.UserRole
 REF = Qt.ItemDataRole.UserRole + 1
 NOTE = Qt.ItemDataRole.UserRole + 2
+
+
+def _when(t: float) -> str:
+    return datetime.fromtimestamp(t, UTC).strftime("%H:%M:%S")
 
 
 class DropsView(QWidget):
@@ -60,37 +65,53 @@ class DropsView(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
+        """Per run: its notes, its drops, its recurring dips as one item (each dip under it) and
+        its latency rises, by time; each drop or rise with what changed under it."""
         if self.session.closed:
             return
         self.tree.clear()
         for r in self.session.comparison.runs:
             run = QTreeWidgetItem(self.tree, [self.session.run(r).name])
             run.setForeground(0, QColor(self.session.color(r)))
-            drops = self.session.drops(r)
-            if not drops:
+            found = self.session.findings(r)
+            if found is None or not (found.drops or found.rises):
                 QTreeWidgetItem(run, ["no drops detected", ""]).setDisabled(True)
             for note in self.session.notes(r):
-                when = datetime.fromtimestamp(note.start, UTC).strftime("%H:%M:%S")
-                item = QTreeWidgetItem(run, [f"\u270e {note.label}", when])
+                item = QTreeWidgetItem(run, [f"\u270e {note.label}", _when(note.start)])
                 item.setData(0, NOTE, note.id)
-            for rd in drops:
-                when = datetime.fromtimestamp(rd.drop.start, UTC).strftime("%H:%M:%S")
-                label, state = self.session.drop_label(r, rd.drop)
-                item = QTreeWidgetItem(run, [("\u2713 " if state == "accepted" else "") + label, when])
-                if state == "dismissed":
-                    item.setText(0, f"{label} (dismissed)")
-                    item.setForeground(0, QColor("#999999"))
-                item.setData(0, DROP, (r, rd))
-                for c in rd.explain:
-                    arrow = "\u2191" if c.change > 0 else "\u2193"
-                    text = f"{arrow} {c.ref.spec()}  {c.before:.4g} \u2192 {c.during:.4g}"
-                    child = QTreeWidgetItem(item, [text, f"{c.change:+.1f}"])
-                    child.setData(0, REF, c.ref)
-                    tip = f"{text}\neffect size: shift during the drop over the spread of the steady state"
-                    if c.similar:
-                        tip += "\nsame change in: " + ", ".join(r.spec() for r in c.similar)
-                    child.setToolTip(0, tip)
+            if found is not None:
+                self._findings(run, r, found)
             run.setExpanded(True)
+
+    def _findings(self, run: QTreeWidgetItem, r: int, found: Findings) -> None:
+        items: list[tuple[float, RunDrop | RecurringDrops]] = [(d.drop.start, d) for d in found.singles() + found.rises]
+        items += [(g.pattern.start, g) for g in found.recurring]
+        for _, thing in sorted(items, key=lambda x: x[0]):
+            if isinstance(thing, RecurringDrops):
+                group = QTreeWidgetItem(run, [f"\u223f {thing.label()}", _when(thing.pattern.start)])
+                group.setToolTip(0, thing.label())
+                for member in thing.members:
+                    self._drop(group, r, member)
+            else:
+                self._drop(run, r, thing)
+
+    def _drop(self, parent: QTreeWidgetItem, r: int, rd: RunDrop) -> None:
+        label, state = self.session.drop_label(r, rd.drop)
+        item = QTreeWidgetItem(parent, [decided(label, state), _when(rd.drop.start)])
+        if state == "dismissed":
+            item.setText(0, f"{label} (dismissed)")
+            item.setForeground(0, QColor("#999999"))
+        item.setToolTip(0, rd.verdict() or label)
+        item.setData(0, DROP, (r, rd))
+        for c in rd.explain:
+            arrow = "\u2191" if c.change > 0 else "\u2193"
+            text = f"{arrow} {c.ref.spec()}  {c.before:.4g} \u2192 {c.during:.4g}"
+            child = QTreeWidgetItem(item, [text, f"{c.change:+.1f}"])
+            child.setData(0, REF, c.ref)
+            tip = f"{text}\neffect size: shift during the drop over the spread of the steady state"
+            if c.similar:
+                tip += "\nsame change in: " + ", ".join(r.spec() for r in c.similar)
+            child.setToolTip(0, tip)
 
     def on_click(self, item: QTreeWidgetItem, _col: int) -> None:
         data = item.data(0, DROP)

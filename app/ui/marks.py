@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QBrush, QColor
 
 from benchlens.app.figure import StepMark
 
@@ -26,7 +26,23 @@ class Label:
     item: pg.TextItem
 
 
-def add_band(plots: list[pg.PlotItem], x0: float, x1: float, fill: QColor, run: int) -> None:
+def band_brush(color: QColor, kind: str) -> QBrush:
+    """A drop's band in its run's colour: a latency rise hatched, a recurring dip lighter (as the
+    export draws them, app/render.py)."""
+    fill = QColor(color)
+    if kind == "rise":
+        fill.setAlpha(110)
+        return QBrush(fill, Qt.BrushStyle.BDiagPattern)
+    fill.setAlpha(30 if kind == "dip" else 40)
+    return QBrush(fill)
+
+
+def decided(label: str, state: str) -> str:
+    """A drop's label after the user's decision: an accepted one is ticked."""
+    return ("\u2713 " if state == "accepted" else "") + label
+
+
+def add_band(plots: list[pg.PlotItem], x0: float, x1: float, fill: QBrush, run: int) -> None:
     """The shaded stretch x0..x1 behind the curves of every panel."""
     for plot in plots:
         band = pg.LinearRegionItem((x0, x1), movable=False, brush=fill, pen=pg.mkPen(None))

@@ -14,7 +14,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from benchlens.app.analysis.align import x_of
 from benchlens.app.analysis.drops import Drop
 from benchlens.app.analysis.layout import Panel, layout_for_runs, more_for_runs
-from benchlens.app.analysis.run_drops import RunDrop, decided_label, decision, run_drops, throughput
+from benchlens.app.analysis.run_drops import Findings, RunDrop, decided_label, decision, run_findings, throughput
 from benchlens.app.errors import BenchlensError
 from benchlens.app.figure import Comparison
 from benchlens.app.model import Annotation, Run, SeriesInfo, SeriesRef
@@ -52,14 +52,14 @@ class Session(QObject):
         self.undo_stack = QUndoStack(self)
         self.rundata = LibraryRunData(self.lib)  # what analysis, summaries and export read
         self._runs: dict[int, Run] = {}
-        self._drops: dict[int, list[RunDrop]] = {}
+        self._findings: dict[int, Findings | None] = {}
         self.reload_runs()
 
     # ---- runs ---------------------------------------------------------------------------------
     def reload_runs(self) -> None:
         self.rundata.invalidate()
         self._runs = {r.id: r for r in self.rundata.runs()}
-        self._drops.clear()
+        self._findings.clear()
         self.comparison.runs = [r for r in self.comparison.runs if r in self._runs]
         self.runsChanged.emit()
 
@@ -97,14 +97,21 @@ class Session(QObject):
     def data(self, run_id: int, ref: SeriesRef) -> tuple[np.ndarray, np.ndarray] | None:
         return self.rundata.data(run_id, ref)
 
-    def drops(self, run_id: int) -> list[RunDrop]:
-        """Detected drops of a run's throughput (none when it has no benchmark log)."""
-        if run_id not in self._drops:
+    def findings(self, run_id: int) -> Findings | None:
+        """What a run's throughput says — drops, recurring dips, latency rises — (None without a
+        benchmark log); computed once per run until the runs change."""
+        if run_id not in self._findings:
             try:
-                self._drops[run_id] = run_drops(self.rundata, run_id) if throughput(self.rundata, run_id) else []
+                found = run_findings(self.rundata, run_id) if throughput(self.rundata, run_id) else None
             except BenchlensError:
-                self._drops[run_id] = []
-        return self._drops[run_id]
+                found = None
+            self._findings[run_id] = found
+        return self._findings[run_id]
+
+    def drops(self, run_id: int) -> list[RunDrop]:
+        """Detected drops of a run's throughput, recurring dips included (none without a log)."""
+        found = self.findings(run_id)
+        return found.drops if found is not None else []
 
     def x_of(self, run_id: int, t: np.ndarray) -> np.ndarray:
         c = self.comparison

@@ -1,0 +1,87 @@
+"""What the throughput says, drawn (issues 12 and 14): recurring dips are one label over their dips'
+bands and one item in the drops list with every dip under it; a latency rise while the throughput
+held is a hatched band with its own label; the export draws the same marks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from PySide6.QtCore import Qt
+
+from benchlens.app.figure import figure_of
+from benchlens.app.ingest import Options, import_path
+from benchlens.app.store import Library
+from tests.conftest import FIXTURES
+from tests.ui.conftest import close_window, laptop
+
+
+def periodic_folder(tmp_path: Path) -> Path:
+    """A sysbench log of 1,000 one-second reports with a 6-10 s dip to -45 % every 25 s."""
+    rng = np.random.default_rng(6)
+    tps = 1000 + rng.normal(0, 30, 1000)
+    for k, s in enumerate(range(50, 950, 25)):
+        tps[s : s + 6 + k % 5] *= 0.55
+    lines = [
+        f"[ {k + 1}s ] thds: 16 tps: {v:.2f} qps: {v * 20:.2f} (r/w/o: {v * 14:.2f}/{v * 4:.2f}/{v * 2:.2f}) "
+        f"lat (ms,95%): {16000 / v:.2f} err/s: 0.00 reconn/s: 0.00"
+        for k, v in enumerate(tps)
+    ]
+    folder = tmp_path / "periodic"
+    folder.mkdir()
+    (folder / "sysbench.log").write_text("Number of threads: 16\n\n" + "\n".join(lines) + "\n")
+    return folder
+
+
+@pytest.fixture
+def findings_window(qtbot, tmp_path: Path):
+    db = tmp_path / "findings.sqlite"
+    with Library(db) as lib:
+        import_path(lib, periodic_folder(tmp_path), Options(name="periodic"))
+        import_path(lib, FIXTURES / "diagnosis" / "bursty_long_drops", Options(name="bursty"))
+    w = laptop(qtbot, db, tmp_path / "settings.ini")
+    w.session.add_runs([r.id for r in w.session.runs()])
+    qtbot.wait(50)
+    yield w
+    close_window(w)
+
+
+def bands(window, run: int) -> list[pg.LinearRegionItem]:
+    return [i for i in window.chart.plots[0].items if isinstance(i, pg.LinearRegionItem) and i.property("run") == run]
+
+
+def test_recurring_dips_are_one_label_and_one_item_with_every_dip(findings_window) -> None:
+    w, s = findings_window, findings_window.session
+    run = next(r.id for r in s.runs() if r.name == "periodic")
+    found = s.findings(run)
+    (group,) = found.recurring
+    assert len(group.members) == 36
+    labels = [t.textItem.toPlainText() for t in w.chart.drop_labels]
+    assert labels.count(group.label()) == 1  # one label for 36 dips, not 36 labels
+    every = [s.findings(r.id) for r in s.runs()]
+    assert len(labels) == sum(len(f.singles()) + len(f.rises) + len(f.recurring) for f in every)
+    assert len(bands(w, run)) == 36 + len(found.singles())  # each dip keeps its band
+    tree = w.drops.tree
+    top = next(
+        tree.topLevelItem(k) for k in range(tree.topLevelItemCount()) if tree.topLevelItem(k).text(0) == "periodic"
+    )
+    (item,) = [top.child(j) for j in range(top.childCount()) if "periodic stalls" in top.child(j).text(0)]
+    assert item.childCount() == 36 and item.child(0).data(0, Qt.ItemDataRole.UserRole)  # each dip explainable
+    fig = figure_of(s.rundata, s.comparison)
+    mine = [m for m in fig.marks if m.run == run]
+    assert [m.kind for m in mine].count("recurring") == 1 and [m.kind for m in mine].count("dip") == 36
+
+
+def test_a_latency_rise_is_a_hatched_band_with_its_own_label(findings_window) -> None:
+    w, s = findings_window, findings_window.session
+    run = next(r.id for r in s.runs() if r.name == "bursty")
+    rises = s.findings(run).rises
+    assert rises  # the recorded disk burst the throughput rode out
+    hatched = [b for b in bands(w, run) if b.brush.style() == Qt.BrushStyle.BDiagPattern]
+    assert len(hatched) == len(rises)
+    labels = [t.textItem.toPlainText() for t in w.chart.drop_labels]
+    assert all(rd.drop.label() in labels for rd in rises) and all("latency" in rd.drop.label() for rd in rises)
+    fig = figure_of(s.rundata, s.comparison)
+    assert len([m for m in fig.marks if m.run == run and m.kind == "rise"]) == len(rises)
