@@ -18,8 +18,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from benchlens.app.cli_library import add_library_commands, cmd_library, push
 from benchlens.app import cli_diagnose
+from benchlens.app.cli_library import add_library_commands, cmd_library, push
 from benchlens.app.errors import BenchlensError
 from benchlens.app.store import Library
 
@@ -170,14 +170,14 @@ def _output_commands(sub: Any, db: argparse.ArgumentParser) -> None:
     shot.add_argument("--demo", action="store_true", help="the bundled demo runs, compared")
     shot.add_argument("--run", action="append", default=[], metavar="RUN", help="a run to compare (repeatable)")
     shot.add_argument("--size", default="1400x900", metavar="WxH")
+    shot.add_argument("--theme", choices=("system", "light", "dark"), default="system", help="the window's theme")
+    shot.add_argument("--from", dest="x_from", type=float, help="zoomed: first second shown")
+    shot.add_argument("--to", dest="x_to", type=float, help="zoomed: the last second shown")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
-    shot.add_argument("--theme", choices=("system", "light", "dark"), default="system", help="the window's theme")
-    shot.add_argument("--from", dest="x_from", type=float, help="zoomed: first second shown")
-    shot.add_argument("--to", dest="x_to", type=float, help="zoomed: the last second shown")
     bench: list[str] = []
     if argv[:1] == ["record"] and "--" in argv:  # everything after -- is the benchmark, options included
         cut = argv.index("--")
