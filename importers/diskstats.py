@@ -98,7 +98,7 @@ class _Rows:
     lines: list[int] = field(default_factory=list)  # section k's first line (after its marker)
     device_of: dict[int, int] = field(default_factory=dict)  # label hash -> device number
     names: list[str] = field(default_factory=list)  # device number -> name, in order of appearance
-    # device number -> pieces of (section of each line, its 17 values with NaN for the fields it lacks)
+    # device number -> pieces of (section of each line, its 17 values by field, NaN for those it lacks)
     pieces: dict[int, list[tuple[np.ndarray, np.ndarray]]] = field(default_factory=dict)
     with_rows: set[int] = field(default_factory=set)  # sections holding a line
     before_first: bool = False  # lines before the first marker were seen (warned once, when it comes)
@@ -219,8 +219,8 @@ def _keep_rows(acc: _Rows, toks: Tokens, rows: np.ndarray, section: np.ndarray, 
     values = _values(toks, rows, ctx)
     sections = section[rows].astype(np.int64)
     acc.with_rows.update(np.unique(sections).tolist())
-    for d, part in _by_device(ids):  # held per device: the tables are built one device at a time
-        acc.pieces.setdefault(d, []).append((sections[part], values[part]))
+    for d, part in _by_device(ids):  # copied per device, fields first: the chunk's arrays are not kept
+        acc.pieces.setdefault(d, []).append((sections[part].copy(), values[part].T.copy()))
 
 
 def _values(toks: Tokens, rows: np.ndarray, ctx: Context) -> np.ndarray:
@@ -282,15 +282,15 @@ def _counters(acc: _Rows) -> Counters:
     for d, name in enumerate(acc.names):
         pieces = acc.pieces.pop(d)
         snap = np.searchsorted(used, np.concatenate([p[0] for p in pieces]))
-        values = np.concatenate([p[1] for p in pieces])
+        values = np.concatenate([p[1] for p in pieces], axis=1)
         del pieces
         if np.array_equal(snap, every):  # in every snapshot once, as /proc prints it
-            table = values.T.copy()
+            table = values
         else:
             table = np.full((len(FIELDS), len(used)), np.nan)
             for f in range(len(FIELDS)):  # a device printed twice in a snapshot: its last value of each field
-                has = ~np.isnan(values[:, f])
-                table[f, snap[has]] = values[has, f]
+                has = ~np.isnan(values[f])
+                table[f, snap[has]] = values[f, has]
         for j in np.flatnonzero(~np.isnan(table).all(axis=1)):
             snaps.table[(name, FIELDS[j])] = table[j]
     return snaps
