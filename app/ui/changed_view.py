@@ -5,6 +5,8 @@ charts, tabbed with the Summary; a double-click on a row plots that series."""
 
 from __future__ import annotations
 
+import html
+import math
 from datetime import UTC, datetime
 
 from PySide6.QtCore import Qt, QTimer
@@ -21,16 +23,28 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from benchlens.app.analysis.diff import diff_runs
+from benchlens.app.analysis.explain import Change, verdict
 from benchlens.app.analysis.run_drops import RunDrop
+from benchlens.app.analysis.window import explain_window
+from benchlens.app.errors import BenchlensError
 from benchlens.app.model import SeriesRef
 from benchlens.app.ticks import format_ticks
 from benchlens.app.ui.session import Session
 
-COLUMNS = ("series", "unit", "before", "during the drop", "change (σ)", "same change in")
+COLUMNS = ("series", "unit", "before", "during", "change (σ)", "same change in")
+DIFF_COLUMNS = ("series", "unit", "A", "B", "B vs A", "A per trx", "B per trx", "class")
+TOP = 20  # series listed for a window: the table has the room
 REF = Qt.ItemDataRole.UserRole
 
 
+def _when(t: float) -> str:
+    return datetime.fromtimestamp(t, UTC).strftime("%H:%M:%S")
+
+
 def _value(v: float, unit: str) -> str:
+    if not math.isfinite(v):
+        return ""
     (text,) = format_ticks([v], unit) if unit else (f"{v:.4g}",)
     return text
 
@@ -56,34 +70,96 @@ class WhatChangedView(QWidget):
         lay.addWidget(self.table)
 
     def show_drop(self, run_id: int, rd: RunDrop) -> None:
+        """What changed during a drop (or a latency rise), its verdict at the head."""
         s = self.session
         label, _ = s.drop_label(run_id, rd.drop)
-        when = datetime.fromtimestamp(rd.drop.start, UTC).strftime("%H:%M:%S")
-        color = s.color(run_id)
+        head = f"{label}, from {_when(rd.drop.start)} UTC ({rd.drop.end - rd.drop.start:.0f} s)"
+        self._changes(run_id, head, rd.verdict(), rd.explain)
+
+    def show_window(self, run_id: int, x0: float, x1: float) -> None:
+        """What changed here: a span of the charts (plotted x) against the run's steady state."""
+        s = self.session
+        t0, t1 = s.t_of(run_id, x0), s.t_of(run_id, x1)
+        try:
+            found = explain_window(s.rundata, run_id, (t0, t1), "absolute", top=TOP)
+        except BenchlensError as e:
+            self.title.setText(f"<i>{html.escape(str(e))}</i>")
+            self.table.setRowCount(0)
+            return
+        work = f"; throughput {found.work:.0%} of its steady level" if math.isfinite(found.work) else ""
+        head = f"the window {_when(t0)}–{_when(t1)} UTC ({t1 - t0:.0f} s){work}"
+        self._changes(run_id, head, verdict(found.explain), found.explain)
+
+    def _changes(self, run_id: int, head: str, says: str, changes: list[Change]) -> None:
+        s = self.session
+        name = html.escape(s.run(run_id).name)
         self.title.setText(
-            f'<b style="color:{color}">{s.run(run_id).name}</b>: {label}, from {when} UTC'
-            f" ({rd.drop.end - rd.drop.start:.0f} s) — what changed, most relevant first"
+            f'<b style="color:{s.color(run_id)}">{name}</b>: {html.escape(head)} — what changed, most relevant first'
+            + (f"<br><b>{html.escape(says)}</b>" if says else "")
         )
-        self.table.setRowCount(len(rd.explain))
-        for row, c in enumerate(rd.explain):
+        self._columns(COLUMNS)
+        rows = []
+        for c in changes:
             unit = s.unit(run_id, c.ref)
             arrow = "\u2191" if c.change > 0 else "\u2193"
-            cells = [
-                f"{arrow} {c.ref.spec()}",
-                unit,
-                _value(c.before, unit),
-                _value(c.during, unit),
-                f"{c.change:+.1f}",
-                ", ".join(r.spec() for r in c.similar),
-            ]
+            rows.append(
+                (
+                    c.ref,
+                    c.change,
+                    [
+                        f"{arrow} {c.ref.spec()}",
+                        unit,
+                        _value(c.before, unit),
+                        _value(c.during, unit),
+                        f"{c.change:+.1f}",
+                        ", ".join(r.spec() for r in c.similar),
+                    ],
+                )
+            )
+        self._fill(rows, signed=4)
+
+    def show_diff(self, a: int, b: int) -> None:
+        """Run B against run A: every series both have, ranked by its relevant difference over the
+        benchmark interval, also per transaction."""
+        s = self.session
+        try:
+            found = diff_runs(s.rundata, a, b)
+        except BenchlensError as e:
+            self.title.setText(f"<i>{html.escape(str(e))}</i>")
+            self.table.setRowCount(0)
+            return
+        names = [html.escape(s.run(r).name) for r in (a, b)]
+        self.title.setText(
+            f'<b style="color:{s.color(b)}">{names[1]}</b> against <b style="color:{s.color(a)}">{names[0]}</b>: '
+            "every series over the benchmark interval (warm-up left out), most relevant first"
+        )
+        self._columns(DIFF_COLUMNS)
+        rows = []
+        for d in found.series:
+            unit = s.unit(b, d.ref)
+            change = f"{d.change:+.0%}" if math.isfinite(d.change) else ""
+            cells = [d.ref.spec(), unit, _value(d.a, unit), _value(d.b, unit), change]
+            cells += [_value(d.per_trx_a, unit), _value(d.per_trx_b, unit), d.klass]
+            rows.append((d.ref, d.effect, cells))
+        self._fill(rows, signed=4)
+
+    def _columns(self, names: tuple[str, ...]) -> None:
+        self.table.clear()
+        self.table.setColumnCount(len(names))
+        self.table.setHorizontalHeaderLabels(list(names))
+
+    def _fill(self, rows: list[tuple[SeriesRef, float, list[str]]], signed: int) -> None:
+        """One row per series: numbers right-aligned, the signed column red up and blue down."""
+        self.table.setRowCount(len(rows))
+        for row, (ref, sign, cells) in enumerate(rows):
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setData(REF, c.ref)
+                item.setData(REF, ref)
                 item.setToolTip(text)
-                if col >= 2:
+                if 2 <= col < len(cells) - 1 or col == signed:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                if col == 4:
-                    item.setForeground(QColor("#b22222" if c.change > 0 else "#1f4e9a"))
+                if col == signed:
+                    item.setForeground(QColor("#b22222" if sign > 0 else "#1f4e9a"))
                 self.table.setItem(row, col, item)
 
     def rows(self) -> list[list[str]]:

@@ -1,0 +1,69 @@
+"""Asking the window why (issue 14): Shift+drag across a span, "What changed here?" explains that
+span against the run's steady state in the What changed tab (the same ranking as `benchlens
+explain`); View ▸ B vs A ranks every series of the second run against the first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from benchlens.app.analysis.diff import diff_runs
+from benchlens.app.analysis.window import explain_window
+from benchlens.app.ingest import Options, import_path
+from benchlens.app.resources import demo_folders
+from benchlens.app.store import Library
+from tests.conftest import FIXTURES
+from tests.ui.conftest import close_window, laptop
+
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support (raise|grabbing the keyboard)")
+RUN = FIXTURES / "diagnosis" / "three_disturbances"
+
+
+@pytest.fixture
+def recorded(qtbot, tmp_path: Path):
+    db = tmp_path / "why.sqlite"
+    with Library(db) as lib:
+        import_path(lib, RUN, Options(name="three"))
+        import_path(lib, next(f for f in demo_folders() if f.name == "baseline"), Options(name="baseline"))
+    w = laptop(qtbot, db, tmp_path / "settings.ini")
+    w.session.add_runs([r.id for r in w.session.runs()])
+    qtbot.wait(50)
+    yield w
+    close_window(w)
+
+
+def test_what_changed_here_explains_a_dragged_span(recorded, qtbot) -> None:
+    w, s = recorded, recorded.session
+    run = next(r.id for r in s.runs() if r.name == "three")
+    w.offset_run.setCurrentIndex(w.offset_run.findData(run))
+    truth = dict(
+        line.split("\t", 1)
+        for line in (FIXTURES / "diagnosis" / "three_disturbances.truth.tsv").read_text().splitlines()
+    )
+    start, end = (float(x) for x in truth["cpu-system"].split("\t"))
+    x0, x1 = (float(x) for x in s.x_of(run, np.array([start, end])))
+    w.chart.mark(x0, x0, False)  # a Shift+drag across the span, as the view box reports it
+    w.chart.mark(x0, x1, True)
+    actions = {a.text(): a for a in w.last_menu.actions()}
+    assert set(actions) == {"What changed here?", "Add a note…"}
+    actions["What changed here?"].trigger()
+    assert w.changed_dock.isVisible()
+    rows = w.changed.rows()
+    want = explain_window(s.rundata, run, (s.t_of(run, x0), s.t_of(run, x1)), "absolute", top=20)
+    assert [r[0].split(" ", 1)[1] for r in rows] == [c.ref.spec() for c in want.explain]  # as `benchlens explain` ranks
+    assert rows and "three" in w.changed.title.text() and "of its steady level" in w.changed.title.text()
+    w.last_menu.close()
+
+
+def test_b_vs_a_ranks_every_series_of_two_runs(recorded) -> None:
+    w, s = recorded, recorded.session
+    a, b = s.comparison.runs
+    w.compare_runs()
+    rows = w.changed.rows()
+    want = diff_runs(s.rundata, a, b)
+    assert [r[0] for r in rows] == [d.ref.spec() for d in want.series]
+    assert len(rows) > len({ref for p in s.comparison.panels for ref in p.refs})  # every series, not only the plotted
+    headers = [w.changed.table.horizontalHeaderItem(k).text() for k in range(w.changed.table.columnCount())]
+    assert headers[:5] == ["series", "unit", "A", "B", "B vs A"] and "A per trx" in headers
