@@ -74,7 +74,7 @@ CHART_KEYS = (  # the keys the charts read themselves (Help > Keyboard shortcuts
     ("Mouse wheel / right drag", "zoom"),
     ("Drag", "pan"),
     ("Ctrl+drag", "slide the run chosen in Offset in time"),
-    ("Shift+drag", "mark a stretch of time for a note"),
+    ("Shift+drag", "a stretch of time: what changed there, or a note on it"),
     ("Mouse back / forward button", "zoom history back / forward"),
     ("Right click on a panel", "the panel menu"),
     ("Click a series in a panel's legend", "hide / show it"),
