@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from benchlens.app.analysis.idle import is_idle_wait
 from benchlens.app.model import SeriesRef
 
 
@@ -281,7 +282,7 @@ def candidate_panels(available: Iterable[SeriesRef], load: Rating | None = None)
         ("innodb_mutex", "os_waits", "Top mutex OS waits (1/s)"),
         ("innodb_mutex", "waits", "Top mutex waits (1/s)"),
     ):
-        waits = [r for r in have if r.format == fmt and r.metric == metric and r.entity != "idle"]
+        waits = [r for r in have if r.format == fmt and r.metric == metric and not is_idle_wait(r.entity)]
         if waits:
             top = sorted(waits, key=lambda r: (-(load(r) if load else 0.0), r.entity))[:TOP_WAITS]
             out.append(("waits", Panel(title, top)))

@@ -16,13 +16,15 @@ importance is measured in the quantity's own absolute terms:
 
 Never evidence: high-water marks (`*_max`, `Max_used_*`: a peak that stepped once and stayed says
 nothing about a window), monotone counters stored as values (Uptime), and idle or background waits
-(IDLE_WAITS: a thread waiting for its next query, a timer, a sleeping service thread).
+(app/analysis/idle.py's editable list: a thread waiting for its next query, a timer, a sleeping
+service thread).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from benchlens.app.analysis.idle import is_idle_wait
 from benchlens.app.model import SeriesRef
 
 CLASSES = (
@@ -38,37 +40,6 @@ CLASSES = (
     "buffer_pool",
     "workload",
 )
-
-# Performance Schema / SHOW ENGINE waits that are idle or background, never a cause: the defaults
-# for MySQL 5.5-8.4, MariaDB 10-11 and Percona Server (event names end with these).
-IDLE_WAITS = (
-    "idle",
-    "client_connection",
-    "COND_timer",
-    "Item_func_sleep::cond",
-    "COND_thread_cache",
-    "COND_manager",
-    "COND_flush_thread_cache",
-    "COND_queue_state",
-    "COND_start_thread",
-    "COND_checkpoint",
-    "COND_server_started",
-    "COND_thread_list",
-    "COND_wait_commit",
-    "COND_binlog_background_thread",
-    "COND_binlog_background_thread_end",
-    "COND_do_checkpoint",
-    "COND_purge_thread",
-    "COND_worker_wait",
-    "srv_purge_thread",
-    "io_handler_thread",
-    "buf_flush_page_cleaner",
-    "page_cleaner",
-    "srv_master_thread",
-    "SERVICE_THREAD_CONTROL::COND_control",  # MariaDB's Aria checkpoint service thread, between runs
-)
-# never idle although they are condition waits: sessions waiting on a lock
-LOCK_WAITS = ("MDL_context::COND_wait_status", "COND_global_read_lock", "COND_refresh")
 
 
 @dataclass(frozen=True)
@@ -106,14 +77,6 @@ LOCK_TIME = {"Innodb_row_lock_time", "Table_locks_waited_time"}
 # what a device or link does for the server: its reads and writes, their latency, its queue (discards,
 # merges and request sizes are not load by themselves)
 DEVICE_LOAD = {"wkB/s", "rkB/s", "w/s", "r/s", "r_await", "w_await", "aqu-sz", "rxkB/s", "txkB/s"}
-
-
-def is_idle_wait(entity: str) -> bool:
-    """An idle or background wait (IDLE_WAITS), never a real lock wait (LOCK_WAITS)."""
-    if any(entity.endswith(w) for w in LOCK_WAITS):
-        return False
-    name = entity.rsplit("/", 1)[-1]
-    return name in IDLE_WAITS or any(entity.endswith("/" + w) for w in IDLE_WAITS)
 
 
 def is_evidence(ref: SeriesRef) -> bool:

@@ -10,10 +10,11 @@ in that window, NaN-aware: a gap (NaN) is neither a value nor counted.
   (B - A) / |A| x 100. No change is given when either run has no sample of the series in the
   window; when A is 0 the change is 0 % if B is 0 too, else undefined and shown as "A=0".
 - Top waits per run, side by side: Performance Schema wait time (`SUM_TIMER_WAIT`, ms of wait per
-  second, `idle` left out) and InnoDB mutex waits (`os_waits`, or `waits` from 5.7 on; 1/s), each
-  averaged over the window. The rows are the union of every run's top N, ordered by the larger of
-  the runs' rates; a wait a run never reported counts 0 there (both tools omit zero rows). Each
-  rate is also given as a share of the run's total wait in the window.
+  second) and InnoDB mutex waits (`os_waits`, or `waits` from 5.7 on; 1/s), idle and background
+  waits left out (app/analysis/idle.py), each averaged over the window. The rows are the union of
+  every run's top N, ordered by the larger of the runs' rates; a wait a run never reported counts
+  0 there (both tools omit zero rows). Each rate is also given as a share of the run's total wait
+  in the window.
 - Throughput stability per run, side by side: coefficient of variation, share of reports under half
   the median, p1 and p5 of the benchmark's throughput in the window, its warm-up left out
   (app/analysis/stability.py).
@@ -35,6 +36,7 @@ import numpy as np
 
 from benchlens.app.analysis.align import ALIGN_MODES, x_of
 from benchlens.app.analysis.drops import steady_span
+from benchlens.app.analysis.idle import is_idle_wait
 from benchlens.app.analysis.layout import THROUGHPUT_FORMATS, layout_for_runs
 from benchlens.app.analysis.run_drops import throughput
 from benchlens.app.analysis.stability import Stability, stability
@@ -49,7 +51,6 @@ WAITS = (
     ("innodb_mutex", ("os_waits", "waits"), "Top waits: InnoDB mutexes"),
 )
 STATEMENTS = ("SEL1", "SEL2", "UPD", "DEL", "INS")  # dbSTRESS response times: the first SELECT leads
-NOT_WAITS = frozenset({"idle"})  # Performance Schema's idle is a thread waiting for a query
 
 
 # ---- the window ------------------------------------------------------------------------------
@@ -171,7 +172,7 @@ def top_waits(
         rates: dict[int, dict[str, float]] = {}
         unit = ""
         for r in run_ids:
-            refs = [x for x in have[r] if x.metric == metric and x.entity not in NOT_WAITS]
+            refs = [x for x in have[r] if x.metric == metric and not is_idle_wait(x.entity)]
             if not refs:
                 continue
             rates[r] = {}
