@@ -152,16 +152,21 @@ def intervals(
 def window_level(t: np.ndarray, v: np.ndarray, start: float, end: float) -> float:
     """Mean of v over start..end, each sample weighted by its interval's overlap with it (NaN if
     no sample covers any of it)."""
-    return _window(t, v, start, end)[0]
+    return _weighted(v, *_window_weights(t, start, end))[0]
 
 
-def _window(t: np.ndarray, v: np.ndarray, start: float, end: float, step: float = 0.0) -> tuple[float, float]:
-    """(overlap-weighted mean over start..end, samples' worth of overlap)."""
+def _window_weights(t: np.ndarray, start: float, end: float, step: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """(samples, their interval's overlap with start..end as a fraction of the interval)."""
     # the samples stamped after start, up to the first one stamped at or after end
     a, b = int(np.searchsorted(t, start, "right")), int(np.searchsorted(t, end, "left")) + 1
     idx = np.arange(a, min(b, len(t)))
     lo, hi = intervals(t, idx, step=step)
     w = np.clip(np.minimum(hi, end) - np.maximum(lo, start), 0.0, None) / np.maximum(hi - lo, 1e-12)
+    return idx, w
+
+
+def _weighted(v: np.ndarray, idx: np.ndarray, w: np.ndarray) -> tuple[float, float]:
+    """(overlap-weighted mean of v's samples idx, samples' worth of overlap)."""
     x = v[idx]
     ok = np.isfinite(x) & (w > 0)
     if not ok.any():
@@ -170,20 +175,56 @@ def _window(t: np.ndarray, v: np.ndarray, start: float, end: float, step: float 
     return float(np.sum(w[ok] * x[ok]) / n), n
 
 
-def reference_values(v: np.ndarray, t: np.ndarray, ref: Reference, most: int = 0, step: float = 0.0) -> np.ndarray:
-    """The finite values of the samples whose interval lies within the reference span and outside
-    every excluded one; at most `most` of them (0: all), evenly spread over the span (the steady
-    state of a day at 1 s is as well known from 2,048 of its seconds)."""
+def _reference_index(t: np.ndarray, ref: Reference, most: int = 0, step: float = 0.0) -> np.ndarray:
+    """The samples whose interval lies within the reference span and outside every excluded one;
+    at most `most` of them (0: all), evenly spread over the span."""
     a, b = int(np.searchsorted(t, ref.lo, "left")), int(np.searchsorted(t, ref.hi, "right"))
     # evenly spaced when thinned, at least one apart: no index twice
     idx = np.linspace(a, b - 1, most).astype(np.int64) if most and b - a > most else np.arange(a, b)
     lo, hi = intervals(t, idx, step=step)
-    keep = (lo >= ref.lo) & (hi <= ref.hi) & np.isfinite(v[idx])
+    keep = (lo >= ref.lo) & (hi <= ref.hi)
     if ref.exclude:
         starts, ends = ref.spans
         k = np.searchsorted(starts, hi, "left") - 1  # the last span starting before hi
         keep &= ~((k >= 0) & (ends[np.maximum(k, 0)] > lo))
-    return v[idx[keep]]
+    return idx[keep]
+
+
+def reference_values(v: np.ndarray, t: np.ndarray, ref: Reference, most: int = 0, step: float = 0.0) -> np.ndarray:
+    """The finite values of the samples whose interval lies within the reference span and outside
+    every excluded one; at most `most` of them (0: all), evenly spread over the span (the steady
+    state of a day at 1 s is as well known from 2,048 of its seconds)."""
+    x = v[_reference_index(t, ref, most, step)]
+    return x[np.isfinite(x)]
+
+
+@dataclass(frozen=True)
+class _Axis:
+    """What a series' time stamps decide, the same for every series sampled at those times: the
+    reference samples and the window's samples with their weights."""
+
+    t: np.ndarray
+    reference: np.ndarray
+    window: tuple[np.ndarray, np.ndarray]
+
+
+class _Axes:
+    """Time axes met in one explanation: series of one source share their time stamps, and the
+    searches, intervals and weights are made once for all of them."""
+
+    def __init__(self, span: Drop, reference: Reference, params: ExplainParams) -> None:
+        self.span, self.ref, self.params = span, reference, params
+        self.seen: list[_Axis] = []
+
+    def of(self, t: np.ndarray) -> _Axis:
+        for ax in self.seen:
+            if ax.t is t or (len(ax.t) == len(t) and np.array_equal(ax.t, t)):
+                return ax
+        step = _step(t)
+        idx = _reference_index(t, self.ref, self.params.max_reference, step)
+        ax = _Axis(t, idx, _window_weights(t, self.span.start, self.span.end, step))
+        self.seen.append(ax)
+        return ax
 
 
 @dataclass(frozen=True)
@@ -196,25 +237,103 @@ class _Measured:
     elsewhere: float
 
 
+@dataclass(frozen=True)
+class _Sampled:
+    """A series' reference values (finite) and its window level over n samples' worth."""
+
+    ref: SeriesRef
+    base: np.ndarray
+    during: float
+    n: float
+
+
+def _statistics(bases: list[np.ndarray], pct: float) -> list[tuple[float, float, float]]:
+    """(median, median absolute deviation, pct-th percentile of |value|) of each base: the very
+    numbers np.median and np.percentile give, from one sort of all bases of one length at once
+    (three selections per series were most of the time of an explanation)."""
+    out: list[tuple[float, float, float]] = [(0.0, 0.0, 0.0)] * len(bases)
+    by_len: dict[int, list[int]] = {}
+    for k, b in enumerate(bases):
+        by_len.setdefault(len(b), []).append(k)
+    for rows in by_len.values():
+        m = np.stack([bases[k] for k in rows])
+        s = np.sort(m, axis=1)
+        n, h = s.shape[1], s.shape[1] // 2
+        med = (s[:, h - 1] + s[:, h]) / 2.0 if n % 2 == 0 else s[:, h]
+        mad = (
+            (_kth_deviation(s, med, h) + _kth_deviation(s, med, h + 1)) / 2.0
+            if n % 2 == 0
+            else _kth_deviation(s, med, h + 1)
+        )
+        high = _percentile_sorted(s, pct)
+        neg = s[:, 0] < 0  # |value| is not in the sorted order: np.percentile itself
+        if neg.any():
+            high[neg] = np.percentile(np.abs(m[neg]), pct, axis=1)
+        for j, k in enumerate(rows):
+            out[k] = (float(med[j]), float(mad[j]), float(high[j]))
+    return out
+
+
+def _kth_deviation(s: np.ndarray, med: np.ndarray, k: int) -> np.ndarray:
+    """The k-th smallest |s - med| of each sorted row: the k closest values are k neighbours in the
+    sorted row, and the k-th distance is the least, over every k-wide run, of its farther end."""
+    n = s.shape[1]
+    return np.asarray(np.maximum(med[:, None] - s[:, : n - k + 1], s[:, k - 1 :] - med[:, None]).min(axis=1))
+
+
+def _percentile_sorted(s: np.ndarray, pct: float) -> np.ndarray:
+    """np.percentile's linear interpolation (its own arithmetic) on sorted rows."""
+    n = s.shape[1]
+    virtual = (n - 1) * float(np.true_divide(pct, 100))
+    lo = int(np.floor(virtual))
+    gamma = virtual - lo
+    a, b = s[:, lo], s[:, min(lo + 1, n - 1)]
+    diff = b - a
+    return np.asarray(b - diff * (1 - gamma) if gamma >= 0.5 else a + diff * gamma)
+
+
+def _measured(sampled: list[_Sampled], reference: Reference, params: ExplainParams) -> list[_Measured]:
+    """Each series' shift from the reference in robust sigmas of the window's mean."""
+    out = []
+    for s, (b, mad_raw, elsewhere) in zip(
+        sampled, _statistics([s.base for s in sampled], params.elsewhere_percentile), strict=True
+    ):
+        # the window's level is a mean of n samples: its noise is the samples' spread over sqrt(n)
+        mad = mad_raw * MAD_TO_SIGMA / np.sqrt(max(s.n, 1.0))
+        scale = max(mad, params.level_floor * abs(b), params.min_spread)
+        raw = (s.during - b) / scale
+        with_work = (s.during - b * reference.work) / scale  # the series had it scaled with the throughput
+        surprise = min(abs(raw), abs(with_work), params.effect_cap)
+        out.append(_Measured(s.ref, b, s.during, raw, surprise, elsewhere))
+    return out
+
+
+def _sample(ref: SeriesRef, v: np.ndarray, ax: _Axis, params: ExplainParams) -> _Sampled | None:
+    base = v[ax.reference]
+    base = base[np.isfinite(base)]
+    if len(base) < params.min_before:
+        return None
+    d, n = _weighted(v, *ax.window)
+    return _Sampled(ref, base, d, n) if np.isfinite(d) else None
+
+
 def measure(
     t: np.ndarray, v: np.ndarray, span: Drop, reference: Reference, params: ExplainParams = EXPLAIN
 ) -> _Measured | None:
-    step = _step(t)
-    base = reference_values(v, t, reference, params.max_reference, step)
-    if len(base) < params.min_before:
-        return None
-    d, n = _window(t, v, span.start, span.end, step)
-    if not np.isfinite(d):
-        return None
-    b = float(np.median(base))
-    # the window's level is a mean of n samples: its noise is the samples' spread over sqrt(n)
-    mad = float(np.median(np.abs(base - b))) * MAD_TO_SIGMA / np.sqrt(max(n, 1.0))
-    scale = max(mad, params.level_floor * abs(b), params.min_spread)
-    raw = (d - b) / scale
-    with_work = (d - b * reference.work) / scale  # the series had it scaled with the throughput
-    surprise = min(abs(raw), abs(with_work), params.effect_cap)
-    elsewhere = float(np.percentile(np.abs(base), params.elsewhere_percentile))
-    return _Measured(SeriesRef("", ""), b, d, raw, surprise, elsewhere)
+    """One series' change in span against the reference."""
+    s = _sample(SeriesRef("", ""), v, _Axes(span, reference, params).of(t), params)
+    return _measured([s], reference, params)[0] if s is not None else None
+
+
+class Explanation(list[Change]):
+    """The `top` changes of an explanation, ranked (a list of Change, as it always was), and the
+    level of every series measured (`levels`, by series: before, during, class, weight), which a
+    verdict reads for what did not rank (InnoDB's own writes while a disk got busy, the checkpoint
+    age against its limits)."""
+
+    def __init__(self, top: list[Change], levels: dict[SeriesRef, Change] | None = None) -> None:
+        super().__init__(top)
+        self.levels: dict[SeriesRef, Change] = levels or {}
 
 
 def explain(
@@ -225,22 +344,30 @@ def explain(
     params: ExplainParams = EXPLAIN,
     reference: Reference | None = None,
     relevance: RelevanceParams = RELEVANCE,
-) -> list[Change]:
+) -> Explanation:
     """The `top` quantities that changed most relevantly in span.start..span.end against the
     reference (default: the rest of each series, scaled with the span's throughput 1 - depth),
     each with the other series that showed the same quantity."""
     ref_span = reference or Reference(-np.inf, np.inf, ((span.start, span.end),), 1.0 - span.depth)
-    measured = []
+    axes = _Axes(span, ref_span, params)
+    sampled = []
     for ref in refs:
         if not is_evidence(ref):
             continue
         data = load(ref)
-        if data is None or _monotone_value(ref, data[1]):
+        if data is None:
             continue
-        m = measure(np.asarray(data[0], np.float64), np.asarray(data[1], np.float64), span, ref_span, params)
-        if m is not None and np.isfinite(m.raw) and m.raw != 0:
-            measured.append(replace(m, ref=ref))
-    return _one_per_quantity(_ranked(measured, relevance), top)
+        t, v = np.asarray(data[0], np.float64), np.asarray(data[1], np.float64)
+        if _monotone_value(ref, v):
+            continue
+        s = _sample(ref, v, axes.of(t), params)
+        if s is not None:
+            sampled.append(s)
+    measured = _measured(sampled, ref_span, params)
+    ranked = _ranked([m for m in measured if np.isfinite(m.raw) and m.raw != 0], relevance)
+    levels = {m.ref: Change(m.ref, m.raw, m.before, m.during, klass=class_of(m.ref)) for m in measured}
+    levels.update((c.ref, c) for c in ranked)
+    return Explanation(_one_per_quantity(ranked, top), levels)
 
 
 def _monotone_value(ref: SeriesRef, v: np.ndarray) -> bool:
