@@ -416,14 +416,7 @@ def classes(changes: list[Change]) -> list[str]:
 
 
 def verdict(changes: list[Change]) -> str:
-    """One line built from the evidence: the best supported class and its strongest entries."""
-    ranked = classes(changes)
-    if not ranked:
-        return "nothing else changed clearly"
-    best = [c for c in changes if c.klass == ranked[0]][:2]
-    parts = [f"{c.ref.spec()} {_num(c.before)} \u2192 {_num(c.during)}" for c in best]
-    return f"{ranked[0]}: " + "; ".join(parts)
+    """The one-line verdict (app/analysis/verdict.py; here for the callers that import it here)."""
+    from benchlens.app.analysis.verdict import verdict as from_evidence
 
-
-def _num(x: float) -> str:
-    return f"{x:.3g}" if abs(x) < 1e4 else f"{x:,.0f}"
+    return from_evidence(changes)
