@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from benchlens.app.analysis.align import ALIGN_MODES, x_of
+from benchlens.app.analysis.innodb import is_checkpoint_age, run_flush_points
 from benchlens.app.analysis.layout import Panel, blog_for_runs, layout_for_runs
 from benchlens.app.analysis.run_drops import decided_label, run_drops, run_findings, throughput
 from benchlens.app.analysis.summary import load_steps
@@ -91,6 +92,17 @@ class StepMark:
     threads: float
 
 
+@dataclass(frozen=True)
+class Reference:
+    """A horizontal line at a limit of what panel `panel` shows, for run `run`: InnoDB's async and
+    sync flush points on a checkpoint-age panel (app/analysis/innodb.py), drawn dashed, labelled."""
+
+    panel: int
+    y: float
+    label: str
+    run: int
+
+
 @dataclass
 class Figure:
     title: str
@@ -103,6 +115,7 @@ class Figure:
     x_range: tuple[float, float] | None = None
     slots: dict[int, int] = field(default_factory=dict)  # run -> its colour slot in the window
     steps: list[StepMark] = field(default_factory=list)  # load steps of step-load runs
+    references: list[Reference] = field(default_factory=list)  # limits drawn as lines on panels
 
     @property
     def x_label(self) -> str:
@@ -139,7 +152,22 @@ def build(
     name = title if title is not None else default_title(runs)
     # the window colours a run by its place in the library, so it keeps one colour everywhere
     slots = {rid: k for k, rid in enumerate(sorted(data.run_ids()))}
-    return Figure(name, runs, panels, align, lines, units, marks, x_range, slots, steps)
+    refs = references(data, runs, panels)
+    return Figure(name, runs, panels, align, lines, units, marks, x_range, slots, steps, refs)
+
+
+def references(data: RunData, runs: list[Run], panels: list[Panel]) -> list[Reference]:
+    """The flush points of each run's InnoDB on every panel that shows its checkpoint age."""
+    out = []
+    for i, panel in enumerate(panels):
+        if not any(is_checkpoint_age(r) for r in panel.shown()):
+            continue
+        for run in runs:
+            points = run_flush_points(data, run.id)
+            if points is not None:
+                out.append(Reference(i, points.async_age, "async flush point", run.id))
+                out.append(Reference(i, points.sync_age, "sync flush point", run.id))
+    return out
 
 
 def _lines(

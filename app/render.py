@@ -34,10 +34,10 @@ from PySide6.QtSvg import QSvgGenerator
 from benchlens.app.analysis.align import ALIGN_MODES
 from benchlens.app.analysis.decimate import MinMaxPyramid
 from benchlens.app.analysis.layout import Panel
-from benchlens.app.figure import Figure, Line, Mark
+from benchlens.app.figure import Figure, Line, Mark, Reference
 from benchlens.app.stepchart import StepChart
+from benchlens.app.ticks import format_ticks, log_ticks, time_ticks, value_ticks
 from benchlens.app.ticks import heading as heading_of
-from benchlens.app.ticks import log_ticks, time_ticks, value_ticks
 
 SIZES = {"blog": (1200, 675), "slide": (1920, 1080), "square": (1080, 1080)}
 PANEL_WEIGHT = 200  # a panel the user never sized weighs as much as one 200 px high in the window
@@ -249,14 +249,30 @@ def _panel(p: QPainter, fig: Figure, i: int, geo: Geometry, marks: _Marks, look:
     area = geo.area(i, look.fs.height() * 1.3)
     panel = fig.panels[i]
     lo, hi = _value_range(fig.lines[i], geo.x0, geo.x1, panel.log_y, panel.y_zero)
+    refs = [r for r in fig.references if r.panel == i and not panel.log_y]
+    hi = max([hi, *(r.y * 1.06 for r in refs)])  # a limit the curve stays under is still shown
     plot = Plot(area, lo, hi, panel.log_y, fig.units[i])
     _bands(p, marks, geo, area)
     grid(p, geo, plot, look)
     _steps(p, fig, geo, area, look, labels=i == len(fig.panels) - 1)
     _heading(p, fig, i, area, look)
     _curves(p, fig.panels[i], fig.lines[i], geo, plot, look)
+    _references(p, refs, plot, look)
     if i == 0:  # labels over the curves of the top panel, on a veil so both stay readable
         _mark_labels(p, marks, geo, area, look)
+
+
+def _references(p: QPainter, refs: list[Reference], plot: Plot, look: Look) -> None:
+    """Limits of the panel's quantity (InnoDB's flush points): a dashed line in the run's colour,
+    its label at the right end, over the line."""
+    for r in refs:
+        y = float(plot.sy(r.y))
+        color = QColor(look.color[r.run])
+        p.setPen(QPen(color, look.line, Qt.PenStyle.DashLine))
+        p.drawLine(QPointF(plot.area.left(), y), QPointF(plot.area.right(), y))
+        text = f"{r.label} {format_ticks([r.y], plot.unit)[0]}"
+        width = look.fs.horizontalAdvance(text)
+        p.drawText(QPointF(plot.area.right() - width - 4, y - 3), text)
 
 
 def _steps(p: QPainter, fig: Figure, geo: Geometry, area: QRectF, look: Look, labels: bool) -> None:
