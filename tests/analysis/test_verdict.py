@@ -1,0 +1,142 @@
+"""Verdicts built from the evidence, InnoDB's flush points, and the explanation's statistics.
+
+Recorded runs: bench/drop_quality/runs (MariaDB 10.11 + sysbench, one disturbance each, truth in
+bench/drop_quality/truth). No recorded run holds a flushing stall or a purge lag yet: those causes
+are tested on the levels an explanation would carry."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from benchlens.app.analysis.explain import Change, Explanation, _statistics
+from benchlens.app.analysis.innodb import flush_points, from_max_checkpoint_age, run_flush_points
+from benchlens.app.analysis.layout import Panel
+from benchlens.app.analysis.run_drops import run_drops
+from benchlens.app.analysis.verdict import verdict
+from benchlens.app.figure import build
+from benchlens.app.ingest import import_path
+from benchlens.app.model import SeriesRef
+from benchlens.app.rundata import LibraryRunData
+from benchlens.app.store import Library
+from tests.conftest import FIXTURES
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "bench" / "drop_quality"
+# what each disturbance's verdict must say happened
+CAUSE = {
+    "disk-burst": "another writer on the disk",
+    "cpu-hogs": "CPU taken by another process",
+    "read-lock": "sessions waited on the global read lock",
+    "small-pool": "buffer pool shrank",
+}
+
+
+def truth(run: str) -> tuple[float, float]:
+    rows = dict(line.split("\t", 1) for line in (CORPUS / "truth" / f"{run}.tsv").read_text().splitlines())
+    return float(rows["start"]), float(rows["end"])
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LibraryRunData, dict[str, int]]]:
+    lib = Library(tmp_path_factory.mktemp("verdict") / "lib.sqlite")
+    ids = {name: import_path(lib, CORPUS / "runs" / name).id for name in CAUSE}
+    yield LibraryRunData(lib), ids
+    lib.close()
+
+
+@pytest.mark.parametrize("run", list(CAUSE))
+def test_each_disturbance_verdict_names_its_cause(corpus: tuple[LibraryRunData, dict[str, int]], run: str) -> None:
+    data, ids = corpus
+    start, end = truth(run)
+    (d,) = [d for d in run_drops(data, ids[run]) if abs(d.drop.start - start) <= 3 and abs(d.drop.end - end) <= 3]
+    assert CAUSE[run] in d.verdict(), d.verdict()
+
+
+def test_a_disk_burst_says_how_much_in_human_units(corpus: tuple[LibraryRunData, dict[str, int]]) -> None:
+    data, ids = corpus
+    (d,) = run_drops(data, ids["disk-burst"])
+    said = re.match(r"vda writes ([\d.]+) \u2192 ([\d.]+) MB/s while InnoDB wrote < ([\d.]+) MB/s", d.verdict())
+    assert said, d.verdict()
+    before, during, own = (float(x) for x in said.groups())
+    assert before < 20 and during > 200 and own <= 2  # dd's 128 MiB direct writes, InnoDB nearly idle
+
+
+def test_flush_points_match_what_the_servers_print(corpus: tuple[LibraryRunData, dict[str, int]]) -> None:
+    # XtraDB prints its margin, `Max checkpoint age`: 7782360 with 2 x 5 MiB logs (the 5.1/5.5
+    # default), 434154333 with 2 x 256 MiB
+    for name, size in (("5.1-percona_xtradb-small.txt", 5), ("5.5-percona_G-pt-stalk-13_29_55.txt", 256)):
+        sample = (FIXTURES / "innodb_status" / f"innodb_status_{name}").read_text()
+        printed = float(re.search(r"^Max checkpoint age\s+(\d+)", sample, re.M).group(1))  # type: ignore[union-attr]
+        ours, theirs = flush_points(2 * size * 2**20, "mysql-5", files=2), from_max_checkpoint_age(printed, "mysql-5")
+        assert (ours.async_age, ours.sync_age) == (theirs.async_age, theirs.sync_age)
+    # MariaDB 10.11 with its default 96 MiB log publishes Innodb_checkpoint_max_age 80819529
+    text = (CORPUS / "runs" / "read-lock" / "global_status.log").read_text()
+    (margin,) = {float(v) for v in re.findall(r"^Innodb_checkpoint_max_age\t(\d+)", text, re.M)}
+    from_size = flush_points(96 * 2**20, "mariadb-10.5")
+    assert from_size.sync_age == margin and from_size.async_age == margin - margin // 8
+    data, ids = corpus
+    assert run_flush_points(data, ids["read-lock"]) == from_max_checkpoint_age(margin, "mariadb-10.5")
+    # 8.0.30+: adaptive flushing from 7/8, sync flushing from 15/16 of the logical capacity
+    p = flush_points(100 * 2**20, "mysql-8.0.30")
+    assert p.async_age < p.sync_age < 100 * 2**20 * 30 / 32
+
+
+def test_the_checkpoint_age_panel_carries_the_flush_points(corpus: tuple[LibraryRunData, dict[str, int]]) -> None:
+    data, ids = corpus
+    panels = [
+        Panel("tps", [SeriesRef("sysbench", "tps")]),
+        Panel("age", [SeriesRef("global_status", "Innodb_checkpoint_age")]),
+    ]
+    fig = build(data, [ids["read-lock"]], panels)
+    points = run_flush_points(data, ids["read-lock"])
+    assert points is not None
+    assert [(r.panel, r.y, r.label) for r in fig.references] == [
+        (1, points.async_age, "async flush point"),
+        (1, points.sync_age, "sync flush point"),
+    ]
+
+
+def _levels(*rows: tuple[str, str, float, float]) -> Explanation:
+    changes = {SeriesRef(f, m): Change(SeriesRef(f, m), 1.0, b, d) for f, m, b, d in rows}
+    return Explanation([], changes)
+
+
+def test_checkpoint_age_at_the_sync_point_is_a_flushing_stall() -> None:
+    margin = 80819529.0
+    sync = from_max_checkpoint_age(margin, "mariadb-10.5").sync_age
+    at = _levels(
+        ("global_status", "Innodb_checkpoint_max_age", margin, margin),
+        ("global_status", "Innodb_checkpoint_age", 0.4 * sync, 0.97 * sync),
+    )
+    assert verdict(at).endswith("an InnoDB flushing stall")
+    below = _levels(
+        ("global_status", "Innodb_checkpoint_max_age", margin, margin),
+        ("global_status", "Innodb_checkpoint_age", 0.4 * sync, 0.6 * sync),
+    )
+    assert "flushing stall" not in verdict(below)
+
+
+def test_a_growing_history_list_is_purge_lag_and_pinned_dirty_pages_a_stall() -> None:
+    assert verdict(_levels(("global_status", "Innodb_history_list_length", 900, 48000))).endswith("purge lag")
+    assert "purge lag" not in verdict(_levels(("global_status", "Innodb_history_list_length", 0, 15)))
+    dirty = _levels(
+        ("global_status", "Innodb_buffer_pool_pages_dirty", 3000, 7300),
+        ("global_status", "Innodb_buffer_pool_pages_total", 8112, 8112),
+        ("global_status", "Innodb_checkpoint_max_age", 8e7, 8e7),  # MariaDB's, without semaphores: 10.6+
+    )
+    assert "at the page cleaner's limit (90 %)" in verdict(dirty)
+
+
+def test_statistics_are_numpys_own_numbers() -> None:
+    rng = np.random.default_rng(5)
+    bases = [rng.normal(50, 9, n) for n in (2048, 2048, 2047, 3, 4, 1000)]
+    bases += [np.round(rng.normal(0, 3, 2048)), rng.integers(0, 3, 2048).astype(float)]
+    for base, (med, mad, high) in zip(bases, _statistics(bases, 99.0), strict=True):
+        assert med == float(np.median(base))
+        assert mad == float(np.median(np.abs(base - np.median(base))))
+        assert high == float(np.percentile(np.abs(base), 99.0))
