@@ -29,6 +29,8 @@ import numpy as np
 
 from benchlens.app.analysis.drops import MAD_TO_SIGMA, Drop
 from benchlens.app.analysis.relevance import RELEVANCE, RelevanceParams, class_of, importance, is_evidence
+from benchlens.app.analysis.verdict import classes as classes  # re-exported: callers import them here
+from benchlens.app.analysis.verdict import verdict as verdict
 from benchlens.app.model import SeriesRef
 
 
@@ -403,20 +405,3 @@ def _one_per_quantity(ranked: list[Change], top: int) -> list[Change]:
         elif len(shown) < top:
             shown[key] = c
     return list(shown.values())
-
-
-def classes(changes: list[Change]) -> list[str]:
-    """The resource classes of an explanation, best supported first: by their strongest entry,
-    then by their summed weight (several weak symptoms of one resource are not one strong cause)."""
-    best: dict[str, tuple[float, float]] = {}
-    for c in changes:
-        top, total = best.get(c.klass, (0.0, 0.0))
-        best[c.klass] = (max(top, c.weight), total + c.weight)
-    return [k for k, w in sorted(best.items(), key=lambda kv: (-kv[1][0], -kv[1][1])) if w[0] > 0]
-
-
-def verdict(changes: list[Change]) -> str:
-    """The one-line verdict (app/analysis/verdict.py; here for the callers that import it here)."""
-    from benchlens.app.analysis.verdict import verdict as from_evidence
-
-    return from_evidence(changes)

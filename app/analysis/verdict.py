@@ -16,11 +16,13 @@ Causes are tried strongest first; each reads the series that prove it, in their 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-from benchlens.app.analysis.explain import Change, classes
 from benchlens.app.analysis.innodb import CHECKPOINT_AGE, MAX_AGE, MAX_DIRTY_DEFAULT, _server, from_max_checkpoint_age
 from benchlens.app.model import SeriesRef
-from benchlens.app.ticks import format_ticks
+
+if TYPE_CHECKING:  # explain.py imports this module
+    from benchlens.app.analysis.explain import Change
 
 GS = "global_status"
 # a checkpoint age this close to the sync point sits at it (the level is a mean over the window)
@@ -54,17 +56,38 @@ UNITS = {
 }
 
 
+# analysis sits beside app/ticks.py in the layers, not above it: the verdict scales its few units
+# itself, the way the axes label them (kB/s read as bytes, ms/s from 1000 on as s/s)
+_PREFIXES = ((1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))
+
+
+def _scaled(values: Sequence[float], unit: str) -> tuple[list[float], str]:
+    """The values in one unit with an SI prefix chosen by the largest of them."""
+    if unit == "kB/s":
+        values, unit = [v * 1000 for v in values], "B/s"
+    if unit == "ms/s":
+        top = max(abs(v) for v in values)
+        return ([v / 1000 for v in values], "s/s") if top >= 1000 else (list(values), unit)
+    if unit in ("B", "B/s"):
+        top = max(abs(v) for v in values)
+        scale, prefix = next(((f, n) for f, n in _PREFIXES if top >= f), (1.0, ""))
+        return [v / scale for v in values], prefix + unit
+    return list(values), unit
+
+
+def _number(x: float) -> str:
+    return "0" if x == 0 else f"{x:.3g}" if abs(x) < 1e4 else f"{x:,.0f}"
+
+
 def human(x: float, unit: str) -> str:
-    return format_ticks([x], unit)[0] if unit else f"{x:.3g}" if abs(x) < 1e4 else f"{x:,.0f}"
+    (v,), u = _scaled([x], unit)
+    return f"{_number(v)} {u}".rstrip()
 
 
 def span(before: float, during: float, unit: str) -> str:
     """'4.7 → 379 MB/s': both ends in the unit of the larger one."""
-    a, b = format_ticks([before, during], unit) if unit else (human(before, ""), human(during, ""))
-    tail = b.split(" ", 1)[1] if " " in b else ""
-    if tail and a.endswith(" " + tail):
-        a = a[: -len(tail) - 1]
-    return f"{a} \u2192 {b}"
+    (a, b), u = _scaled([before, during], unit)
+    return f"{_number(a)} \u2192 {_number(b)} {u}".rstrip()
 
 
 class Evidence:
@@ -222,6 +245,16 @@ def _cpu(ev: Evidence, metrics: tuple[str, ...]) -> Change | None:
         if c.ref.metric in metrics and c.ref.format in ("mpstat", "vmstat", "iostat", "sar")
     ]
     return max(cands, key=lambda c: abs(c.during - c.before), default=None)
+
+
+def classes(changes: Sequence[Change]) -> list[str]:
+    """The resource classes of an explanation, best supported first: by their strongest entry,
+    then by their summed weight (several weak symptoms of one resource are not one strong cause)."""
+    best: dict[str, tuple[float, float]] = {}
+    for c in changes:
+        top, total = best.get(c.klass, (0.0, 0.0))
+        best[c.klass] = (max(top, c.weight), total + c.weight)
+    return [k for k, w in sorted(best.items(), key=lambda kv: (-kv[1][0], -kv[1][1])) if w[0] > 0]
 
 
 CAUSES: tuple[Callable[[Evidence], str | None], ...] = (
