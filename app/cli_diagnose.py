@@ -140,6 +140,7 @@ def cmd_diff(lib: Library, args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(_clean(result.as_json()), indent=1))
         return 0
+    _print_config(result.config)
     for tag, s in zip(("A", "B"), result.stability, strict=True):
         print(f"{tag}: mean {s.mean:.6g}, cv {s.cv:.2f}, under half the median {s.under_half:.1%}, p5 {s.p5:.6g}")
     print(f"{'series':44} {'class':11} {'A':>12} {'B':>12} {'change':>8} {'A/trx':>10} {'B/trx':>10}")
@@ -150,6 +151,19 @@ def cmd_diff(lib: Library, args: argparse.Namespace) -> int:
             f"{d.per_trx_a:10.4g} {d.per_trx_b:10.4g}"
         )
     return 0
+
+
+def _print_config(config: Any) -> None:
+    """The settings that differ, before anything measured: they are the likeliest reason."""
+    if not config.changed and not config.only:
+        said = "no settings differ" if all(config.known) else "settings: a run has no configuration imported"
+        print(f"{said} ({config.known[0]} settings in A, {config.known[1]} in B)")
+        return
+    print(f"settings that differ ({config.known[0]} settings in A, {config.known[1]} in B):")
+    for d in [*config.changed, *config.only]:
+        print(f"    {d.label()}")
+    if config.unlisted:
+        print(f"    ({config.unlisted} variables only one server has, not listed)")
 
 
 COMMANDS = {"drops": cmd_drops, "explain": cmd_explain, "diff": cmd_diff}

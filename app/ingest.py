@@ -78,6 +78,7 @@ class SourceReport:
     variant: str = ""
     clock: str = ""
     notes: list[str] = field(default_factory=list)  # how the file was placed: the evidence used
+    settings: int = 0  # configuration settings read (format config: a source without series)
 
 
 @dataclass
@@ -104,6 +105,7 @@ class RunReport:
                     "notes": s.notes,
                     "series": s.series,
                     "samples": s.samples,
+                    "settings": s.settings,
                     "warnings": [str(w) for w in s.warnings],
                 }
                 for s in self.sources
@@ -197,8 +199,7 @@ def _scan(root: Path) -> _Scan:
 def _scan_file(scan: _Scan, p: Path, rel: str) -> None:
     st, head, inside = _text_head(p)
     if head.lstrip().startswith("{") and (meta := read_metadata(head)) is not None:
-        scan.recorded, scan.recorded_path = meta, rel  # the run's description: used, not imported
-        return
+        scan.recorded, scan.recorded_path = meta, rel  # the run's description: used, and its settings kept
     try:
         fmt = detect(head)
     except AmbiguousFormat as e:
@@ -595,7 +596,7 @@ def _import_saved(
         job.done += f.size
         return None
     job.done += f.size
-    if imported[0].series == 0:  # recognised, yet nothing read: a failure of the file, not an import
+    if imported[0].series == 0 and not imported[0].settings:  # recognised, nothing read: not an import
         job.txn.rollback_to_savepoint()
         skipped.append({"path": f.rel, "reason": _read_nothing(imported[0])})
         return None
@@ -632,7 +633,9 @@ def _import_file(
     warnings = [replace(w, text=shown(w.text)) for w in ctx.warnings]
     variant = "; ".join(ctx.variant)
     job.txn.finish_source(source_id, sha256, variant, method, warnings, ctx.meta.to_json())
-    return SourceReport(f.rel, f.fmt.name, n_series, samples, warnings, variant, method, notes), source_id
+    report = SourceReport(f.rel, f.fmt.name, n_series, samples, warnings, variant, method, notes)
+    report.settings = len(ctx.meta.settings)
+    return report, source_id
 
 
 def _stream(job: _Job, source_id: int, f: FolderFile, clock: FolderClock, ctx: Context) -> tuple[str, int, int]:

@@ -9,6 +9,7 @@ is an error, never a silent pick.
 from __future__ import annotations
 
 from benchlens.importers import (
+    config,
     dbstress,
     diskstats,
     dstat,
@@ -49,6 +50,7 @@ FORMATS: tuple[Importer, ...] = (
     procvmstat,
     dstat,
     hammerdb,
+    config,
 )
 THRESHOLD = 0.5
 

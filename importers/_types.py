@@ -127,6 +127,28 @@ class TpccRun:
 Span = tuple[float, float]
 
 
+@dataclass(frozen=True)
+class Setting:
+    """One setting a file states: a my.cnf option (scope: its section, `mysqld` ...; an `!include`
+    line has scope `include`), a `SHOW GLOBAL VARIABLES` row (scope `variables`), a benchmark option
+    (`benchmark`), a recorded command (`command`, name: the file it wrote) or tool version (`tool`).
+    Name and value as printed; app/analysis/config.py normalises them for comparison."""
+
+    scope: str
+    name: str
+    value: str
+    line: int | None = None
+
+    def to_json(self) -> list[Any]:
+        return [self.scope, self.name, self.value, self.line]
+
+    @classmethod
+    def from_json(cls, v: object) -> Setting | None:
+        if not isinstance(v, list) or len(v) != 4 or not all(isinstance(x, str) for x in v[:3]):
+            return None
+        return cls(v[0], v[1], v[2], _of(v[3], int))
+
+
 @dataclass
 class SourceMeta:
     """What a file says about itself, set by its importer (ctx.meta). Times are in the base handed
@@ -158,6 +180,7 @@ class SourceMeta:
     user_levels: list[float] = field(default_factory=list)  # ints when whole: 1, 2, 4 ... 256
     rw: int | None = None  # dbstress preamble `RW=0|1`
     tpcc_runs: list[TpccRun] = field(default_factory=list)  # every run of a tpcc log, in order
+    settings: list[Setting] = field(default_factory=list)  # configuration the file states (format config)
 
     # tpcc: the first run's values (what the library keeps)
     @property
@@ -174,7 +197,7 @@ class SourceMeta:
 
     def to_json(self) -> dict[str, Any]:
         """The stored part, only what is known. Keys: host, kernel, cpus, zone_abbrev, utc_offset,
-        tool_version, log_runs, user_steps, user_levels, rw, tpmc, warehouses, threads."""
+        tool_version, log_runs, user_steps, user_levels, rw, tpmc, warehouses, threads, settings."""
         d: dict[str, Any] = {
             "host": self.host,
             "kernel": self.kernel,
@@ -189,6 +212,7 @@ class SourceMeta:
             "tpmc": self.tpmc,
             "warehouses": self.warehouses,
             "threads": self.threads,
+            "settings": [x.to_json() for x in self.settings],
         }
         return {k: v for k, v in d.items() if v is not None and v != []}
 
@@ -209,6 +233,7 @@ class SourceMeta:
             user_steps=_spans(d.get("user_steps")) or (old_steps if fmt == "dbstress" else []),
             user_levels=_numbers(d.get("user_levels", d.get("users"))),
             rw=_of(d.get("rw"), int),
+            settings=_settings(d.get("settings")),
         )
         run = TpccRun(threads=_of(d.get("threads"), int), warehouses=_of(d.get("warehouses"), int))
         run.tpmc = _number(d.get("tpmc"))
@@ -230,6 +255,10 @@ def _number(v: object) -> float | None:
 
 def _numbers(v: object) -> list[float]:
     return [x for x in v if _number(x) is not None] if isinstance(v, list) else []
+
+
+def _settings(v: object) -> list[Setting]:
+    return [x for x in map(Setting.from_json, v) if x is not None] if isinstance(v, list) else []
 
 
 def _spans(v: object) -> list[Span]:

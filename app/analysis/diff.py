@@ -1,6 +1,7 @@
-"""Why run B differs from run A: every series both runs have (not only the plotted ones), ranked by
-how much and how relevantly it differs over each run's benchmark interval (warm-up excluded), each
-also per transaction, with its resource class; and the throughput's stability of both runs.
+"""Why run B differs from run A: the settings that differ (app/analysis/config.py: listed first), and
+every series both runs have (not only the plotted ones), ranked by how much and how relevantly it
+differs over each run's benchmark interval (warm-up excluded), each also per transaction, with its
+resource class; and the throughput's stability of both runs.
 
 The difference of a series is B's mean against A's, in robust sigmas of A's samples (floored at
 5% of A's level, capped as an explanation's effect is), times its importance in absolute terms
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from benchlens.app.analysis.config import ConfigDiff, config_diff
 from benchlens.app.analysis.drops import MAD_TO_SIGMA, steady_span
 from benchlens.app.analysis.explain import EXPLAIN, ExplainParams
 from benchlens.app.analysis.relevance import class_of, importance, is_evidence
@@ -64,11 +66,13 @@ class RunDiff:
     b: str
     series: list[SeriesDiff]
     stability: tuple[Stability, Stability]
+    config: ConfigDiff  # the settings that differ, listed before the series
 
     def as_json(self) -> dict[str, object]:
         return {
             "a": self.a,
             "b": self.b,
+            "config": self.config.as_json(),
             "stability": {"a": self.stability[0].as_json(), "b": self.stability[1].as_json()},
             "series": [s.as_json() for s in self.series],
         }
@@ -118,7 +122,7 @@ def diff_runs(data: RunData, a: int, b: int, params: ExplainParams = EXPLAIN) ->
         tref = throughput(data, r)
         series = data.data(r, tref) if tref is not None else None
         stab.append(stability(*series, lo, hi) if series is not None else stability(np.zeros(0), np.zeros(0)))
-    return RunDiff(data.run(a).name, data.run(b).name, out, (stab[0], stab[1]))
+    return RunDiff(data.run(a).name, data.run(b).name, out, (stab[0], stab[1]), config_diff(data, a, b))
 
 
 def _series_diff(

@@ -39,6 +39,7 @@ import codecs
 import contextlib
 import functools
 import io
+import json
 import math
 import os
 import re
@@ -300,8 +301,14 @@ def check(fmt: str, raw: bytes, out: Outcome) -> None:
         if w.line is not None:
             assert 1 <= w.line <= n_lines, f"{str(w)!r}: the input has {n_lines} lines"
     complete = raw[: raw.rfind(b"\n") + 1].removeprefix(codecs.BOM_UTF8)
-    if complete.strip() and not sum(len(b.t) for b in out.blocks) and out.error is None:
+    settings = out.ctx.meta.settings  # the `config` format's output: settings, no series
+    if complete.strip() and not sum(len(b.t) for b in out.blocks) and not settings and out.error is None:
         assert out.ctx.warnings or out.notes, "a file with lines gave nothing and no warning says why"
+    if settings:
+        text = raw.decode("utf-8", "replace")
+        for x in settings:  # every name and value is the text's (JSON-escaped in benchlens-run.json)
+            for said in (x.name if x.scope != "benchmark" else "", x.value):
+                assert said in text or json.dumps(said)[1:-1] in text or said == "ON", f"setting {x} not in the text"
     held: Held | None = None
     for b in out.blocks:
         assert isinstance(b, Block) and isinstance(b.entity, str), b

@@ -73,6 +73,7 @@ def test_every_file_is_detected(tmp_path: Path) -> None:
         "innodb_status.log": "innodb_status",
         "global_status.log": "global_status",
         "perfschema.log": "perfschema",
+        "benchlens-run.json": "config",  # its commands and tool versions: the run's settings (#14)
     }
 
 
