@@ -26,14 +26,14 @@ from PySide6.QtWidgets import (
 from benchlens.app.analysis.align import ALIGN_MODES
 from benchlens.app.analysis.decimate import MinMaxPyramid
 from benchlens.app.analysis.layout import Panel
-from benchlens.app.figure import step_marks
+from benchlens.app.figure import references, step_marks
 from benchlens.app.render import MANY_RUNS
 from benchlens.app.ticks import heading
 from benchlens.app.ui import mime
 from benchlens.app.ui.axes import TimeAxis, ValueAxis
 from benchlens.app.ui.legends import RunLegend, metric_legend, series_clicked
-from benchlens.app.ui.marks import MarkLabels, add_band, add_step_marks, band_brush, decided
-from benchlens.app.ui.navigation import TimeNavigator
+from benchlens.app.ui.marks import MarkLabels, add_band, add_references, add_step_marks, band_brush, decided
+from benchlens.app.ui.navigation import TimeNavigator, fit_whole
 from benchlens.app.ui.panel_column import MIN_PANEL_PX, PanelBorder, PanelPlot, TimeAxisStrip
 from benchlens.app.ui.panel_menu import apply_scale, panel_menu
 from benchlens.app.ui.readout import Curve, readout_html
@@ -187,6 +187,11 @@ class ComparisonView(QWidget):
         first = self.plots[0]
         for plot in self.plots[1:]:
             plot.setXLink(first)
+        if self.curves:  # whole runs: every run's extent
+            self.nav.whole = (min(float(c.x[0]) for c in self.curves), max(float(c.x[-1]) for c in self.curves))
+        else:
+            self.nav.whole = None
+        fit_whole(self.plots, self.nav.whole)
         time_axis = TimeAxis(absolute, ALIGN_MODES[c.align])
         self.axis_strip = TimeAxisStrip({"bottom": time_axis}, self.theme)
         self.axis_strip.setXLink(first)
@@ -198,7 +203,9 @@ class ComparisonView(QWidget):
         self._align_axis_strip()
         self._draw_drops(runs)
         marks = step_marks(s.rundata, [s.run(r) for r in runs], c.align, c.offsets, c.side_by_side)
-        add_step_marks(self.plots, marks, {r: s.color(r) for r in runs}, self.theme.veil)
+        colors = {r: s.color(r) for r in runs}
+        add_step_marks(self.plots, marks, colors, self.theme.veil)
+        add_references(self.plots, references(s.rundata, [s.run(r) for r in runs], c.panels), colors)
         first.vb.sigXRangeChanged.connect(self._redecimate)
         if c.x_range:
             first.setXRange(*c.x_range, padding=0)

@@ -13,7 +13,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 
-from benchlens.app.figure import StepMark
+from benchlens.app.figure import Reference, StepMark
 
 ROWS = 4  # label rows under the top of the panel; beyond them a label shares the emptiest row
 GAP_PX = 6.0  # the space kept between two labels in one row
@@ -77,6 +77,26 @@ def add_step_marks(plots: list[pg.PlotItem], marks: list[StepMark], colors: dict
             line.setZValue(-5)
             line.setProperty("step", m.threads)
             plot.addItem(line, ignoreBounds=True)
+
+
+def add_references(plots: list[pg.PlotItem], refs: list[Reference], colors: dict[int, str]) -> None:
+    """Limits of what a panel shows, as the export draws them (app/render.py): InnoDB's async and
+    sync flush points on a checkpoint-age panel, a dashed line in the run's colour with its label;
+    the panel's value range reaches the line."""
+    for ref in refs:
+        if not 0 <= ref.panel < len(plots):
+            continue
+        color = QColor(colors.get(ref.run, "#777777"))
+        line = pg.InfiniteLine(
+            ref.y,
+            angle=0,
+            movable=False,
+            pen=pg.mkPen(color, width=1, style=Qt.PenStyle.DashLine),
+            label=ref.label,
+            labelOpts={"position": 0.02, "color": color, "anchors": [(0, 1), (0, 1)]},
+        )
+        line.setProperty("reference", ref.label)
+        plots[ref.panel].addItem(line)  # not ignoreBounds: the auto range includes it
 
 
 class MarkLabels:

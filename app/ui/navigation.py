@@ -16,6 +16,22 @@ from benchlens.app.ui.zoom_history import Range, ZoomHistory
 SETTLE_MS = 400  # a zoom or pan enters the history once the view has been still this long
 
 
+WHOLE_PAD = 0.01  # whole runs leave this fraction of their span free at each end
+
+
+def fit_whole(plots: list[pg.PlotItem], whole: Range) -> None:
+    """Whole runs: every panel fits its values, and the time axis shows `whole` (every run's
+    extent). Set explicitly: the panels' x links go both ways, so an x auto range would be
+    switched off by the first follower resized and settle on one panel's own series."""
+    for p in plots:
+        p.enableAutoRange(axis=pg.ViewBox.YAxis)
+    if whole is None:
+        plots[0].enableAutoRange(axis=pg.ViewBox.XAxis)
+        return
+    pad = (whole[1] - whole[0]) * WHOLE_PAD or 0.5
+    plots[0].setXRange(whole[0] - pad, whole[1] + pad, padding=0)
+
+
 class TimeNavigator(QObject):
     def __init__(self, session: Session, plots: Callable[[], list[pg.PlotItem]], parent: QObject) -> None:
         super().__init__(parent)
@@ -23,6 +39,7 @@ class TimeNavigator(QObject):
         self.plots = plots
         self.history = ZoomHistory()
         self._key: object = None  # what the visited ranges are ranges of
+        self.whole: Range = None  # every run's x extent (the charts set it when they rebuild)
         self.settle = QTimer(self)
         self.settle.setSingleShot(True)
         self.settle.setInterval(SETTLE_MS)
@@ -44,8 +61,13 @@ class TimeNavigator(QObject):
         vb = plots[0].vb
         if vb.autoRangeEnabled()[0]:
             return None
-        x0, x1 = vb.viewRange()[0]
-        return float(x0), float(x1)
+        x0, x1 = (float(x) for x in vb.viewRange()[0])
+        if self.whole is not None:
+            pad = (self.whole[1] - self.whole[0]) * WHOLE_PAD or 0.5
+            fit = (self.whole[0] - pad, self.whole[1] + pad)
+            if abs(x0 - fit[0]) + abs(x1 - fit[1]) <= 1e-9 * max(1.0, abs(fit[1])):
+                return None
+        return x0, x1
 
     def zoom_to(self, x0: float, x1: float) -> None:
         plots = self.plots()
@@ -86,8 +108,7 @@ class TimeNavigator(QObject):
         if not plots:
             return
         if r is None:
-            for p in plots:
-                p.enableAutoRange()
+            fit_whole(plots, self.whole)
         else:
             plots[0].setXRange(*r, padding=0)
         self.settle.stop()
@@ -112,8 +133,9 @@ class TimeNavigator(QObject):
         elif key == Qt.Key.Key_Right:
             vb.setXRange(x0 + w / 5, x1 + w / 5, padding=0)
         elif key in (Qt.Key.Key_0, Qt.Key.Key_Home):
-            for p in plots:
-                p.enableAutoRange()
+            fit_whole(plots, self.whole)
+            self.session.comparison.x_range = None
+            return True
         else:
             return False
         self.session.comparison.x_range = tuple(vb.viewRange()[0])  # type: ignore[assignment]

@@ -119,6 +119,7 @@ class TimeAxisStrip(pg.PlotWidget):  # type: ignore[misc]
         color_axes(plot, theme)
         plot.setMenuEnabled(False)
         plot.setMouseEnabled(x=False, y=False)
+        plot.vb.disableAutoRange()  # it follows the top panel; fitting its own nothing would move them all
         left = plot.getAxis("left")
         left.setWidth(AXIS_WIDTH)
         left.setStyle(showValues=False)

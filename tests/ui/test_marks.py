@@ -6,12 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pyqtgraph as pg
 import pytest
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QRectF, Qt
 
+from benchlens.app.figure import references
 from benchlens.app.ingest import Options, import_path
-from benchlens.app.store import Library
 from benchlens.app.render import MANY_RUNS
+from benchlens.app.store import Library
 from benchlens.app.ui.charts import ink
 from benchlens.app.ui.main_window import MainWindow
 from tests.ui.conftest import close_window, laptop
@@ -90,3 +92,22 @@ def test_many_runs_do_not_hide_each_other(five: MainWindow) -> None:
         by_z = sorted(mine, key=lambda it: it.zValue())
         inks = [ink(it.getData()[1]) for it in by_z]
         assert inks == sorted(inks, reverse=True)  # bottom (first drawn) is the noisiest
+
+
+def test_innodb_flush_points_are_drawn_on_a_checkpoint_age_panel(five: MainWindow, qtbot) -> None:
+    """The async and sync flush points of each run's InnoDB (app/analysis/innodb.py), as the export
+    draws them: dashed lines in the run's colour, inside the panel's value range."""
+    s, chart = five.session, five.chart
+    run = next(r.id for r in s.runs() if r.name == "read-lock")
+    (age,) = [r for r in s.available(run) if r.metric == "Innodb_checkpoint_age"]
+    s.add_series([age])  # a checkpoint-age panel at the bottom
+    qtbot.wait(20)
+    want = references(s.rundata, [s.run(x) for x in s.comparison.runs], s.comparison.panels)
+    assert {r.label for r in want} == {"async flush point", "sync flush point"}
+    plot = chart.plots[-1]
+    lines = [i for i in plot.items if isinstance(i, pg.InfiniteLine) and i.property("reference")]
+    assert sorted((ln.value(), ln.property("reference")) for ln in lines) == sorted((r.y, r.label) for r in want)
+    plot.vb.prepareForPaint()
+    lo, hi = plot.vb.viewRange()[1]
+    assert lo <= min(r.y for r in want) and max(r.y for r in want) <= hi  # the lines are in view
+    assert all(ln.pen.style() == Qt.PenStyle.DashLine for ln in lines)

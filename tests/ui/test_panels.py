@@ -221,3 +221,22 @@ def test_help_lists_every_shortcut(window: MainWindow) -> None:
     }
     assert shortcuts <= keys
     dialog.close()
+
+
+def test_whole_runs_span_every_series_of_every_panel(window: MainWindow, qtbot) -> None:
+    """Whole runs is every run's extent, not the top panel's series (x links go both ways: an x
+    auto range settled on whichever panel was resized last)."""
+    chart = window.chart
+    lo = min(float(c.x[0]) for c in chart.curves)
+    hi = max(float(c.x[-1]) for c in chart.curves)
+    tps = [c for c in chart.curves if c.panel == 0]
+    assert lo < min(float(c.x[0]) for c in tps) or hi > max(float(c.x[-1]) for c in tps)  # a real difference
+    for plot in (chart.plots[0], chart.plots[-1], chart.axis_strip.getPlotItem()):
+        x0, x1 = plot.vb.viewRange()[0]
+        assert x0 <= lo and x1 >= hi and (x1 - x0) <= (hi - lo) * 1.05
+    assert chart.visible_range() is None  # whole runs: what export and the summary read as such
+    chart.plots[0].vb.setXRange(lo + 10, lo + 20, padding=0)
+    assert chart.visible_range() == pytest.approx((lo + 10, lo + 20))
+    window.activateWindow()
+    qtbot.keyClick(chart, Qt.Key.Key_0)
+    assert chart.visible_range() is None and window.session.comparison.x_range is None
