@@ -179,7 +179,10 @@ def _rated(
         return out
 
     def load(ref: SeriesRef) -> float:
-        return max((float(v.mean()) for v in values(ref)), default=0.0)
+        """A device's mean activity; a process's CPU over the run (the sum of its %CPU samples):
+        the busy benchmark client, not a process that flashed once at 40 % and exited."""
+        per_run = (float(v.sum() if ref.format == "pidstat" else v.mean()) for v in values(ref))
+        return max(per_run, default=0.0)
 
     def spread(ref: SeriesRef) -> float:
         """How much a series moved: its largest coefficient of variation over the runs."""

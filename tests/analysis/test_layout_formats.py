@@ -8,7 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from types import ModuleType
 
-from benchlens.app.analysis.layout import TOP_PROCESSES, default_panels, more_panels
+import numpy as np
+
+from benchlens.app.analysis.layout import TOP_PROCESSES, default_panels, layout_for_runs, more_panels
 from benchlens.app.model import SeriesRef
 from benchlens.importers import diskstats, dstat, hammerdb, pidstat, sar, vmstat
 from tests.conftest import FIXTURES, parse_bytes
@@ -79,3 +81,23 @@ def test_a_folder_of_everything_tells_the_story_once() -> None:
     shown = titles(have)
     assert [t.split()[0] for t in shown] == ["Throughput", "CPU", "Disk", "Network", "Top"]
     assert not any(p.title.startswith(("Network", "Top")) for p in more_panels(have))
+
+
+def test_top_processes_are_those_that_used_most_cpu_over_the_run() -> None:
+    """A process seen once at a high %CPU (a short-lived compiler, another session's python) does
+    not push out the benchmark client that used a core all along."""
+    blocks, _ = parse_bytes(pidstat, (FIXTURES / "pidstat" / "pidstat_12.6.1_C_u-d-r-w.txt").read_bytes())
+    series = {(b.entity, m): (b.t, b.values[m]) for b in blocks for m in b.values if m == "%CPU"}
+    short = ("flash 1", "%CPU")
+    t0 = min(float(t[0]) for t, _ in series.values())
+    series[short] = (np.array([t0]), np.array([99.0]))  # once, at 99 %
+    have = {SeriesRef("pidstat", m, e) for e, m in series}
+
+    def data(_run: int, ref: SeriesRef):
+        return series.get((ref.entity, ref.metric))
+
+    (top,) = [p for p in layout_for_runs([1], lambda _r: have, data) if p.title.startswith("Top proc")]
+    used = {e: float(np.nansum(v)) for (e, _), (_, v) in series.items()}
+    assert [r.entity for r in top.refs] == sorted(used, key=lambda e: -used[e])[:TOP_PROCESSES]
+    means = {e: float(np.nanmean(v)) for (e, _), (_, v) in series.items()}
+    assert max(means, key=means.get) == "flash 1" and top.refs[0].entity != "flash 1"  # the highest mean, not first
