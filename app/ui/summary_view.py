@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QPoint, Qt, QTimer
-from PySide6.QtGui import QColor, QGuiApplication
+from PySide6.QtGui import QColor, QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
@@ -99,6 +99,7 @@ class SummaryView(QWidget):
         self.timer.setSingleShot(True)
         self.timer.setInterval(DEBOUNCE_MS)
         self.timer.timeout.connect(self.refresh)
+        self._stale = True  # not summarised since the last change (it is only while shown)
         session.comparisonChanged.connect(lambda: QTimer.singleShot(0, self, self._follow))
         session.runsChanged.connect(self.schedule)
         self._follow()
@@ -132,9 +133,18 @@ class SummaryView(QWidget):
     def schedule(self, *_: object) -> None:
         self.timer.start()
 
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._stale:
+            QTimer.singleShot(0, self, self.refresh)
+
     def refresh(self) -> None:
         if self.session.closed:
             return
+        if not self.isVisible():  # collapsed (a short window): summarised when it is shown
+            self._stale = True
+            return
+        self._stale = False
         c = self.session.comparison
         known = {r.id for r in self.session.runs()}
         runs = [r for r in c.runs if r in known]

@@ -240,3 +240,16 @@ def test_whole_runs_span_every_series_of_every_panel(window: MainWindow, qtbot) 
     window.activateWindow()
     qtbot.keyClick(chart, Qt.Key.Key_0)
     assert chart.visible_range() is None and window.session.comparison.x_range is None
+
+
+def test_a_collapsed_summary_is_summarised_when_shown(window: MainWindow, qtbot) -> None:
+    """On a short window the Summary starts collapsed: it costs nothing until opened (it took a
+    third of the first paint and a refresh after every pan), and is current when it is."""
+    view = window.summary
+    assert not window.summary_dock.isVisible() and view.summary is None
+    window.chart.plots[0].vb.setXRange(5.0, 25.0, padding=0)
+    qtbot.wait(50)
+    assert view.summary is None
+    window.summary_dock.show()
+    qtbot.waitUntil(lambda: view.summary is not None, timeout=3000)
+    assert len(view.summary.runs) == 2 and "5.0 s to 25.0 s" in view.header.text()
