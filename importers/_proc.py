@@ -113,6 +113,11 @@ class Counters:
     def keys(self, entity: str) -> list[str]:
         return [k for e, k in self.stored() if e == entity]
 
+    def release(self, entity: str) -> None:
+        """Forget an entity's counters once its series are made (memory)."""
+        for key in self.keys(entity):
+            self.columns.pop((entity, key), None)
+
     def column(self, entity: str, key: str) -> np.ndarray:
         column = self.columns.get((entity, key))
         if column is None:
@@ -146,6 +151,8 @@ class Counters:
 
     def warn_resets(self, ctx: Context, entity: str, reset: np.ndarray, what: str) -> None:
         """One warning per interval where `entity`'s counters went down (not where it is missing)."""
+        if not reset.any():
+            return
         down: dict[int, list[str]] = {}
         for key in self.keys(entity):
             for i in np.flatnonzero(reset & (np.diff(self.column(entity, key)) < 0)):

@@ -206,9 +206,66 @@ done:
     return result;
 }
 
+/* plain_rows(data, tok_first, tok_start, line_end, rows, skip, out): out[i] = 1 when no '+', ',', '-' or '.'
+ * lies between the first token of line rows[i] and the line's end, token `skip` of the line (and the blanks
+ * after it) excepted; else 0. The scanner took such tokens as numbers: without those bytes they are digits
+ * only (a counter, not a signed or decimal number). The caller has checked each row has skip + 2 tokens. */
+static PyObject *plain_rows(PyObject *self, PyObject *args) {
+    PyObject *o_data, *o_first, *o_start, *o_end, *o_rows, *o_out;
+    Py_ssize_t skip;
+    if (!PyArg_ParseTuple(args, "OOOOOnO", &o_data, &o_first, &o_start, &o_end, &o_rows, &skip, &o_out)) return NULL;
+    Buf data = {0}, first = {0}, start = {0}, end = {0}, rows = {0}, out = {0};
+    PyObject *result = NULL;
+    if (get_buf(o_data, &data, 0, 1, "data") < 0 || get_buf(o_first, &first, 0, 8, "tok_first") < 0 ||
+        get_buf(o_start, &start, 0, 8, "tok_start") < 0 || get_buf(o_end, &end, 0, 8, "line_end") < 0 ||
+        get_buf(o_rows, &rows, 0, 8, "rows") < 0 || get_buf(o_out, &out, 1, 1, "out") < 0)
+        goto done;
+    {
+        const unsigned char *s = data.b.buf;
+        const int64_t *f = first.b.buf, *ts = start.b.buf, *le = end.b.buf, *r = rows.b.buf;
+        uint8_t *o = out.b.buf;
+        const Py_ssize_t nrows = rows.b.len / 8, nlines = end.b.len / 8, ntok = start.b.len / 8;
+        if (skip < 0 || out.b.len < nrows || first.b.len / 8 < nlines + 1) {
+            PyErr_SetString(PyExc_ValueError, "plain_rows: bad sizes");
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < nrows; i++) {
+            if (r[i] < 0 || r[i] >= nlines || f[r[i]] + skip + 1 >= ntok || f[r[i]] + skip + 1 >= f[r[i] + 1] ||
+                ts[f[r[i]]] < 0 || le[r[i]] > data.b.len) {
+                PyErr_SetString(PyExc_IndexError, "plain_rows: row outside the token arrays");
+                goto done;
+            }
+        }
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < nrows; i++) {
+            const int64_t t = f[r[i]];
+            const int64_t a = ts[t], b = ts[t + skip], c = ts[t + skip + 1], e = le[r[i]];
+            uint8_t ok = 1;
+            for (int64_t j = a; j < e && ok; j++) {
+                if (j == b) j = c;
+                const unsigned char ch = s[j];
+                ok = !(ch == '+' || ch == ',' || ch == '-' || ch == '.');
+            }
+            o[i] = ok;
+        }
+        Py_END_ALLOW_THREADS
+        Py_INCREF(Py_None);
+        result = Py_None;
+    }
+done:
+    if (data.held) PyBuffer_Release(&data.b);
+    if (first.held) PyBuffer_Release(&first.b);
+    if (start.held) PyBuffer_Release(&start.b);
+    if (end.held) PyBuffer_Release(&end.b);
+    if (rows.held) PyBuffer_Release(&rows.b);
+    if (out.held) PyBuffer_Release(&out.b);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"tokenize", tokenize, METH_VARARGS, "Scan complete lines into token arrays (see importers/_tokens.py)."},
     {"gather_rows", gather_rows, METH_VARARGS, "Copy each row's run of values (see importers/_tokens.py)."},
+    {"plain_rows", plain_rows, METH_VARARGS, "Rows whose numbers are digits only (see importers/_tokens.py)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_scan", "Compiled tokenizer core of benchlens importers.", -1,

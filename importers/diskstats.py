@@ -74,11 +74,12 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         return
     t, dt, usable = snaps.intervals(ctx)
     for device in snaps.entities():
-        if not any(np.nansum(snaps.column(device, k)) for k in snaps.keys(device)):
-            continue  # never did any I/O: iostat hides it too
-        block = _device(snaps, device, dt, usable, ctx)
-        if block:
-            yield Block(device, t[usable], {m: v[usable] for m, v in block.items()})
+        keys = snaps.keys(device)
+        if any(np.nansum(snaps.column(device, k)) for k in keys):  # else never did any I/O: iostat hides it too
+            block = _device(snaps, device, keys, dt, usable, ctx)
+            if block:
+                yield Block(device, t[usable], {m: v[usable] for m, v in block.items()})
+        snaps.release(device)
 
 
 # ---- reading: the token arrays of each chunk (importers/_tokens.py), no per-line Python ------------
@@ -173,25 +174,10 @@ def _ts_layout(toks: Tokens, first: np.ndarray, second: np.ndarray) -> np.ndarra
 
 def _counts_only(toks: Tokens, rows: np.ndarray) -> np.ndarray:
     """Rows whose major, minor and fields are all plain counters: the scanner read them as numbers,
-    so one without a sign, a comma or a decimal point is digits only (the few such bytes of a chunk, found once: the
-    markers' `.` and `-`, names like `dm-0`, against each row's span of fields)."""
+    so one without a sign, a comma or a decimal point is digits only (the name may hold a `-`)."""
     if not len(rows):
         return np.zeros(0, bool)
-    odd = np.array(sorted(_positions(toks.data, b"+,-.")), np.int64)
-    tf = toks.tok_first[rows]
-    major, name, fields = (np.searchsorted(odd, toks.tok_start[tf + j]) for j in (0, 2, 3))
-    return (major == name) & (fields == np.searchsorted(odd, toks.line_end[rows]))  # the name may hold a -
-
-
-def _positions(data: bytes, chars: bytes) -> list[int]:
-    """Where these (rare) bytes are: bytes.find runs at memchr speed, 2x a numpy pass over the chunk."""
-    out = []
-    for ch in chars:
-        i = data.find(ch)
-        while i >= 0:
-            out.append(i)
-            i = data.find(ch, i + 1)
-    return out
+    return toks.plain_rows(rows, 2)
 
 
 def _warn_lines(acc: _Rows, toks: Tokens, line_no: int, bad: list[int], section: np.ndarray, ctx: Context) -> None:
@@ -220,7 +206,16 @@ def _keep_rows(acc: _Rows, toks: Tokens, rows: np.ndarray, section: np.ndarray, 
     sections = section[rows].astype(np.int64)
     acc.with_rows.update(np.unique(sections).tolist())
     for d, part in _by_device(ids):  # copied per device, fields first: the chunk's arrays are not kept
-        acc.pieces.setdefault(d, []).append((sections[part].copy(), values[part].T.copy()))
+        acc.pieces.setdefault(d, []).append((sections[part].copy(), _compact(values[part].T)))
+
+
+def _compact(v: np.ndarray) -> np.ndarray:
+    """A copy of a device's counters, as uint32 when they all fit (they are digits only, so whole
+    numbers: the same values, in half the memory), else float64 (a counter past 2^32, a field the
+    line lacks)."""
+    if v.size and v.min() >= 0 and v.max() < 2.0**32:  # NaN fails both
+        return v.astype(np.uint32)
+    return v.copy()
 
 
 def _values(toks: Tokens, rows: np.ndarray, ctx: Context) -> np.ndarray:
@@ -268,12 +263,19 @@ class _Tables(Counters):
 
     def column(self, entity: str, key: str) -> np.ndarray:
         got = self.table.get((entity, key))
-        return got if got is not None else np.full(len(self), np.nan)
+        return got.astype(np.float64, copy=False) if got is not None else np.full(len(self), np.nan)
+
+    def keys(self, entity: str) -> list[str]:
+        return [k for k in FIELDS if (entity, k) in self.table]
+
+    def release(self, entity: str) -> None:
+        for k in FIELDS:
+            self.table.pop((entity, k), None)
 
 
 def _counters(acc: _Rows) -> Counters:
     """The snapshots (sections holding a line): one (field, snapshot) table per device, built one
-    device at a time so the counters are held about once (8 bytes each)."""
+    device at a time so the counters are held about once (4 or 8 bytes each: _compact)."""
     if not acc.with_rows:
         return Counters()
     used = np.array(sorted(acc.with_rows), np.int64)
@@ -296,8 +298,10 @@ def _counters(acc: _Rows) -> Counters:
     return snaps
 
 
-def _device(snaps: Counters, device: str, dt: np.ndarray, usable: np.ndarray, ctx: Context) -> dict[str, np.ndarray]:
-    keys = [k for k in FIELDS if k != "in_flight" and k in snaps.keys(device)]
+def _device(
+    snaps: Counters, device: str, stored: list[str], dt: np.ndarray, usable: np.ndarray, ctx: Context
+) -> dict[str, np.ndarray]:
+    keys = [k for k in FIELDS if k != "in_flight" and k in stored]
     d, reset = snaps.deltas(device, keys)
     snaps.warn_resets(ctx, device, reset & usable, "device")
     out: dict[str, np.ndarray] = {}

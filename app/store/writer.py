@@ -228,6 +228,12 @@ def content_hash(name: str, tz: str | None, files: list[tuple[str, str]]) -> str
     return hashlib.sha256(json.dumps([name, tz, sorted(files)]).encode()).hexdigest()
 
 
+def _joined(parts: list[np.ndarray]) -> np.ndarray:
+    """One little-endian float64 array of the parts, copied only when they are not one already."""
+    whole = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    return np.ascontiguousarray(whole, "<f8")
+
+
 @dataclass
 class _Stat:
     n: int = 0
@@ -282,8 +288,9 @@ class SeriesSink:
         npts = self.pending_points.pop(key)
         entity, metrics = key
         self.bytes -= npts * 8 * (1 + len(metrics))
-        t = np.concatenate([b.t for b in blocks]).astype("<f8")
-        values = {m: np.concatenate([b.values[m] for b in blocks]).astype("<f8") for m in metrics}
+        t = _joined([b.t for b in blocks])
+        values = {m: _joined([b.values[m] for b in blocks]) for m in metrics}
+        del blocks
         step = self.max_points or len(t)
         for k in range(0, len(t), step):  # a server takes BLOBs up to its max_allowed_packet
             self._write(entity, t[k : k + step], {m: v[k : k + step] for m, v in values.items()})

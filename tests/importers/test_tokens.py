@@ -76,3 +76,28 @@ def test_gather_rows_matches_fancy_indexing() -> None:
     assert np.array_equal(toks.gather(rows, 1, 3), expected)
     with pytest.raises(IndexError):
         toks.gather(np.array([3]), 2, 3)  # past the last token: refused, never read out of bounds
+
+
+@needs_c
+def test_plain_rows_matches_the_twin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Digits-only rows (the name token excepted) as the compiled core and the pure-Python twin see them."""
+    data = (
+        b"TS 1795312800.690778902 2026-11-22 02:00:00\n"
+        b"   8       0 sda 247587 318187 108338\n"
+        b" 253       1 dm-1 5 6 7\r\n"
+        b"   8      16 sdb 2.5 3 4\n"
+        b"   8      -16 sdb 2 3 4\n"
+        b"   8      16 sdc 2 3 +4\n"
+        b"   8      16 sdd 2 3 4,0\n"
+        b"   8      16 sde 2 3 4-\n"
+        b"   8      16 s.f 2 3 4\n"
+    )
+    toks = _tokens.tokenize(data)
+    rows = np.arange(1, toks.n_lines)
+    compiled = toks.plain_rows(rows, 2)
+    assert compiled.tolist() == [True, True, False, False, False, False, False, True]
+    monkeypatch.setattr(_tokens, "_scan", None)
+    assert np.array_equal(toks.plain_rows(rows, 2), compiled)
+    monkeypatch.undo()
+    with pytest.raises(IndexError):
+        toks.plain_rows(np.array([0]), 4)  # the marker has too few tokens: refused, never read out of bounds
