@@ -98,7 +98,7 @@ class WhatChangedView(QWidget):
             + (f"<br><b>{html.escape(says)}</b>" if says else "")
         )
         self._columns(COLUMNS)
-        rows = []
+        rows: list[tuple[SeriesRef | None, float, list[str]]] = []
         for c in changes:
             unit = s.unit(run_id, c.ref)
             arrow = "\u2191" if c.change > 0 else "\u2193"
@@ -131,10 +131,15 @@ class WhatChangedView(QWidget):
         names = [html.escape(s.run(r).name) for r in (a, b)]
         self.title.setText(
             f'<b style="color:{s.color(b)}">{names[1]}</b> against <b style="color:{s.color(a)}">{names[0]}</b>: '
-            "every series over the benchmark interval (warm-up left out), most relevant first"
+            "the settings that differ, then every series over the benchmark interval (warm-up left out), "
+            "most relevant first"
         )
         self._columns(DIFF_COLUMNS)
-        rows = []
+        rows: list[tuple[SeriesRef | None, float, list[str]]] = []
+        for c in found.config.changed + found.config.only:  # the settings that differ, first
+            va, vb = (side.value if side else "(not set)" for side in (c.a, c.b))
+            group = "setting" if c.group == "server" else f"setting [{c.group}]"
+            rows.append((None, 0.0, [c.name, group, va, vb, "differs", "", "", "config"]))
         for d in found.series:
             unit = s.unit(b, d.ref)
             change = f"{d.change:+.0%}" if math.isfinite(d.change) else ""
@@ -148,7 +153,7 @@ class WhatChangedView(QWidget):
         self.table.setColumnCount(len(names))
         self.table.setHorizontalHeaderLabels(list(names))
 
-    def _fill(self, rows: list[tuple[SeriesRef, float, list[str]]], signed: int) -> None:
+    def _fill(self, rows: list[tuple[SeriesRef | None, float, list[str]]], signed: int) -> None:
         """One row per series: numbers right-aligned, the signed column red up and blue down."""
         self.table.setRowCount(len(rows))
         for row, (ref, sign, cells) in enumerate(rows):

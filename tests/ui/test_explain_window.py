@@ -63,7 +63,28 @@ def test_b_vs_a_ranks_every_series_of_two_runs(recorded) -> None:
     w.compare_runs()
     rows = w.changed.rows()
     want = diff_runs(s.rundata, a, b)
-    assert [r[0] for r in rows] == [d.ref.spec() for d in want.series]
+    settings = len(want.config.changed) + len(want.config.only)
+    assert [r[0] for r in rows[:settings]] == [d.name for d in want.config.changed + want.config.only]
+    assert [r[0] for r in rows[settings:]] == [d.ref.spec() for d in want.series]
     assert len(rows) > len({ref for p in s.comparison.panels for ref in p.refs})  # every series, not only the plotted
     headers = [w.changed.table.horizontalHeaderItem(k).text() for k in range(w.changed.table.columnCount())]
     assert headers[:5] == ["series", "unit", "A", "B", "B vs A"] and "A per trx" in headers
+
+
+def test_b_vs_a_lists_the_settings_that_differ_first(qtbot, tmp_path: Path) -> None:
+    """Two recorded runs that differ by innodb_flush_log_at_trx_commit (1 and 2): the setting is
+    the first row of B vs A, before every series."""
+    db = tmp_path / "config.sqlite"
+    with Library(db) as lib:
+        for name in ("config_trx_commit_1", "config_trx_commit_2"):
+            import_path(lib, FIXTURES / "runs" / name, Options(name=name))
+    w = laptop(qtbot, db, tmp_path / "settings.ini")
+    try:
+        w.session.add_runs([r.id for r in sorted(w.session.runs(), key=lambda r: r.name)])
+        w.compare_runs()
+        rows = w.changed.rows()
+        assert rows[0][:4] == ["innodb_flush_log_at_trx_commit", "setting", "1", "2"]
+        settings = [r for r in rows if r[1].startswith("setting")]
+        assert rows[: len(settings)] == settings and len(rows) > len(settings)  # then the series
+    finally:
+        close_window(w)
