@@ -222,6 +222,13 @@ class MainWindow(QMainWindow):
     def _remember_summary(self, shown: bool) -> None:
         self.settings.setValue(SUMMARY_KEY, bool(shown))
 
+    def changeEvent(self, event: QEvent) -> None:
+        """Back in the window: runs imported meanwhile (elsewhere too, on a server library) show
+        up without F5, when there are any."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
+            self.session.runs_changed_elsewhere()
+
     def eventFilter(self, obj: object, event: QEvent) -> bool:
         if obj is self.summary_dock and event.type() == QEvent.Type.Close:  # its own close button
             self._remember_summary(False)

@@ -63,6 +63,17 @@ class Session(QObject):
         self.comparison.runs = [r for r in self.comparison.runs if r in self._runs]
         self.runsChanged.emit()
 
+    def runs_changed_elsewhere(self) -> bool:
+        """Whether the library's runs differ from those shown (another window, an importer on
+        another machine into a server library): reload them if so; cheap when nothing changed."""
+        if self.closed:
+            return False
+        fresh = {r.id: r for r in self.lib.runs()}
+        if fresh == self._runs:
+            return False
+        self.reload_runs()
+        return True
+
     def runs(self) -> list[Run]:
         return list(self._runs.values())
 

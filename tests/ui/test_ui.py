@@ -311,3 +311,24 @@ def test_drops_list_zooms_to_a_drop_and_adds_what_changed(qtbot, tmp_path: Path)
     assert len(session.comparison.panels) == panels + 1
     assert session.comparison.panels[-1].refs == [rd.explain[0].ref]
     close_window(w)
+
+
+def test_runs_imported_elsewhere_show_up_when_the_window_is_active_again(qtbot, tmp_path: Path, monkeypatch) -> None:
+    """Another importer (another window, another machine on a server library) adds a run: the
+    window lists it when it is activated again, without F5; nothing is rebuilt when nothing changed."""
+    from PySide6.QtCore import QEvent
+
+    db = tmp_path / "shared.sqlite"
+    with Library(db) as lib:
+        import_path(lib, RUNS / "c_basic")
+    w = open_window(qtbot, db, tmp_path / "s.ini")
+    rebuilt = []
+    w.session.runsChanged.connect(lambda: rebuilt.append(1))
+    monkeypatch.setattr(type(w), "isActiveWindow", lambda self: True)
+    w.changeEvent(QEvent(QEvent.Type.ActivationChange))
+    assert rebuilt == [] and len(w.session.runs()) == 1  # nothing new: nothing redone
+    with Library(db) as other:  # a second writer
+        import_path(other, stalled_folder(tmp_path))
+    w.changeEvent(QEvent(QEvent.Type.ActivationChange))
+    assert rebuilt == [1] and len(w.session.runs()) == 2
+    close_window(w)
