@@ -4,6 +4,7 @@ mouse drag."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -81,13 +82,26 @@ def laptop(qtbot, db: Path, settings: Path, size: tuple[int, int] = (1366, 768))
     return w
 
 
-@pytest.fixture
-def window(qtbot, db: Path, tmp_path: Path):
-    w = laptop(qtbot, db, tmp_path / "settings.ini")
+def library_of(db: Path, folders: dict[str, Path]) -> Path:
+    """A library at `db` with these run folders imported, by name."""
+    with Library(db) as lib:
+        for name, folder in folders.items():
+            import_path(lib, folder, Options(name=name))
+    return db
+
+
+def comparing_all(qtbot, db: Path, settings: Path) -> Iterator[MainWindow]:
+    """A laptop window comparing every run of the library; closed after the test."""
+    w = laptop(qtbot, db, settings)
     w.session.add_runs([r.id for r in w.session.runs()])
-    qtbot.wait(20)
+    qtbot.wait(50)
     yield w
     close_window(w)
+
+
+@pytest.fixture
+def window(qtbot, db: Path, tmp_path: Path) -> Iterator[MainWindow]:
+    yield from comparing_all(qtbot, db, tmp_path / "settings.ini")
 
 
 def right_click(window: MainWindow, index: int):

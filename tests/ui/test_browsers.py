@@ -11,12 +11,10 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 
-from benchlens.app.ingest import Options, import_path
 from benchlens.app.resources import demo_folders
-from benchlens.app.store import Library
 from benchlens.app.ui.main_window import MainWindow
 from benchlens.app.ui.metrics_view import children
-from tests.ui.conftest import close_window, laptop
+from tests.ui.conftest import comparing_all, library_of
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support (raise|grabbing the keyboard)")
 
@@ -55,14 +53,9 @@ def test_the_metric_browser_shows_whole_names_and_keeps_its_expansion(window: Ma
 @pytest.fixture
 def stalled(qtbot, tmp_path: Path):
     """The demo's disk-stall run (a 12 s stall under dd writers), compared on a laptop screen."""
-    db = tmp_path / "stall.sqlite"
-    with Library(db) as lib:
-        import_path(lib, next(f for f in demo_folders() if f.name == "disk-stall"), Options(name="disk-stall"))
-    w = laptop(qtbot, db, tmp_path / "settings.ini")
-    w.session.add_runs([r.id for r in w.session.runs()])
-    qtbot.wait(50)
-    yield w
-    close_window(w)
+    stall = next(f for f in demo_folders() if f.name == "disk-stall")
+    db = library_of(tmp_path / "stall.sqlite", {"disk-stall": stall})
+    yield from comparing_all(qtbot, db, tmp_path / "settings.ini")
 
 
 def test_a_clicked_drop_shows_what_changed_in_full_in_a_wide_tab(stalled: MainWindow, qtbot) -> None:

@@ -11,11 +11,9 @@ import pytest
 
 from benchlens.app.analysis.diff import diff_runs
 from benchlens.app.analysis.window import explain_window
-from benchlens.app.ingest import Options, import_path
 from benchlens.app.resources import demo_folders
-from benchlens.app.store import Library
 from tests.conftest import FIXTURES
-from tests.ui.conftest import close_window, laptop
+from tests.ui.conftest import close_window, comparing_all, laptop, library_of
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support (raise|grabbing the keyboard)")
 RUN = FIXTURES / "diagnosis" / "three_disturbances"
@@ -23,15 +21,9 @@ RUN = FIXTURES / "diagnosis" / "three_disturbances"
 
 @pytest.fixture
 def recorded(qtbot, tmp_path: Path):
-    db = tmp_path / "why.sqlite"
-    with Library(db) as lib:
-        import_path(lib, RUN, Options(name="three"))
-        import_path(lib, next(f for f in demo_folders() if f.name == "baseline"), Options(name="baseline"))
-    w = laptop(qtbot, db, tmp_path / "settings.ini")
-    w.session.add_runs([r.id for r in w.session.runs()])
-    qtbot.wait(50)
-    yield w
-    close_window(w)
+    baseline = next(f for f in demo_folders() if f.name == "baseline")
+    db = library_of(tmp_path / "why.sqlite", {"three": RUN, "baseline": baseline})
+    yield from comparing_all(qtbot, db, tmp_path / "settings.ini")
 
 
 def test_what_changed_here_explains_a_dragged_span(recorded, qtbot) -> None:
@@ -74,10 +66,8 @@ def test_b_vs_a_ranks_every_series_of_two_runs(recorded) -> None:
 def test_b_vs_a_lists_the_settings_that_differ_first(qtbot, tmp_path: Path) -> None:
     """Two recorded runs that differ by innodb_flush_log_at_trx_commit (1 and 2): the setting is
     the first row of B vs A, before every series."""
-    db = tmp_path / "config.sqlite"
-    with Library(db) as lib:
-        for name in ("config_trx_commit_1", "config_trx_commit_2"):
-            import_path(lib, FIXTURES / "runs" / name, Options(name=name))
+    names = ("config_trx_commit_1", "config_trx_commit_2")
+    db = library_of(tmp_path / "config.sqlite", {name: FIXTURES / "runs" / name for name in names})
     w = laptop(qtbot, db, tmp_path / "settings.ini")
     try:
         w.session.add_runs([r.id for r in sorted(w.session.runs(), key=lambda r: r.name)])

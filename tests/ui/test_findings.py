@@ -12,10 +12,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from benchlens.app.figure import figure_of
-from benchlens.app.ingest import Options, import_path
-from benchlens.app.store import Library
 from tests.conftest import FIXTURES
-from tests.ui.conftest import close_window, laptop
+from tests.ui.conftest import comparing_all, library_of
 
 
 def periodic_folder(tmp_path: Path) -> Path:
@@ -37,15 +35,8 @@ def periodic_folder(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def findings_window(qtbot, tmp_path: Path):
-    db = tmp_path / "findings.sqlite"
-    with Library(db) as lib:
-        import_path(lib, periodic_folder(tmp_path), Options(name="periodic"))
-        import_path(lib, FIXTURES / "diagnosis" / "bursty_long_drops", Options(name="bursty"))
-    w = laptop(qtbot, db, tmp_path / "settings.ini")
-    w.session.add_runs([r.id for r in w.session.runs()])
-    qtbot.wait(50)
-    yield w
-    close_window(w)
+    folders = {"periodic": periodic_folder(tmp_path), "bursty": FIXTURES / "diagnosis" / "bursty_long_drops"}
+    yield from comparing_all(qtbot, library_of(tmp_path / "findings.sqlite", folders), tmp_path / "settings.ini")
 
 
 def bands(window, run: int) -> list[pg.LinearRegionItem]:

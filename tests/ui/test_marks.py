@@ -11,12 +11,10 @@ import pytest
 from PySide6.QtCore import QRectF, Qt
 
 from benchlens.app.figure import references
-from benchlens.app.ingest import Options, import_path
 from benchlens.app.render import MANY_RUNS
-from benchlens.app.store import Library
 from benchlens.app.ui.charts import ink
 from benchlens.app.ui.main_window import MainWindow
-from tests.ui.conftest import close_window, laptop
+from tests.ui.conftest import comparing_all, library_of
 
 RUNS = Path(__file__).resolve().parents[2] / "bench" / "drop_quality" / "runs"
 FIVE = ("disk-burst", "cpu-hogs", "read-lock", "small-pool", "quiet-1")
@@ -25,20 +23,12 @@ FIVE = ("disk-burst", "cpu-hogs", "read-lock", "small-pool", "quiet-1")
 @pytest.fixture(scope="module")
 def five_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Five recorded MariaDB + sysbench runs, four with injected disturbances (their drops)."""
-    path = tmp_path_factory.mktemp("five") / "five.sqlite"
-    with Library(path) as lib:
-        for name in FIVE:
-            import_path(lib, RUNS / name, Options(name=name))
-    return path
+    return library_of(tmp_path_factory.mktemp("five") / "five.sqlite", {name: RUNS / name for name in FIVE})
 
 
 @pytest.fixture
 def five(qtbot, five_db: Path, tmp_path: Path):
-    w = laptop(qtbot, five_db, tmp_path / "settings.ini")
-    w.session.add_runs([r.id for r in w.session.runs()])
-    qtbot.wait(50)
-    yield w
-    close_window(w)
+    yield from comparing_all(qtbot, five_db, tmp_path / "settings.ini")
 
 
 def scene_rects(window: MainWindow) -> list[QRectF]:
