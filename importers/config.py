@@ -14,7 +14,9 @@ Variants covered (fixtures in tests/fixtures/config):
   tool versions (`tool`), and the benchmark's options read off its command line (`benchmark`:
   sysbench `--threads --tables --table-size --report-interval --time --rate` and the test name,
   tpcc-mysql `tpcc_start -w -c -r -l -i`).
-Anything else in such a file is a warning with its line; nothing is executed or followed."""
+Anything else in such a file is a warning with its line; nothing is executed or followed. Passwords
+(an option named *password*/*passwd*/*pass*, `--…password=`, `-pSECRET` on a command line) are stored
+as `***`."""
 
 from __future__ import annotations
 
@@ -47,6 +49,18 @@ _VARIABLE_NAMES = re.compile(
 _VARIABLES_HEADER = re.compile(r"^\|?\s*Variable_name\s*(?:\||\t)\s*Value\s*\|?\s*$", re.M | re.I)
 _RECORDED = re.compile(r'"format"\s*:\s*"benchlens-run"')
 HEADERS = (frozenset({"variable_name", "value"}),)
+# Credentials never reach the library: an option file's password, a command line's
+HIDDEN = "***"
+_SECRET = re.compile(r"pass(?:word|wd)?$|password", re.I)
+_COMMAND_SECRET = re.compile(r"(?i:(--[\w-]*pass(?:word|wd)?[= ]))\S+|(?<=\s)(-p)(?!\s)\S+")  # -P: a port
+
+
+def hide_secrets(command: str) -> str:
+    """`--mysql-password=x`, `--password x`, `-px` -> their option with the value hidden."""
+    hidden = _COMMAND_SECRET.sub(lambda m: (m.group(1) or m.group(2)) + HIDDEN, command)
+    if _benchmark_of(command) == "tpcc_start":  # tpcc_start's `-p PASSWORD` (its port is -P)
+        hidden = re.sub(r"(\s-p\s+)\S+", lambda m: m.group(1) + HIDDEN, hidden)
+    return hidden
 
 
 def sniff(head: str) -> float:
@@ -123,7 +137,8 @@ def _option_file(chunks: Iterator[bytes], ctx: Context) -> None:
                 if not _add(ctx, Setting("include", "!" + m.group(1), m.group(2), no)):
                     return
             elif (m := _OPTION.match(line)) and section:
-                if not _add(ctx, Setting(section, m.group(1), _option_value(m.group(2)), no)):
+                value = HIDDEN if _SECRET.search(m.group(1)) else _option_value(m.group(2))
+                if not _add(ctx, Setting(section, m.group(1), value, no)):
                     return
             elif ctx.room():
                 ctx.warn(no, f"not an option line: {line[:80]!r}", kind="unreadable")
@@ -198,7 +213,7 @@ def _recorded(chunks: Iterator[bytes], ctx: Context) -> None:
         table = data.get(key)
         for k, v in table.items() if isinstance(table, dict) else ():
             if isinstance(v, str):
-                _add(ctx, Setting(scope, str(k), v))
+                _add(ctx, Setting(scope, str(k), hide_secrets(v) if scope == "command" else v))
     for cmd in _bench_commands(data):
         for opt, value in benchmark_options(cmd):
             _add(ctx, Setting("benchmark", opt, value))

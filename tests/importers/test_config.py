@@ -152,3 +152,16 @@ def test_bad_input_is_warned_never_raised(text: str) -> None:
 def read_text(text: str) -> tuple[list[list[object]], list[str], list[str]]:
     _, ctx = parse_bytes(config, text.encode())
     return [s.to_json() for s in ctx.meta.settings], ctx.variant, [str(w) for w in ctx.warnings]
+
+
+def test_passwords_never_reach_the_settings() -> None:
+    settings, _, _ = read_text("[client]\nuser = bench\npassword = s3cr3t\n[mysqld]\nport = 3306\n")
+    assert ["client", "password", "***", 3] in settings and "s3cr3t" not in str(settings)
+    for cmd, hidden in (
+        ("sysbench oltp_read_only --mysql-password=s3cr3t --threads=2 run", "--mysql-password=***"),
+        ("mysql -uroot -ps3cr3t -e 'SHOW GLOBAL STATUS'", "-p***"),
+        ("./tpcc_start -h127.0.0.1 -P3306 -d tpcc -u root -p s3cr3t -w 10", "-p ***"),
+    ):
+        assert config.hide_secrets(cmd) == cmd.replace("s3cr3t", "***").replace("-p***", hidden)
+        assert "s3cr3t" not in config.hide_secrets(cmd) and hidden in config.hide_secrets(cmd)
+    assert config.hide_secrets("iostat -p ALL -x 1") == "iostat -p ALL -x 1"
