@@ -209,7 +209,7 @@ def _marks(
     marks = [Mark(run.id, n.label, *xs(n.start, n.end), "note") for n in notes if n.kind == "note"]
     if throughput(data, run.id) is None:
         return marks
-    found = run_findings(data, run.id)
+    found = run_findings(data, run.id, top=0)  # the marks need where, not why
     for kind, items in (("drop", found.singles()), ("rise", found.rises)):
         for rd in items:
             label, state = decided_label(notes, rd.drop)

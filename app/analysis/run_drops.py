@@ -157,6 +157,8 @@ def steady_reference(t: np.ndarray, v: np.ndarray, spans: list[Drop], sensitivit
 def _explained(
     data: RunData, run_id: int, ref: SeriesRef, found: list[Drop], steady: Reference, top: int
 ) -> list[RunDrop]:
+    if top <= 0:  # where the drops are, not why (a figure's marks): no series read
+        return [RunDrop(ref, d, []) for d in found]
     others = [r for r in data.available(run_id) if r.format != ref.format]
     load = partial(data.data, run_id)
     out = []
