@@ -26,7 +26,7 @@ static const double POW10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
 
 static unsigned char SPACE[256];
 
-#define HASHED_LEADING 3
+#define HASHED_LEADING 4
 
 static inline uint64_t fnv1a(const unsigned char *p, const unsigned char *end) {
     uint64_t h = UINT64_C(1469598103934665603);
@@ -128,7 +128,7 @@ static PyObject *tokenize(PyObject *self, PyObject *args) {
                 tok_end[nt] = i;
                 is_num = is_num && digits > 0;
                 /* Hashes are compared for labels and header words only: the first tokens of a line
-                 * (device, CPU, time, AM/PM) and text tokens. Other numbers get 0 and cost nothing. */
+                 * (time, AM/PM or the rest of a ko_KR time, device, CPU) and text tokens. Other numbers get 0 and cost nothing. */
                 tok_hash[nt] = (!is_num || nt - tok_first[nl] < HASHED_LEADING) ? fnv1a(s + t0, s + i) : 0;
                 if (!is_num) {
                     tok_kind[nt] = KIND_TEXT;

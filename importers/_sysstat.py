@@ -10,13 +10,13 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from benchlens.importers._times import AM, PM, dates, pick_date_style
+from benchlens.importers._times import AM, CLOCK_TEXT, PM, dates, pick_date_style
 from benchlens.importers._tokens import KIND_TEXT, Tokens, tokenize
 from benchlens.importers._types import Context, FormatError
 
 # "Linux 6.1.0-18-amd64 (host) \t11/22/26 \t_x86_64_\t(2 CPU)" -- fields separated by tabs.
 BANNER = re.compile(
-    r"^(?P<sys>\S+) (?P<kernel>\S+) \((?P<host>[^)]*)\)\s+(?P<date>\S+)\s+(?:_(?P<arch>\S+)_)?\s*"
+    r"^(?P<sys>\S+) (?P<kernel>\S+) \((?P<host>[^)]*)\)\s+(?P<date>\d{4}년 \d\d월 \d\d일|\S+)\s+(?:_(?P<arch>\S+)_)?\s*"
     r"(?:\((?P<cpus>\d+) CPU\))?"
 )
 _COMMA_NUMBER = re.compile(r"-?\d+,\d+")
@@ -39,13 +39,14 @@ def parse_banner(line: str, ctx: Context) -> str | None:
     return m["date"]
 
 
-# ja_JP and zh_CN print the banner's date (strftime %x) as `2026年11月23日`
-_CJK_DATE = re.compile(r"(\d{4})年(\d\d)月(\d\d)日")
+# ja_JP and zh_CN print the banner's date (strftime %x) as `2026年11月23日`, ko_KR as `2026년 11월 23일`
+_CJK_DATE = re.compile(r"(\d{4})(?:年|년 )(\d\d)(?:月|월 )(\d\d)[日일]")
 
 
 def banner_day(date: str, decimal: str) -> int:
     """Days since the epoch of the banner's date in any layout sysstat prints (the locale's %x:
-    `11/23/26`, `11/23/2026`, `23.11.2026`, `23/11/2026`, `2026年11月23日`; ISO `2026-11-23`)."""
+    `11/23/26`, `11/23/2026`, `23.11.2026`, `23/11/2026`, `2026年11月23日`, `2026년 11월 23일`; ISO
+    `2026-11-23`)."""
     if m := _CJK_DATE.fullmatch(date):
         date = f"{m[1]}-{m[2]}-{m[3]}"
     style = pick_date_style([date], decimal == ",")
@@ -56,17 +57,24 @@ def banner_day(date: str, decimal: str) -> int:
 
 
 _CLOCK = re.compile(r"\d\d:\d\d:\d\d")
+_ROW_CLOCK = re.compile(rf"({CLOCK_TEXT})[ \t]+\S+[ \t]+\S")  # a time, then a label or header and more
+_LOCAL_CLOCKS = {"時": "hh時mm分ss秒", "时": "hh时mm分ss秒", "시": "hh시 mm분 ss초"}
 
 
 def time_tokens(toks: Tokens, ctx: Context) -> int | None:
-    """How many tokens a row's time takes, from the first row of the chunk: 1 (`02:09:24`, 24 h) or
-    2 (`02:09:24 AM`, 12 h, as en_US prints it); None while no row has been seen."""
+    """How many tokens a row's time takes, from the first row of the chunk: 1 (`02:09:24`, 24 h;
+    `02時09分24秒` ja_JP, `02时09分24秒` zh_CN), 2 (`02:09:24 AM`, 12 h, as en_US prints it) or 3
+    (`02시 09분 24초`, ko_KR); None while no row has been seen."""
     for i in range(toks.n_lines):
         words = toks.words(i)
         if len(words) >= 3 and _CLOCK.fullmatch(words[0]):
             k = 2 if toks.hash[toks.tok_first[i] + 1] in (AM, PM) else 1
             ctx.note_variant("12-hour AM/PM times" if k == 2 else "24-hour times")
             return k
+        m = _ROW_CLOCK.match(toks.line(i).lstrip()) if len(words) >= 3 else None
+        if m:
+            ctx.note_variant(f"24-hour times ({_LOCAL_CLOCKS.get(m.group(1)[2], m.group(1))})")
+            return len(m.group(1).split())
     return None
 
 

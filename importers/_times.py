@@ -20,6 +20,11 @@ DATE_STYLES = {
     "DD.MM.YYYY": re.compile(r"^\d\d\.\d\d\.\d{4}$"),  # de_DE and most of Europe
     "YYYY-MM-DD": re.compile(r"^\d{4}-\d\d-\d\d$"),  # S_TIME_FORMAT=ISO, vmstat -t
 }
+# A row's time as sysstat prints it (strftime %X of the locale): `15:57:44` (C, de_DE, fr_FR ...),
+# `03:57:44 PM` (en_US), `15時57分44秒` (ja_JP), `15时57分44秒` (zh_CN), `15시 57분 44초` (ko_KR: three tokens)
+CLOCK_TEXT = r"(?:\d\d:\d\d:\d\d(?: [AP]M)?|\d\d[時时]\d\d分\d\d秒|\d\d시 \d\d분 \d\d초)"
+_CJK_CLOCKS = ("hh時mm分ss秒", "hh时mm分ss秒")
+_KO_CLOCK = ("hh시", "mm분", "ss초")
 AM = fnv1a(b"AM")
 PM = fnv1a(b"PM")
 _AM_PM = {AM, PM, fnv1a(b"am"), fnv1a(b"pm")}
@@ -67,9 +72,11 @@ def _valid(toks: Tokens, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def fields(toks: Tokens, idx: np.ndarray, pattern: str) -> tuple[dict[str, np.ndarray], np.ndarray]:
-    """Digits of tokens shaped exactly like `pattern` (letters are digits, the rest literal)."""
+    """Digits of tokens shaped exactly like `pattern` (ASCII letters are digits, the rest literal,
+    compared as UTF-8 bytes)."""
     idx, ok = _valid(toks, idx)
-    width = len(pattern)
+    pat = pattern.encode()
+    width = len(pat)
     buf = np.frombuffer(toks.data, np.uint8)
     if buf.size == 0 or idx.size == 0 or len(toks.tok_start) == 0:  # no token to read (blank lines)
         return {c: np.zeros(idx.size, np.int64) for c in set(pattern) if c.isalpha()}, ok & False
@@ -77,13 +84,14 @@ def fields(toks: Tokens, idx: np.ndarray, pattern: str) -> tuple[dict[str, np.nd
     pos = np.minimum(toks.tok_start[idx][:, None] + np.arange(width), buf.size - 1)
     ch = buf[pos].astype(np.int64)
     out: dict[str, np.ndarray] = {}
-    for j, c in enumerate(pattern):
-        if c.isalpha():
+    for j, b in enumerate(pat):
+        c = chr(b)
+        if b < 128 and c.isalpha():
             digit = ch[:, j] - 48
             ok &= (digit >= 0) & (digit <= 9)
             out[c] = out.get(c, np.zeros(idx.size, np.int64)) * 10 + digit
         else:
-            ok &= ch[:, j] == ord(c)
+            ok &= ch[:, j] == b
     return out, ok
 
 
@@ -101,9 +109,17 @@ def dates(toks: Tokens, idx: np.ndarray, style: str) -> tuple[np.ndarray, np.nda
 
 
 def clock_times(toks: Tokens, idx: np.ndarray, ampm_idx: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Seconds of the day of 'HH:MM:SS' tokens, with an optional AM/PM token each."""
+    """Seconds of the day of the times starting at tokens `idx`: 'HH:MM:SS' with an optional AM/PM
+    token each, or (without AM/PM) the CJK locales' layouts of CLOCK_TEXT."""
     f, ok = fields(toks, idx, "hh:mm:ss")
     hour = f["h"]
+    if ampm_idx is None and not ok.all():  # tried only on the tokens that are not HH:MM:SS
+        miss = np.flatnonzero(~ok)
+        g, found = _local_clock(toks, np.asarray(idx, np.int64)[miss])
+        for c in "hms":
+            f[c][miss] = np.where(found, g[c], f[c][miss])
+        ok[miss] = found
+        hour = f["h"]
     if ampm_idx is not None:
         ampm_idx, present = _valid(toks, ampm_idx)
         ok &= present
@@ -113,6 +129,31 @@ def clock_times(toks: Tokens, idx: np.ndarray, ampm_idx: np.ndarray | None = Non
         hour = hour % 12 + np.where(is_pm, 12, 0)
     ok &= (hour < 24) & (f["m"] < 60) & (f["s"] < 61)
     return hour * 3600 + f["m"] * 60 + f["s"], ok
+
+
+def _local_clock(toks: Tokens, idx: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Hour, minute and second fields of `15時57分44秒` / `15时57分44秒` tokens, or of `15시 57분 44초`
+    (three tokens one space apart on one line)."""
+    out = {c: np.zeros(idx.size, np.int64) for c in "hms"}
+    found = np.zeros(idx.size, bool)
+    if idx.size == 0 or len(toks.tok_start) == 0 or not toks.data:
+        return out, found
+    for pattern in _CJK_CLOCKS:
+        g, ok = fields(toks, idx, pattern)
+        for c in "hms":
+            out[c] = np.where(ok, g[c], out[c])
+        found |= ok
+    parts = [fields(toks, idx + j, p) for j, p in enumerate(_KO_CLOCK)]
+    ko = parts[0][1] & parts[1][1] & parts[2][1]
+    buf = np.frombuffer(toks.data, np.uint8)
+    for j in (1, 2):  # one space between the parts: never tokens of the next line
+        at, _ = _valid(toks, idx + j)
+        prev, _ = _valid(toks, idx + j - 1)
+        gap = toks.tok_end[prev]
+        ko &= (toks.tok_start[at] == gap + 1) & (buf[np.minimum(gap, max(buf.size - 1, 0))] == 32)
+    for j, c in enumerate("hms"):
+        out[c] = np.where(ko & ~found, parts[j][0][c], out[c])
+    return out, found | ko
 
 
 _ISO_BODY = "yyyy-oo-ddThh:mm:ss"

@@ -31,7 +31,7 @@ _FNV_OFFSET = 1469598103934665603
 _FNV_PRIME = 1099511628211
 _MASK64 = (1 << 64) - 1
 _TOKEN = re.compile(rb"[^ \t\r\v\f]+")
-HASHED_LEADING = 3  # numbers after the first three tokens of a line are not hashed (see _scan.c)
+HASHED_LEADING = 4  # numbers after the first four tokens of a line are not hashed (see _scan.c)
 
 
 def fnv1a(token: bytes) -> int:

@@ -3,7 +3,8 @@
 Variants covered (fixtures in tests/fixtures/mpstat and ../shared/samples/mpstat):
 - columns of 10.x+ (`%usr ... %gnice %idle`), 8.x/9.0 (no `%gnice`), <= 7.x (`%user`, trailing
   `intr/s`): `%user` is mapped to `%usr`;
-- rows timed `02:09:24` (24 h) or `02:09:24 AM` (12 h): no date in rows, so the banner's date is
+- rows timed `02:09:24` (24 h), `02:09:24 AM` (12 h), `02時09分24秒` (ja_JP), `02时09分24秒` (zh_CN) or
+  `02시 09분 24초` (ko_KR, three tokens): no date in rows, so the banner's date is
   used and the day rolls over when the time of day goes backwards (midnight);
 - `-A`/`-I`/`-N` output: only the CPU utilisation block and the `intr/s` block are imported; the
   per-IRQ, softirq and NODE blocks have their own headers and are never read as CPU rows;
@@ -25,7 +26,7 @@ import numpy as np
 
 from benchlens.importers import _sysstat as ss
 from benchlens.importers._read import prepend
-from benchlens.importers._times import clock_times, dates, pick_date_style
+from benchlens.importers._times import CLOCK_TEXT, clock_times, dates, pick_date_style
 from benchlens.importers._tokens import Tokens, fnv1a, tokenize, tokenized
 from benchlens.importers._types import Block, Context, FormatError
 
@@ -34,7 +35,7 @@ name = "mpstat"
 RENAME = {"%user": "%usr"}
 H_CPU = fnv1a(b"CPU")
 H_NODE = fnv1a(b"NODE")
-_HEADER = re.compile(r"^\d\d:\d\d:\d\d(?: [AP]M)?\s+CPU\s+(?:%usr|%user)\s.*%idle", re.M)
+_HEADER = re.compile(rf"^{CLOCK_TEXT}\s+CPU\s+(?:%usr|%user)\s.*%idle", re.M)
 _NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
 _IS_SYSSTAT_CPU = re.compile(r"%sys\b|%usr\b")  # sar -u prints %system and %user
 

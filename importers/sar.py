@@ -5,8 +5,9 @@ Variants covered (fixtures in tests/fixtures/sar and ../shared/samples/sar):
   `-B`, `-b`, `-d [-p]`, `-n DEV|EDEV|TCP|ETCP|SOCK|IP|...`, `-q [ALL]`, `-w`, `-W`, `-S`, `-I`, `-v`,
   `-H`, `-y`, `-F` (label last), `-m CPU`; several reports in one file and `sar -A`: each block is read
   under the header line that opens it (`15:57:44  IFACE  rxpck/s ...`), repeated headers included;
-- rows timed `15:57:45` (24 h) or `03:57:45 PM` (12 h); the date comes from the banner (`11/23/26`,
-  `11/23/2026`, `23.11.2026`, `23/11/2026`, ISO `2026-11-23`); the day rolls over when the time of
+- rows timed `15:57:45` (24 h), `03:57:45 PM` (12 h), `15時57分45秒` (ja_JP), `15时57分45秒` (zh_CN) or
+  `15시 57분 45초` (ko_KR); the date comes from the banner (`11/23/26`, `11/23/2026`, `23.11.2026`,
+  `23/11/2026`, ISO `2026-11-23`, `2026年11月23日`, `2026년 11월 23일`); the day rolls over when the time of
   day goes back by more than 12 h (midnight) and returns to the banner's day after a report's
   summary (`sar -f` prints each report from the start of the file);
 - the summary in any language (`Average:`, `Durchschn.:`, `Moyenne :`) is skipped; `LINUX RESTART`
@@ -38,7 +39,7 @@ import numpy as np
 from benchlens.importers import _sadf
 from benchlens.importers import _sysstat as ss
 from benchlens.importers._read import prepend
-from benchlens.importers._times import clock_times
+from benchlens.importers._times import CLOCK_TEXT, clock_times
 from benchlens.importers._tokens import KIND_NUMBER, Tokens, fnv1a, tokenized
 from benchlens.importers._types import Block, Context
 
@@ -49,7 +50,7 @@ TEXT_COLUMNS = {"manufact", "product"}  # -m USB: text values, not imported
 TRAILING = {"FILESYSTEM", "MOUNTPOINT", "DEVICE", "DEV", "IFACE", "FCHOST"}
 H_LINUX, H_RESTART, H_COM = fnv1a(b"LINUX"), fnv1a(b"RESTART"), fnv1a(b"COM")
 _LABEL = re.compile(r"[A-Z][A-Z0-9]*")
-_TIME = re.compile(r"^\d\d:\d\d:\d\d(?: [AP]M)?[ \t]+(.*)$", re.M)
+_TIME = re.compile(rf"^{CLOCK_TEXT}[ \t]+(.*)$", re.M)
 # header columns only sar prints (mpstat's `%usr %nice %sys %iowait %irq` puts %irq after %iowait)
 _SAR_ONLY = re.compile(
     r"%iowait\s+%steal|%system|proc/s|cswch/s|pswpin/s|pgpgin/s|kbmemfree|kbswpfree|runq-sz|rxpck/s|rxerr/s|\sDEV$|^DEV\s+tps"
@@ -137,7 +138,7 @@ class _Text:
     def __init__(self, decimal: str, ctx: Context) -> None:
         self.decimal = decimal
         self.ctx = ctx
-        self.k: int | None = None  # tokens of the time: 1 ('15:57:45') or 2 ('03:57:45 PM')
+        self.k: int | None = None  # tokens of the time: 1 ('15:57:45'), 2 ('03:57:45 PM'), 3 ('15시 57분 45초')
         self.banner_day: int | None = None
         self.day = 0  # days since epoch of the rows being read
         self.last_sec = -1  # time of day of the last row (-1: a report starts)
@@ -334,8 +335,8 @@ def _row_times(toks: Tokens, lines: np.ndarray, k: int, n: int) -> tuple[np.ndar
         return secs, ok
     first = toks.tok_first[lines]
     h = toks.hash[first]
-    if k == 2:
-        h = h ^ (toks.hash[np.minimum(first + 1, len(toks.hash) - 1)] * np.uint64(31))
+    for j in range(1, k):  # `03:57:45 PM`, `15시 57분 45초`
+        h = h ^ (toks.hash[np.minimum(first + j, len(toks.hash) - 1)] * np.uint64(31**j))
     starts = np.flatnonzero(np.concatenate(([True], h[1:] != h[:-1])))
     s, o = clock_times(toks, first[starts], first[starts] + 1 if k == 2 else None)
     mark = np.zeros(len(lines), np.int64)

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import pytest
+
 from benchlens import importers
-from tests.conftest import FIXTURES, parse_series
+from tests.conftest import FIXTURES, head_of, parse_series
 
 MP = FIXTURES / "mpstat"
 
@@ -19,3 +26,34 @@ def test_json_cpu_minus_1_is_all() -> None:
     for key, (t, v) in new.items():
         assert old[key][0].tolist() == t.tolist() and old[key][1].tolist() == v.tolist(), key
     assert old[("%usr", "all")][1].tolist() == [20.10, 22.45]  # the printed values
+
+
+CJK = [MP / f"mpstat_12.6.1_{loc}_P-ALL.txt" for loc in ("ja_JP", "ko_KR", "zh_CN")]
+
+
+@pytest.mark.parametrize("path", CJK, ids=[p.name for p in CJK])
+def test_cjk_row_times_are_read(path: Path) -> None:
+    """ja_JP and zh_CN print row times as `18時53分08秒` / `18时53分08秒`, ko_KR as `18시 53분 08초`
+    (three tokens), the banner's date as `2026年11月23日` / `2026년 11월 23일`: every row is read, with
+    the values and times a naive reading of the text gives."""
+    mpstat = importers.by_name("mpstat")
+    assert importers.detect(head_of(path)) is mpstat
+    lines = path.read_text().splitlines()
+    y, mo, d = map(int, re.findall(r"\d+", lines[0].split("\t")[1]))
+    want: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    cols: list[str] = []
+    for line in lines[1:]:
+        m = re.match(r"(\d\d)\D{1,3}(\d\d)\D{1,3}(\d\d)\S*\s+(\S+)\s+(.*)$", line)
+        if not m:
+            continue  # blank, or the summary (`平均値:`)
+        if m[4] == "CPU":
+            cols = m[5].split()
+            continue
+        t = datetime(y, mo, d, int(m[1]), int(m[2]), int(m[3]), tzinfo=UTC).timestamp()
+        for c, v in zip(cols, m[5].split(), strict=True):
+            want.setdefault((c, m[4]), []).append((t, float(v)))
+    got, ctx = parse_series(mpstat, path.read_bytes())
+    assert not ctx.warnings and got.keys() == want.keys() and len(want) == 30
+    for key, pairs in want.items():
+        wt, wv = np.array(pairs).T
+        assert got[key][0].tolist() == wt.tolist() and got[key][1].tolist() == wv.tolist(), key

@@ -26,7 +26,8 @@ from tests.conftest import (
 
 SAR = FIXTURES / "sar"
 FILES = fixture_files("sar")
-LOCALES = ("C", "en_US", "de_DE", "fr_FR", "ISO")
+# ja_JP `15時57分44秒`, zh_CN `15时57分44秒` and ko_KR `15시 57분 44초` (three tokens) row times, CJK banner dates
+LOCALES = ("C", "en_US", "de_DE", "fr_FR", "ISO", "ja_JP", "ko_KR", "zh_CN")
 REPORTS = ("u-ALL-P-ALL", "u-r-ALL-B-b-q-w-W-S", "d-p-n-DEV-EDEV", "A", "midnight")
 
 
