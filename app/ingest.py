@@ -125,8 +125,8 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
         run_id = txn.upsert_run(plan.folder, plan.name, plan.existing)
         job = _Job(lib, txn, run_id, plan.clock, opts, sum(f.size for f in scan.files))
         reports, bench = _import_files(job, scan)
-        if not reports:
-            raise _nothing(root, scan.skipped)
+        if not any(r.series for r in reports):  # no sources, or configuration alone: no run
+            raise _nothing(root, scan.skipped + [{"path": r.path, "reason": "settings only"} for r in reports])
         if plan.existing is not None and plan.same_hashes(txn.source_hashes(run_id)):
             txn.rollback()
             return _unchanged(lib, plan.existing, scan.skipped)

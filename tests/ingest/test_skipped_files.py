@@ -32,7 +32,8 @@ def test_folder_with_unknown_files_imports_the_known_ones_and_lists_the_rest(
     the FIFO, the socket and the device link are never opened (the import cannot hang on them)."""
     d = tmp_path / "run"
     shutil.copytree(RUN, d)
-    (d / "my.cnf").write_text("[mysqld]\ninnodb_buffer_pool_size = 8G\nmax_connections = 500\n")
+    # a note, no format (a my.cnf is read since #14: the run's configuration)
+    (d / "notes.txt").write_text("tuning notes\ninnodb_buffer_pool_size 8G, max_connections 500\n")
     (d / "core.bin").write_bytes(bytes(range(256)) * 64)
     (d / "empty.log").write_bytes(b"")
     (d / "logs").mkdir()
@@ -67,11 +68,11 @@ def test_folder_with_unknown_files_imports_the_known_ones_and_lists_the_rest(
     assert opened == []
     assert sorted(s.path for s in rep.sources) == ["iostat.log", "mpstat.log", "vmstat.log"]
     skipped = {s["path"]: s["reason"] for s in rep.skipped}
-    expected = {"my.cnf", "core.bin", "empty.log", "logs", "pipe", "dangling", "loop_a", "loop_b", "link_to_pipe"}
+    expected = {"notes.txt", "core.bin", "empty.log", "logs", "pipe", "dangling", "loop_a", "loop_b", "link_to_pipe"}
     expected |= {n for n in ("sock", "zero") if os.path.lexists(d / n)}
     assert set(skipped) == expected
     assert all(reason.strip() for reason in skipped.values())
-    assert "not a known format" in skipped["my.cnf"]
+    assert "not a known format" in skipped["notes.txt"]
     assert "binary" in skipped["core.bin"]
     assert "empty" in skipped["empty.log"]
     assert "folder" in skipped["logs"]
@@ -130,7 +131,8 @@ def test_wrong_encoding_is_skipped_with_a_reason(lib: Library, tmp_path: Path, e
         ("utf16.log", clean("iostat").decode().encode("utf-16"), "UTF"),
         ("binary.log", bytes(range(256)) * 256, "binary"),
         ("gzipped.bin.gz", gzip.compress(bytes(range(256)) * 256, mtime=0), "binary"),
-        ("config.log", b"[mysqld]\nport = 3306\n", "not a known format"),
+        ("notes.log", b"tuning notes\nport 3306\n", "not a known format"),
+        ("my.cnf", b"[mysqld]\nport = 3306\n", "settings only"),  # a configuration is no run (#14)
     ],
 )
 def test_single_unreadable_file_is_refused_with_its_reason(
