@@ -12,6 +12,8 @@ import pytest
 
 from benchlens import importers
 from benchlens.importers import sar
+from benchlens.importers._times import clock_times
+from benchlens.importers._tokens import tokenize
 from tests import golden
 from tests.conftest import (
     FIXTURES,
@@ -212,3 +214,13 @@ def test_a_decimal_number_is_no_label() -> None:
     comma, _ = parse_series(sar, dot.replace(b".", b","))
     assert {e for _, e in got} == {"all", "1"} and set(got) == set(comma)
     assert [w.line for w in ctx.warnings] == [5]
+
+
+def test_cjk_clocks_are_read_only_whole() -> None:
+    """clock_times reads `15時57分44秒`, `15时57分44秒` and the three tokens of `15시 57분 44초`, never a
+    ko_KR time whose parts are cut over two lines or one with a digit missing."""
+    text = "15時57分44秒 a\n15时57分45秒 a\n15시 57분 46초 a\n15:57:47 a\n15시\n57분 48초 a\n15시 57분\n1시 57분 49초\n"
+    toks = tokenize(text.encode())
+    secs, ok = clock_times(toks, toks.tok_first[:-1])
+    assert ok.tolist() == [True, True, True, True, False, False, False, False]
+    assert secs[:4].tolist() == [57464, 57465, 57466, 57467]
