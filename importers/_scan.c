@@ -128,7 +128,8 @@ static PyObject *tokenize(PyObject *self, PyObject *args) {
                 tok_end[nt] = i;
                 is_num = is_num && digits > 0;
                 /* Hashes are compared for labels and header words only: the first tokens of a line
-                 * (time, AM/PM or the rest of a ko_KR time, device, CPU) and text tokens. Other numbers get 0 and cost nothing. */
+                 * (time, AM/PM or the rest of a ko_KR time, device, CPU) and text tokens. Other numbers get 0
+                 * and cost nothing. */
                 tok_hash[nt] = (!is_num || nt - tok_first[nl] < HASHED_LEADING) ? fnv1a(s + t0, s + i) : 0;
                 if (!is_num) {
                     tok_kind[nt] = KIND_TEXT;
