@@ -52,6 +52,80 @@ case $scenario in
     mb "SET GLOBAL innodb_buffer_pool_size = 128*1024*1024"; wait_resized
     note end "$t1"; note restored "$EPOCHREALTIME"
     note pool "$(mb 'SELECT @@innodb_buffer_pool_size')" ;;
+  # --- issue 14 scenarios (record_diagnosis.sh): LEN from the environment, DB/TABLES/SIZE name the
+  # benchmark's tables; every one writes its true start and end the same way.
+  row-lock)     # one session holds the hot rows of every table FOR UPDATE, its transaction open:
+    # sysbench's default (special) distribution sends 75 % of its ids to the 1 % in the middle of
+    # the range, so the middle 10 % of the ids
+    size=${SIZE:-20000} sql="BEGIN;"
+    for t in $(seq "${TABLES:-4}"); do
+      sql+=" SELECT COUNT(*) FROM ${DB:-sbtest}.sbtest$t WHERE id BETWEEN $((size * 45 / 100)) AND $((size * 55 / 100 + 1)) FOR UPDATE;"
+    done
+    # against 32 clients fighting over the same rows the session can be a deadlock victim before it
+    # holds them all: then it tries again (its start is taken once it holds them)
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
+      out=$(mariadb -uroot -S "$sock" -N -B -e "$sql SELECT UNIX_TIMESTAMP(NOW(6)); SELECT SLEEP($LEN);
+        SELECT UNIX_TIMESTAMP(NOW(6)); ROLLBACK;" | tail -n 3) && break
+      echo "row-lock: attempt failed, again" >&2
+    done
+    note start "$(sed -n 1p <<<"$out")"; note end "$(sed -n 3p <<<"$out")" ;;
+  global-read-lock)  # FLUSH TABLES WITH READ LOCK held LEN s (times from the server's clock). The
+    # writers queue from the request on; the lock itself may come much later (FTWRL waits for every
+    # statement using a table: on the bursty workload, a client in a row-lock wait), so the truth
+    # starts at the request and `locked` says when the lock was held
+    t0=$EPOCHREALTIME
+    out=$(mariadb -uroot -S "$sock" -N -B -e "FLUSH TABLES WITH READ LOCK; SELECT UNIX_TIMESTAMP(NOW(6));
+      SELECT SLEEP($LEN); SELECT UNIX_TIMESTAMP(NOW(6)); UNLOCK TABLES;")
+    note start "$t0"; note locked "$(sed -n 1p <<<"$out")"; note end "$(sed -n 3p <<<"$out")" ;;
+  purge-lag)    # a read view held open LEN s: the history list grows, purge cannot run
+    out=$(mariadb -uroot -S "$sock" -N -B -e "START TRANSACTION WITH CONSISTENT SNAPSHOT;
+      SELECT UNIX_TIMESTAMP(NOW(6)); SELECT SLEEP($LEN); SELECT UNIX_TIMESTAMP(NOW(6)); COMMIT;")
+    note start "$(sed -n 1p <<<"$out")"; note end "$(sed -n 3p <<<"$out")" ;;
+  flushing)     # the redo log resized to 16 MB (MariaDB 10.11's least: innodb_log_buffer_size) for LEN
+                # s under the write load: checkpoint age pinned near the sync flush point (~12 of
+                # 16 MB, furious flushing, 680 -> ~250 tps in a trial); then back to its size
+    mb() { mariadb -uroot -S "$sock" -N -B -e "$1"; }
+    size=$(mb "SELECT @@innodb_log_file_size")
+    t0=$EPOCHREALTIME; mb "SET GLOBAL innodb_log_file_size = 16*1024*1024"
+    note requested "$t0"; note start "$t0"
+    sleep "$LEN"
+    t1=$EPOCHREALTIME; mb "SET GLOBAL innodb_log_file_size = $size"
+    note end "$t1"; note restored "$EPOCHREALTIME"; note log_file_size "$(mb 'SELECT @@innodb_log_file_size')" ;;
+  cpu-system)   # four `dd if=/dev/zero of=/dev/null`: CPU time spent in the kernel
+    t0=$EPOCHREALTIME; note start "$t0"; pids=()
+    for _ in 1 2 3 4; do timeout "$LEN" dd if=/dev/zero of=/dev/null bs=64k status=none & pids+=($!); done
+    wait "${pids[@]}" || true
+    note end "$EPOCHREALTIME" ;;
+  cpu-user)     # six busy loops in user space
+    t0=$EPOCHREALTIME; note start "$t0"; pids=()
+    for _ in 1 2 3 4 5 6; do timeout "$LEN" sh -c 'while :; do :; done' & pids+=($!); done
+    wait "${pids[@]}" || true
+    note end "$EPOCHREALTIME" ;;
+  disk-writers) # two writers repeating 128 MiB O_DIRECT writes for LEN s
+    t0=$EPOCHREALTIME; note start "$t0"
+    end=$(python3 -c "print($t0 + $LEN)") pids=()
+    for j in 1 2; do
+      ( while until_ "$end"; do
+          dd if=/dev/zero of="$scratch/burst$j.bin" bs=1M count=128 oflag=direct status=none; done
+        rm -f "$scratch/burst$j.bin" ) & pids+=($!)
+    done
+    wait "${pids[@]}"
+    note end "$EPOCHREALTIME" ;;
+  pool-shrink)  # buffer pool 8 MB for LEN s, then back
+    mb() { mariadb -uroot -S "$sock" -N -B -e "$1"; }
+    status() { mb "SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_resize_status'" | cut -f2; }
+    wait_resized() { for _ in $(seq 600); do case $(status) in *omplet*|"") return;; esac; sleep 0.1; done; }
+    size=$(mb "SELECT @@innodb_buffer_pool_size")
+    t0=$EPOCHREALTIME; mb "SET GLOBAL innodb_buffer_pool_size = 8*1024*1024"; wait_resized
+    note requested "$t0"; note start "$EPOCHREALTIME"
+    sleep "$LEN"
+    t1=$EPOCHREALTIME; mb "SET GLOBAL innodb_buffer_pool_size = $size"; wait_resized
+    note end "$t1"; note restored "$EPOCHREALTIME"; note pool "$(mb 'SELECT @@innodb_buffer_pool_size')" ;;
+  client-spike) # 16 more sysbench clients for LEN s beside a rate-limited benchmark: a workload spike
+    t0=$EPOCHREALTIME; note start "$t0"
+    sysbench oltp_read_write --db-driver=mysql --mysql-socket="$sock" --mysql-user=root --tables=4 \
+      --table-size=20000 --threads=16 --time="$LEN" run >/dev/null 2>&1 || true
+    note end "$EPOCHREALTIME" ;;
   *) echo "unknown scenario $scenario" >&2; kill "$bench"; exit 2 ;;
 esac
 wait "$bench"
