@@ -25,6 +25,7 @@ static const double POW10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                  1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
 
 static unsigned char SPACE[256];
+static unsigned char NOT_PLAIN[256]; /* '+', ',', '-', '.': see plain_rows */
 
 #define HASHED_LEADING 4
 
@@ -36,6 +37,7 @@ static inline uint64_t fnv1a(const unsigned char *p, const unsigned char *end) {
 
 static void init_tables(void) {
     SPACE[' '] = SPACE['\t'] = SPACE['\r'] = SPACE['\v'] = SPACE['\f'] = 1;
+    NOT_PLAIN['+'] = NOT_PLAIN[','] = NOT_PLAIN['-'] = NOT_PLAIN['.'] = 1;
 }
 
 typedef struct {
@@ -241,13 +243,10 @@ static PyObject *plain_rows(PyObject *self, PyObject *args) {
         for (Py_ssize_t i = 0; i < nrows; i++) {
             const int64_t t = f[r[i]];
             const int64_t a = ts[t], b = ts[t + skip], c = ts[t + skip + 1], e = le[r[i]];
-            uint8_t ok = 1;
-            for (int64_t j = a; j < e && ok; j++) {
-                if (j == b) j = c;
-                const unsigned char ch = s[j];
-                ok = !(ch == '+' || ch == ',' || ch == '-' || ch == '.');
-            }
-            o[i] = ok;
+            unsigned char odd = 0; /* no branch per byte: a table lookup ORed in */
+            for (int64_t j = a; j < b; j++) odd |= NOT_PLAIN[s[j]];
+            for (int64_t j = c; j < e; j++) odd |= NOT_PLAIN[s[j]];
+            o[i] = !odd;
         }
         Py_END_ALLOW_THREADS
         Py_INCREF(Py_None);
