@@ -234,7 +234,9 @@ def cmd_import(lib: Library, args: argparse.Namespace) -> int:
             for note in r.warnings:
                 print(f"  warning: {note}")
             for src in r.sources:
-                print(f"  {src.path}: {src.format} ({src.variant}), {src.series} series, {src.samples} samples")
+                read = f"{src.series} series, {src.samples} samples" if src.series or not src.settings else ""
+                read = ", ".join(x for x in (read, f"{src.settings} settings" if src.settings else "") if x)
+                print(f"  {src.path}: {src.format} ({src.variant}), {read}")
                 for note in src.notes:
                     print(f"    note: {note}")
                 for w in src.warnings:
