@@ -27,9 +27,6 @@ TABLE="
 row-lock-short-smooth     row-lock          locks       short smooth 75  30 12
 row-lock-long-bursty      row-lock          locks       long  bursty 100 30 40
 global-read-lock-long-smooth global-read-lock locks     long  smooth 100 30 40
-global-read-lock-short-bursty global-read-lock locks    short bursty 75  30 12
-flushing-long-smooth      flushing          flushing    long  smooth 100 30 40
-flushing-short-bursty     flushing          flushing    short bursty 75  30 12
 purge-lag-long-smooth     purge-lag         purge       long  smooth 110 30 60
 cpu-system-short-smooth   cpu-system        cpu         short smooth 75  30 12
 cpu-system-long-bursty    cpu-system        cpu         long  bursty 100 30 40
@@ -41,7 +38,11 @@ pool-shrink-long-smooth   pool-shrink       buffer_pool long  smooth 100 30 40
 client-spike-rated        client-spike      workload    short rated  75  30 15
 quiet-bursty              quiet             -           -     bursty 75  30 0
 quiet-rated               quiet             -           -     rated  75  30 0
+global-read-lock-end-bursty global-read-lock locks      long  bursty 75  30 12
 "
+# Recorded and left out (README): flushing on either workload (the redo log at 16 MB held the
+# checkpoint age at its sync point for 40 s with no loss of throughput: too few hot pages).
+# global-read-lock-end-bursty was planned as a 12 s lock: waiting for it stalled the run to its end.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
