@@ -1,74 +1,51 @@
-"""Score the drop detector and its explanations on the recorded corpus next to this file.
+"""Score drop detection and its diagnosis on the recorded corpus next to this file.
 
-    python bench/drop_quality/score.py [--sensitivity normal] [--tolerance 3] [--json]
+    python bench/drop_quality/score.py [--sensitivity normal] [--runs NAME ...] [--json]
 
-Each folder in runs/ was recorded by record.sh (`benchlens record` around sysbench, one
-disturbance injected by disturb.sh at a time written to truth/<run>.tsv, or none for the quiet
-runs). Every run is imported into a scratch library the way `benchlens import` does it, and its
-drops are detected and explained the way `benchlens drops` does it (app.analysis.run_drops).
+Each folder in runs/ was recorded by record.sh or record_diagnosis.sh (`benchlens record` around
+sysbench on a private MariaDB, one disturbance injected at a time written to truth/<run>.tsv, or
+none). A truth file holds `scenario`, `start`/`end` (epoch s), the expected resource `class`
+(app/analysis/relevance.CLASSES), `length` (short/long), `workload` (smooth, bursty or rated), and
+for the pairs of runs that differ by one setting, `setting`. Every run is imported into a scratch
+library the way `benchlens import` does it and read the way `benchlens drops` reads it
+(app.analysis.run_drops.run_findings, top 5 entries).
 
-Scoring follows change-point benchmarks: a detected drop matches a true disturbance when both its
-start and its end are within the tolerance (seconds) of the true ones; each truth matches at most
-one detection. Precision, recall and F1 count every detection; the quiet runs are also reported
-on their own (the target is no false drop of 5 s or more there). For each matched drop the
-explanation's top five entries are mapped to resources (disk, cpu, waits, buffer pool) and the
-report says whether the disturbed resource is among them (EXPECTED).
+Per disturbance: found = a detection (a drop; a latency rise for a workload spike on the rate-
+limited workload) with both edges within the tolerance of the truth (3 s; 5 s on the bursty
+workload; a truth that outlasts the benchmark ends with it); the verdict, the ranked classes and
+the rank of the expected one, the top five entries; and the first class of `benchlens explain`
+over the truth's window. A detected drop that overlaps no disturbance is a false drop (the quiet
+runs have none to overlap; drops on the pairs' runs are counted apart: a run with
+16 MB of buffer pool may well drop). Per pair (runs `pair-NAME-A`, `pair-NAME-B`): the
+setting `benchlens diff` names first and the top differences per transaction.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import tempfile
-from dataclasses import asdict, dataclass
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from benchlens.app.analysis.explain import quantity
-from benchlens.app.analysis.run_drops import RunDrop, run_drops
+from benchlens.app.analysis.diff import diff_runs
+from benchlens.app.analysis.drops import Drop
+from benchlens.app.analysis.run_drops import RunDrop, run_findings
+from benchlens.app.analysis.window import explain_window
 from benchlens.app.ingest import import_path
-from benchlens.app.model import SeriesRef
 from benchlens.app.rundata import LibraryRunData
 from benchlens.app.store import Library
 
 HERE = Path(__file__).resolve().parent
-# The resource each disturbance loads; the explanation should name it in its top five.
-# A global read lock leaves no counter of its own on MariaDB 10.11 (the metadata-lock instrument is
-# off by default): its footprint is threads inside the server that do not run (Threads_running up,
-# CPU idle), or lock and flush counters. A buffer pool too small for the data shows as its own
-# counters or as the reads from disk its misses cause.
-EXPECTED = {
-    "disk-burst": {"disk"},
-    "cpu-hogs": {"cpu"},
-    "read-lock": {"waits"},
-    "small-pool": {"buffer pool", "disk reads"},
-}
-DISK_VMSTAT = {"bi", "bo", "wa"}
-CPU_VMSTAT = {"r", "cs", "in"}
-READS = {"r/s", "rkB/s", "rrqm/s", "r_await", "rareq-sz", "bi"}
-
-
-def resource(ref: SeriesRef) -> str:
-    """The machine resource a series measures, as a reader of the explanation would name it."""
-    name = f"{ref.metric} {ref.entity}".lower()
-    share = quantity(ref)
-    if share.startswith("cpu "):  # vmstat, iostat's avg-cpu and mpstat columns
-        return "disk" if share == "cpu iowait" else "cpu"
-    if ref.format in ("iostat", "vmstat") and ref.metric in READS:
-        return "disk reads"
-    if ref.format == "iostat" or (ref.format == "vmstat" and ref.metric in DISK_VMSTAT):
-        return "disk"
-    if ref.format == "mpstat" or (ref.format == "vmstat" and ref.metric in CPU_VMSTAT):
-        return "cpu"
-    if "buffer_pool" in name or "buf_pool" in name or "buffer pool" in name or "pages_read" in name:
-        return "buffer pool"
-    if "lock" in name or "mdl" in name or "flush" in name or ref.metric == "Threads_running":
-        return "waits"
-    if ref.format in ("innodb_status", "innodb_mutex", "global_status", "perfschema"):
-        return "server"
-    return ref.format
+TOLERANCE = {"bursty": 5.0}  # seconds; every other workload 3 s
+DEFAULT_TOLERANCE = 3.0
+RISE_SCENARIOS = {"client-spike"}  # the throughput rides these out (rate-limited); latency rises
 
 
 @dataclass
@@ -76,96 +53,237 @@ class Truth:
     scenario: str
     start: float | None
     end: float | None
+    klass: str = ""
+    length: str = ""
+    workload: str = "smooth"
+    setting: str = ""
+
+    @property
+    def tolerance(self) -> float:
+        return TOLERANCE.get(self.workload, DEFAULT_TOLERANCE)
 
 
 def read_truth(path: Path) -> Truth:
     rows = dict(line.split("\t", 1) for line in path.read_text().splitlines() if "\t" in line)
     start, end = rows.get("start"), rows.get("end")
-    return Truth(rows["scenario"], float(start) if start else None, float(end) if end else None)
-
-
-def matches(d: RunDrop, truth: Truth, tol: float) -> bool:
-    assert truth.start is not None and truth.end is not None
-    return abs(d.drop.start - truth.start) <= tol and abs(d.drop.end - truth.end) <= tol
+    return Truth(
+        rows["scenario"],
+        float(start) if start else None,
+        float(end) if end else None,
+        klass=rows.get("class", "-").strip("-"),
+        length=rows.get("length", "-").strip("-"),
+        workload=rows.get("workload", "smooth"),
+        setting=rows.get("setting", ""),
+    )
 
 
 @dataclass
 class RunScore:
     run: str
     scenario: str
+    klass: str
+    length: str
+    workload: str
+    setting: str  # a run of a pair: its setting (it may drop: 16 MB of buffer pool does)
     truth: tuple[float, float] | None  # seconds from the benchmark start
-    detected: list[tuple[float, float, str]]
-    tp: int
-    fp: int
-    fn: int
-    false_5s: int  # unmatched detections of 5 s or more
-    top5: list[str]
-    named: bool | None  # the disturbed resource is in the matched drop's top five
+    detected: list[tuple[float, float, str]]  # every drop and latency rise, s from bench start
+    found: bool | None  # a detection with both edges within the tolerance (None: nothing injected)
+    edges: tuple[float, float] | None  # the best detection's start and end error, s
+    false_drops: int  # drops that overlap no disturbance
+    verdict: str = ""
+    classes: list[str] = field(default_factory=list)
+    rank: int | None = None  # of the expected class in `classes`, 1 = first
+    top5: list[str] = field(default_factory=list)
+    explain_first: str = ""  # first class of `benchlens explain` over the truth's window
 
 
-def score_run(lib: Library, folder: Path, truth: Truth, sensitivity: str, tol: float) -> RunScore:
-    report = import_path(lib, folder)
-    found = run_drops(LibraryRunData(lib), report.id, sensitivity=sensitivity, top=5)
-    matched = next((d for d in found if truth.start is not None and matches(d, truth, tol)), None)
-    t0 = lib.run(report.id).bench_start or 0.0
-    expected = EXPECTED.get(truth.scenario)
-    top = matched.explain if matched else []
-    return RunScore(
-        run=folder.name,
-        scenario=truth.scenario,
-        truth=None if truth.start is None or truth.end is None else (truth.start - t0, truth.end - t0),
-        detected=[(d.drop.start - t0, d.drop.end - t0, d.drop.label()) for d in found],
-        tp=int(matched is not None),
-        fp=len(found) - int(matched is not None),
-        fn=int(truth.start is not None and matched is None),
-        false_5s=sum(1 for d in found if d is not matched and d.drop.duration >= 5.0),
-        top5=[f"{c.ref.spec()} ({resource(c.ref)})" for c in top],
-        named=None if expected is None or matched is None else bool(expected & {resource(c.ref) for c in top}),
+def _best(found: list[RunDrop], a: float, b: float) -> RunDrop | None:
+    """The detection overlapping [a, b] whose edges are nearest the truth's."""
+    hit = [d for d in found if d.drop.start < b and d.drop.end > a]
+    return min(hit, key=lambda d: max(abs(d.drop.start - a), abs(d.drop.end - b)), default=None)
+
+
+def score_run(lib: Library, folder: Path, truth: Truth, sensitivity: str = "normal") -> RunScore:
+    data = LibraryRunData(lib)
+    run_id = import_path(lib, folder).id
+    run = lib.run(run_id)
+    t0 = run.bench_start or 0.0
+    f = run_findings(data, run_id, sensitivity=sensitivity, top=5)
+    drops: list[Drop] = [d.drop for d in f.drops]
+    shown = [(round(d.drop.start - t0, 1), round(d.drop.end - t0, 1), d.kind) for d in [*f.drops, *f.rises]]
+    score = RunScore(
+        folder.name,
+        truth.scenario,
+        truth.klass,
+        truth.length,
+        truth.workload,
+        truth.setting,
+        None,
+        shown,
+        None,
+        None,
+        0,
     )
+    if truth.start is None or truth.end is None:
+        score.false_drops = len(drops)
+        return score
+    a, b = truth.start, min(truth.end, run.bench_end or truth.end)
+    score.truth = (round(a - t0, 1), round(b - t0, 1))
+    score.false_drops = sum(1 for d in drops if not (d.start < b and d.end > a))
+    best = _best(f.rises if truth.scenario in RISE_SCENARIOS else f.drops, a, b)
+    score.found = False
+    if best is not None:
+        score.edges = (round(best.drop.start - a, 1), round(best.drop.end - b, 1))
+        score.found = max(abs(e) for e in score.edges) <= truth.tolerance
+        score.verdict, score.classes = best.verdict(), best.classes()
+        score.rank = score.classes.index(truth.klass) + 1 if truth.klass in score.classes else None
+        score.top5 = [f"{c.ref.spec()} ({c.klass})" for c in best.explain]
+    score.explain_first = next(iter(explain_window(data, run_id, (a, b), "absolute").classes()), "")
+    return score
+
+
+@dataclass
+class PairScore:
+    pair: str
+    a: str
+    b: str
+    setting: str  # what the runs were recorded with (truth), "A → B"
+    named_first: str  # the first configuration difference `diff` gives, or why there is none
+    top: list[str]  # the first series differences, per transaction
+
+
+def _per_trx(s: dict[str, Any]) -> str:
+    def g(x: float | None) -> str:
+        return "n/a" if x is None or not math.isfinite(x) else f"{x:.3g}"
+
+    spec = ":".join(x for x in (s["source"], s["metric"], s["entity"]) if x)
+    return f"{spec} ({s['class']}) {g(s['per_trx_a'])} → {g(s['per_trx_b'])}/trx"
+
+
+def _first_setting(config: object) -> str:
+    """The first setting of `diff --json`'s "config": a list of {name, a, b} (the contract in
+    PRODUCT.md) or {"changed": [...], "only_in_one": [...]} with each side a value or
+    {"value", "normalised", ...} (what diff gives while the configuration import lands)."""
+    if config is None:
+        return "diff gives no configuration differences (no 'config' in diff --json)"
+    listed = config if isinstance(config, list) else []
+    if isinstance(config, dict):
+        listed = [*config.get("changed", []), *config.get("only_in_one", [])]
+    if not listed:
+        return f"no setting named (diff --json config: {json.dumps(config)[:160]})"
+
+    def value(side: object) -> str:
+        return str(side.get("value")) if isinstance(side, dict) else str(side)
+
+    first = listed[0]
+    return f"{first.get('name')} {value(first.get('a'))} → {value(first.get('b'))}"
+
+
+def score_pair(lib: Library, name: str, a: Path, b: Path, truth: tuple[Truth, Truth]) -> PairScore:
+    ids = [import_path(lib, p).id for p in (a, b)]
+    result = diff_runs(LibraryRunData(lib), ids[0], ids[1]).as_json()
+    named = _first_setting(result.get("config"))
+    listed = result.get("series")
+    series = [s for s in listed if isinstance(s, dict)] if isinstance(listed, list) else []
+    return PairScore(
+        name, a.name, b.name, f"{truth[0].setting} → {truth[1].setting}", named, [_per_trx(s) for s in series[:5]]
+    )
+
+
+def pairs(folders: list[Path]) -> dict[str, tuple[Path, Path]]:
+    """pair-NAME-A and pair-NAME-B, A the first by name."""
+    groups: dict[str, list[Path]] = {}
+    for p in folders:
+        if p.name.startswith("pair-"):
+            groups.setdefault(p.name.rsplit("-", 1)[0].removeprefix("pair-"), []).append(p)
+    return {k: (v[0], v[1]) for k, v in sorted(groups.items()) if len(v) == 2}
+
+
+def _named(p: PairScore) -> bool:
+    """diff names the pair's setting first (option names spelt with - or _ alike)."""
+    option = p.setting.split(" → ")[0].split("=")[0].replace("-", "_")
+    return p.named_first.replace("-", "_").startswith(option + " ")
+
+
+def totals(rows: list[RunScore], pair_rows: list[PairScore]) -> dict[str, object]:
+    disturbed = [r for r in rows if r.found is not None]
+    first = sum(r.rank == 1 for r in disturbed)
+    return {
+        "disturbances": len(disturbed),
+        "found": sum(bool(r.found) for r in disturbed),
+        "class_first": f"{first}/{len(disturbed)}",
+        "class_first_share": round(first / len(disturbed), 3) if disturbed else None,
+        "class_in_top3": f"{sum(r.rank is not None and r.rank <= 3 for r in disturbed)}/{len(disturbed)}",
+        "explain_same_first_class": f"{sum(bool(r.classes) and r.explain_first == r.classes[0] for r in disturbed)}"
+        f"/{len(disturbed)}",
+        "false_drops_on_quiet_runs": sum(r.false_drops for r in rows if r.found is None and not r.setting),
+        "drops_on_pair_runs": sum(r.false_drops for r in rows if r.setting),
+        "false_drops_beside_disturbances": sum(r.false_drops for r in disturbed),
+        "pairs_setting_named_first": f"{sum(_named(p) for p in pair_rows)}/{len(pair_rows)}",
+    }
+
+
+def score(names: list[str] | None = None, sensitivity: str = "normal") -> tuple[list[RunScore], list[PairScore]]:
+    folders = sorted(p for p in (HERE / "runs").iterdir() if p.is_dir() and (not names or p.name in names))
+    truth = {f.name: read_truth(HERE / "truth" / f"{f.name}.tsv") for f in folders}
+    with tempfile.TemporaryDirectory() as tmp:
+        lib = Library(Path(tmp) / "quality.sqlite")
+        try:
+            rows = [score_run(lib, f, truth[f.name], sensitivity) for f in folders]
+            lib2 = Library(Path(tmp) / "pairs.sqlite")  # a pair's runs under their own names
+            try:
+                pair_rows = [
+                    score_pair(lib2, k, a, b, (truth[a.name], truth[b.name])) for k, (a, b) in pairs(folders).items()
+                ]
+            finally:
+                lib2.close()
+        finally:
+            lib.close()
+    return rows, pair_rows
+
+
+def _cell(r: RunScore) -> list[str]:
+    mark: Callable[[bool | None], str] = lambda x: {None: "", True: "yes", False: "**no**"}[x]  # noqa: E731
+    edges = f"{r.edges[0]:+g} / {r.edges[1]:+g}" if r.edges else ""
+    truth = f"{r.truth[0]:g}–{r.truth[1]:g}" if r.truth else "none"
+    det = "; ".join(f"{a:g}–{b:g}" + ("" if k == "drop" else f" ({k})") for a, b, k in r.detected) or "none"
+    rank = "" if r.found is None else (str(r.rank) if r.rank else "**–**")
+    return [r.run, r.klass or "", f"{r.length} {r.workload}".strip(), truth, det, mark(r.found), edges, rank,
+            ", ".join(r.classes), r.explain_first, str(r.false_drops)]  # fmt: skip
+
+
+def print_report(rows: list[RunScore], pair_rows: list[PairScore], sensitivity: str) -> None:
+    print(f"sensitivity {sensitivity}; edge tolerance 3 s (5 s bursty); times in s from the benchmark start\n")
+    head = ["run", "class", "kind", "truth", "detected", "found", "edges Δ start / end",
+            "class rank", "classes ranked", "explain 1st", "false drops"]  # fmt: skip
+    print("| " + " | ".join(head) + " |\n|" + "---|" * len(head))
+    for r in rows:
+        print("| " + " | ".join(_cell(r)) + " |")
+    print()
+    for r in rows:
+        if r.found is not None:
+            print(f"{r.run}: {r.verdict or '(not found)'}")
+            for entry in r.top5:
+                print(f"    {entry}")
+    for p in pair_rows:
+        print(f"\npair {p.pair}: {p.a} vs {p.b} (recorded with {p.setting})\n    diff names first: {p.named_first}")
+        for entry in p.top:
+            print(f"    {entry}")
+    print("\n" + ", ".join(f"{k} {v}" for k, v in totals(rows, pair_rows).items()))
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sensitivity", default="normal", choices=("low", "normal", "high"))
-    ap.add_argument("--tolerance", type=float, default=3.0, help="boundary tolerance, seconds (default 3)")
+    ap.add_argument("--runs", nargs="*", help="only these runs (folder names)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    folders = sorted(p for p in (HERE / "runs").iterdir() if p.is_dir())
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        lib = Library(Path(tmp) / "quality.sqlite")
-        for f in folders:
-            rows.append(
-                score_run(lib, f, read_truth(HERE / "truth" / f"{f.name}.tsv"), args.sensitivity, args.tolerance)
-            )
-        lib.close()
-    tp, fp, fn = (sum(getattr(r, k) for r in rows) for k in ("tp", "fp", "fn"))
-    precision = tp / (tp + fp) if tp + fp else 1.0
-    recall = tp / (tp + fn) if tp + fn else 1.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    explained = [r.named for r in rows if r.named is not None]
-    totals = {
-        "precision": round(precision, 3),
-        "recall": round(recall, 3),
-        "f1": round(f1, 3),
-        "false_drops_5s_on_quiet_runs": sum(r.false_5s for r in rows if r.scenario == "quiet"),
-        "explanation_names_resource": f"{sum(explained)}/{len(explained)}",
-    }
+    rows, pair_rows = score(args.runs, args.sensitivity)
     if args.json:
-        print(json.dumps({"runs": [asdict(r) for r in rows], "totals": totals}, indent=1))
+        out = {"runs": [asdict(r) for r in rows], "pairs": [asdict(p) for p in pair_rows]}
+        print(json.dumps({**out, "totals": totals(rows, pair_rows)}, indent=1, ensure_ascii=False))
         return 0
-    print(f"sensitivity {args.sensitivity}, boundary tolerance {args.tolerance:g} s; times in s from benchmark start\n")
-    print(f"| run | truth | detected | TP | FP | FN | resource in top 5 |\n|{'---|' * 7}")
-    for r in rows:
-        det = "; ".join(f"{a:.0f}–{b:.0f} ({lbl})" for a, b, lbl in r.detected) or "none"
-        truth = f"{r.truth[0]:.1f}–{r.truth[1]:.1f}" if r.truth else "none"
-        named = {None: "", True: "yes", False: "no"}[r.named]
-        print(f"| {r.run} | {truth} | {det} | {r.tp} | {r.fp} | {r.fn} | {named} |")
-    print()
-    for r in rows:
-        if r.top5:
-            print(f"{r.run}: " + ", ".join(r.top5))
-    print("\n" + ", ".join(f"{k} {v}" for k, v in totals.items()))
+    print_report(rows, pair_rows, args.sensitivity)
     return 0
 
 

@@ -1,59 +1,120 @@
-"""The detector against the recorded drop-quality corpus (bench/drop_quality: real sysbench runs on
-MariaDB with disturbances injected at known times, and undisturbed runs). A change to detection or
-explanation that loses a true drop, shifts its boundaries, flags noise or stops naming the disturbed
-resource fails here, not only in the bench report."""
+"""The detector and its diagnosis against the recorded drop-quality corpus (bench/drop_quality: real
+sysbench runs on MariaDB with disturbances injected at known times, each with its expected resource
+class, undisturbed runs, and pairs of runs that differ by one setting). A change to detection or
+explanation that loses a true drop, shifts its boundaries, flags noise, or stops ranking the
+disturbed resource's class fails here, not only in `make drop-quality`.
+
+The whole corpus (33 runs) takes over a minute to score on the project's 2-core machine, so the
+suite scores a representative subset (SUBSET, ~25 s: both workloads, short and long, two lasting to
+the end of the run, locks and cpu, the workload spike, a quiet run of each workload, one pair);
+`make drop-quality` scores everything."""
 
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import pytest
 
-from benchlens.app.store import Library
+from benchlens.app.analysis.relevance import CLASSES
 from tests.conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "bench" / "drop_quality"))
 
 import score
 
-RUNS = sorted(p for p in (ROOT / "bench" / "drop_quality" / "runs").iterdir() if p.is_dir())
+RUNS = sorted(p.name for p in (score.HERE / "runs").iterdir() if p.is_dir())
+SUBSET = [
+    "quiet-1",
+    "quiet-bursty",
+    "global-read-lock-long-smooth",
+    "global-read-lock-end-bursty",
+    "row-lock-short-smooth",
+    "cpu-user-short-bursty",
+    "cpu-user-end-smooth",
+    "client-spike-rated",
+    "pair-flushlog-1",
+    "pair-flushlog-2",
+]
+# What detection and explanation (issue 14's other half, app/analysis) do not do yet on these runs,
+# as `make drop-quality` measured it on 2026-11-23. Strict: a fix shows up as an XPASS, to move
+# the run out of here.
+NOT_FOUND_YET = {
+    "global-read-lock-end-bursty": "a stall at 0 tps from 30 s to the end of the run (81 % of it) is not found",
+}
+DROPS_ON_QUIET_YET = {
+    "quiet-bursty": "a dip in the first 8 s, while the bursty table warms up (410 -> 230 tps), is flagged",
+}
+CLASS_NOT_YET_RANKED = {
+    "global-read-lock-end-bursty": "no drop found, so no classes",
+    "client-spike-rated": "a workload spike (16 more clients) is explained as cpu, disk: no workload entry",
+}
+
+
+def xfail(run: str, known: dict[str, str]) -> object:
+    return pytest.param(run, marks=pytest.mark.xfail(reason=known[run], strict=True)) if run in known else run
+
+
+def truth(run: str) -> score.Truth:
+    return score.read_truth(score.HERE / "truth" / f"{run}.tsv")
 
 
 @pytest.fixture(scope="module")
-def scored(tmp_path_factory: pytest.TempPathFactory) -> dict[str, score.RunScore]:
-    lib = Library(tmp_path_factory.mktemp("quality") / "lib.sqlite")
-    out = {}
-    for folder in RUNS:
-        truth = score.read_truth(score.HERE / "truth" / f"{folder.name}.tsv")
-        out[folder.name] = score.score_run(lib, folder, truth, "normal", 3.0)
-    lib.close()
-    return out
+def scored() -> dict[str, Any]:
+    rows, pairs = score.score([r for r in SUBSET if r in RUNS])
+    return {**{r.run: r for r in rows}, **{f"pair-{p.pair}": p for p in pairs}}
 
 
-def test_the_corpus_has_disturbed_and_quiet_runs() -> None:
-    scenarios = {score.read_truth(score.HERE / "truth" / f"{f.name}.tsv").scenario for f in RUNS}
-    assert scenarios == {"quiet", *score.EXPECTED}
+def test_every_run_has_its_truth() -> None:
+    workloads, classes = set(), set()
+    for run in RUNS:
+        t = truth(run)
+        workloads.add(t.workload)
+        if t.scenario == "quiet":
+            assert t.start is None and t.end is None, run
+        else:
+            assert t.start is not None and t.end is not None and t.start < t.end, run
+            assert t.klass in CLASSES, (run, t.klass)
+            assert t.length in ("short", "long"), run
+            classes.add(t.klass)
+    assert workloads >= {"smooth", "bursty"}
+    assert classes >= {"locks", "cpu", "disk", "buffer_pool"}
+    assert set(SUBSET) <= set(RUNS)
 
 
-@pytest.mark.parametrize("run", [f.name for f in RUNS])
-def test_exactly_the_injected_disturbance_is_found(scored: dict[str, score.RunScore], run: str) -> None:
+def test_pairs_come_in_twos_with_their_setting() -> None:
+    found = score.pairs([score.HERE / "runs" / r for r in RUNS])
+    assert found, "no pair-NAME-A / pair-NAME-B runs"
+    for a, b in found.values():
+        assert truth(a.name).setting and truth(b.name).setting, (a.name, b.name)
+        assert truth(a.name).setting != truth(b.name).setting
+
+
+@pytest.mark.parametrize(
+    "run", [xfail(r, DROPS_ON_QUIET_YET) for r in SUBSET if truth(r).scenario == "quiet" and not truth(r).setting]
+)
+def test_no_drop_on_undisturbed_runs(scored: dict[str, Any], run: str) -> None:
+    assert scored[run].false_drops == 0, scored[run].detected
+
+
+@pytest.mark.parametrize("run", [xfail(r, NOT_FOUND_YET) for r in SUBSET if truth(r).scenario != "quiet"])
+def test_the_disturbance_is_found_with_its_edges(scored: dict[str, Any], run: str) -> None:
     r = scored[run]
-    if r.scenario == "quiet":
-        assert r.detected == []
-    else:
-        assert (r.tp, r.fp, r.fn) == (1, 0, 0), r.detected
-        assert r.named, f"{score.EXPECTED[r.scenario]} not in the top five: {r.top5}"
+    assert r.found, f"truth {r.truth}, detected {r.detected}, edge errors {r.edges}"
 
 
-def test_resources_of_series() -> None:
-    from benchlens.app.model import SeriesRef
+@pytest.mark.parametrize("run", [xfail(r, CLASS_NOT_YET_RANKED) for r in SUBSET if truth(r).scenario != "quiet"])
+def test_the_expected_class_is_in_the_top_three(scored: dict[str, Any], run: str) -> None:
+    r = scored[run]
+    assert r.rank is not None and r.rank <= 3, f"{r.klass} not in {r.classes}: {r.top5}"
 
-    assert score.resource(SeriesRef("iostat", "w_await", "vda")) == "disk"
-    assert score.resource(SeriesRef("vmstat", "r")) == "cpu"
-    assert score.resource(SeriesRef("vmstat", "bo")) == "disk"
-    assert score.resource(SeriesRef("vmstat", "bi")) == "disk reads"
-    assert score.resource(SeriesRef("iostat", "%idle")) == "cpu"  # avg-cpu, not a disk
-    assert score.resource(SeriesRef("iostat", "%iowait")) == "disk"
-    assert score.resource(SeriesRef("global_status", "Innodb_buffer_pool_reads")) == "buffer pool"
-    assert score.resource(SeriesRef("global_status", "Threads_running")) == "waits"
-    assert score.resource(SeriesRef("global_status", "Questions")) == "server"
+
+def test_a_workload_spike_is_a_latency_rise(scored: dict[str, Any]) -> None:
+    r = scored["client-spike-rated"]
+    assert r.found and any(kind == "latency" for *_, kind in r.detected), r.detected
+
+
+def test_diff_names_the_one_setting_that_differs_first(scored: dict[str, Any]) -> None:
+    p = scored["pair-flushlog"]
+    assert p.named_first.startswith("innodb_flush_log_at_trx_commit 1 → 2"), p.named_first
+    assert p.top, "diff ranked no series"
