@@ -80,6 +80,13 @@ case $scenario in
     out=$(mariadb -uroot -S "$sock" -N -B -e "FLUSH TABLES WITH READ LOCK; SELECT UNIX_TIMESTAMP(NOW(6));
       SELECT SLEEP($LEN); SELECT UNIX_TIMESTAMP(NOW(6)); UNLOCK TABLES;")
     note start "$t0"; note locked "$(sed -n 1p <<<"$out")"; note end "$(sed -n 3p <<<"$out")" ;;
+  table-lock)   # LOCK TABLES ... WRITE on every table of the benchmark, held LEN s: each client
+    # waits for the table's metadata lock (times from the server's clock; the request noted first)
+    t0=$EPOCHREALTIME tabs=""
+    for t in $(seq "${TABLES:-4}"); do tabs+="${tabs:+, }${DB:-sbtest}.sbtest$t WRITE"; done
+    out=$(mariadb -uroot -S "$sock" -N -B -e "LOCK TABLES $tabs; SELECT UNIX_TIMESTAMP(NOW(6));
+      SELECT SLEEP($LEN); SELECT UNIX_TIMESTAMP(NOW(6)); UNLOCK TABLES;")
+    note start "$t0"; note locked "$(sed -n 1p <<<"$out")"; note end "$(sed -n 3p <<<"$out")" ;;
   purge-lag)    # a read view held open LEN s: the history list grows, purge cannot run
     out=$(mariadb -uroot -S "$sock" -N -B -e "START TRANSACTION WITH CONSISTENT SNAPSHOT;
       SELECT UNIX_TIMESTAMP(NOW(6)); SELECT SLEEP($LEN); SELECT UNIX_TIMESTAMP(NOW(6)); COMMIT;")

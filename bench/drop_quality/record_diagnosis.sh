@@ -39,6 +39,8 @@ client-spike-rated        client-spike      workload    short rated  75  30 15
 quiet-bursty              quiet             -           -     bursty 75  30 0
 quiet-rated               quiet             -           -     rated  75  30 0
 global-read-lock-end-bursty global-read-lock locks      long  bursty 75  30 12
+table-lock-short-bursty   table-lock        locks       short bursty 75  30 12
+disk-writers-short-bursty disk-writers      disk        short bursty 75  30 12
 "
 # Recorded and left out (README): flushing on either workload (the redo log at 16 MB held the
 # checkpoint age at its sync point for 40 s with no loss of throughput: too few hot pages).
