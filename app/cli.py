@@ -162,7 +162,9 @@ def _output_commands(sub: Any, db: argparse.ArgumentParser) -> None:
     rec.add_argument("--interval", type=int, default=1, help="monitor interval, seconds (default 1)")
     rec.add_argument("--mysql", metavar="'CLIENT OPTIONS'", help='e.g. "-uroot -S /run/mysqld/mysqld.sock"')
     rec.add_argument("--snapshot-every", type=float, default=10.0, help="seconds between MySQL snapshots")
-    rec.add_argument("--push", metavar="LIBRARY", help="then import the folder into this library (e.g. mysql://host/db)")
+    rec.add_argument(
+        "--push", metavar="LIBRARY", help="then import the folder into this library (e.g. mysql://host/db)"
+    )
     rec.epilog = "the benchmark command follows --, e.g. benchlens record run1 -- sysbench oltp_read_write run"
 
     shot = sub.add_parser("screenshot", parents=[db], help="render the main window offscreen to a PNG")
