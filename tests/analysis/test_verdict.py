@@ -17,7 +17,7 @@ from benchlens.app.analysis.explain import Change, Explanation, _statistics
 from benchlens.app.analysis.innodb import flush_points, from_max_checkpoint_age, run_flush_points
 from benchlens.app.analysis.layout import Panel
 from benchlens.app.analysis.run_drops import run_drops
-from benchlens.app.analysis.verdict import verdict
+from benchlens.app.analysis.verdict import classes, verdict
 from benchlens.app.figure import build
 from benchlens.app.ingest import import_path
 from benchlens.app.model import SeriesRef
@@ -33,7 +33,16 @@ CAUSE = {
     "cpu-hogs": "CPU taken by another process",
     "read-lock": "sessions waited on the global read lock",
     "small-pool": "buffer pool shrank",
+    # 32 sessions on one hot row: row lock *time* fell (a wait counts when it ends), the waits in
+    # progress tell it
+    "row-lock-long-bursty": "sessions stuck on row locks",
+    # the bursty workload waits on row locks all the time (25 s/s); a kernel CPU hog moved that to
+    # 26 s/s, a symptom: the verdict is the CPU
+    "cpu-system-long-bursty": "CPU taken by another process (in the kernel)",
 }
+# the class each verdict ranks first
+CLASS = {"disk-burst": "disk", "cpu-hogs": "cpu", "read-lock": "locks", "small-pool": "buffer_pool"}
+CLASS |= {"row-lock-long-bursty": "locks", "cpu-system-long-bursty": "cpu"}
 
 
 def truth(run: str) -> tuple[float, float]:
@@ -55,6 +64,7 @@ def test_each_disturbance_verdict_names_its_cause(corpus: tuple[LibraryRunData, 
     start, end = truth(run)
     (d,) = [d for d in run_drops(data, ids[run]) if abs(d.drop.start - start) <= 3 and abs(d.drop.end - end) <= 3]
     assert CAUSE[run] in d.verdict(), d.verdict()
+    assert d.classes()[0] == CLASS[run], (d.classes(), d.verdict())
 
 
 def test_a_disk_burst_says_how_much_in_human_units(corpus: tuple[LibraryRunData, dict[str, int]]) -> None:
@@ -140,3 +150,25 @@ def test_statistics_are_numpys_own_numbers() -> None:
         assert med == float(np.median(base))
         assert mad == float(np.median(np.abs(base - np.median(base))))
         assert high == float(np.percentile(np.abs(base), 99.0))
+
+
+def test_more_sessions_doing_more_work_is_the_workload() -> None:
+    # client-spike-rated's levels: 16 more clients beside a rated run (the CPU they took is theirs)
+    spike = _levels(
+        ("global_status", "Threads_connected", 9, 24),
+        ("global_status", "Questions", 1974, 12425),
+        ("global_status", "Com_commit", 98.5, 621),
+        ("mpstat", "%usr", 56, 73),
+    )
+    assert verdict(spike).startswith("more sessions and work: connected 9 \u2192 24, Questions 1,974 \u2192 12,425 /s")
+    assert classes(spike)[0] == "workload"
+    same_sessions = _levels(("global_status", "Threads_connected", 9, 10), ("global_status", "Questions", 1974, 4000))
+    assert "more sessions" not in verdict(same_sessions)
+
+
+def test_lock_time_that_barely_grew_is_not_the_cause() -> None:
+    steady = _levels(("global_status", "Innodb_row_lock_time", 24600, 26000))
+    assert "row lock" not in verdict(steady)
+    grew = _levels(("global_status", "Innodb_row_lock_time", 0, 1810))
+    assert verdict(grew) == "sessions waited on row locks (row lock time 0 \u2192 1.81 s/s)"
+    assert classes(grew) == ["locks"]

@@ -1,0 +1,241 @@
+"""The causes a verdict can prove, each from the series that show it, in their own units. A cause
+gives a `Finding`: its resource class (app/analysis/relevance.py's vocabulary) and one line.
+
+- a flushing stall: checkpoint age at InnoDB's sync flush point (app/analysis/innodb.py), or
+  dirty pages pinned at innodb_max_dirty_pages_pct;
+- lock waits: metadata / global read lock wait time, FLUSH TABLES or LOCK TABLES seen, row lock
+  time grown several-fold; sessions stuck in row-lock waits that stopped ending;
+- purge lag: the history list length growing to several times its level;
+- the workload: the server doing much more work for more sessions than in its steady state;
+- a buffer pool that shrank, with the reads it causes;
+- another writer (or reader) on a disk: a device's bytes up many-fold while InnoDB's own writes
+  stayed a small part of them; a device busy without a burst of bytes;
+- CPU taken by another process: system or user CPU points up.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from benchlens.app.analysis.evidence import Evidence, human, span
+from benchlens.app.analysis.innodb import CHECKPOINT_AGE, MAX_AGE, MAX_DIRTY_DEFAULT, _server, from_max_checkpoint_age
+
+if TYPE_CHECKING:
+    from benchlens.app.analysis.explain import Change
+
+GS = "global_status"
+# a checkpoint age this close to the sync point sits at it (the level is a mean over the window)
+AT_SYNC = 0.9
+# lock wait that stalls sessions, ms per second (1000: one session waiting all the time) ...
+LOCK_WAIT_MS = 500.0
+# ... and how many times its steady level it must be: on a workload that always waits on row locks
+# (bursty, 25 s/s of row lock time) a CPU hog moved it 25 -> 27 s/s, a symptom, not the cause
+LOCK_RATIO = 2.0
+# sessions stuck on row locks: this share of the running sessions in a row-lock wait, while the
+# waits that end fell to this share of their steady rate (a lock held by one transaction: nothing
+# is granted, nothing times out); chosen by hand, not measured
+STUCK_SHARE, STUCK_ENDED = 0.5, 0.1
+# the server's work (queries, commits) this many times its steady level, or this many more
+# sessions connected, is a heavier workload: another client's load, not a resource's fault
+WORK_RATIO, MORE_SESSIONS = 1.5, 4.0
+# a device's bytes: up this many times and by this much (B/s) is a burst; InnoDB's own writes under
+# this share of it leave another writer
+BURST_RATIO, BURST_BYTES, OWN_SHARE = 3.0, 10e6, 0.25
+# CPU points that say a process took the CPU
+CPU_POINTS = 8.0
+# history list growth that is a purge lag: this many times its level, and at least this many
+PURGE_RATIO, PURGE_MIN = 3.0, 5000.0
+# %util points that make a busy device
+UTIL_POINTS = 30.0
+# dirty pages within this many points of the page cleaner's limit are pinned at it
+DIRTY_POINTS = 2.0
+# a buffer pool under this share of its steady size shrank
+POOL_SHRANK = 0.8
+
+
+class Finding(NamedTuple):
+    klass: str
+    text: str
+
+
+def flushing_stall(ev: Evidence) -> Finding | None:
+    age = next((c for r in CHECKPOINT_AGE if (c := ev.levels.get(r)) is not None), None)
+    top = ev.get(MAX_AGE.format, MAX_AGE.metric)
+    if age is None or top is None or top.during <= 0:
+        return None
+    points = from_max_checkpoint_age(top.during, _server(set(ev.levels)))
+    if age.during < AT_SYNC * points.sync_age:
+        return None
+    return Finding(
+        "flushing",
+        f"checkpoint age at the sync flush point ({human(age.during, 'B')} of {human(points.sync_age, 'B')}; "
+        f"{human(age.before, 'B')} before): an InnoDB flushing stall",
+    )
+
+
+def dirty_pinned(ev: Evidence) -> Finding | None:
+    dirty, total = ev.get(GS, "Innodb_buffer_pool_pages_dirty"), ev.get(GS, "Innodb_buffer_pool_pages_total")
+    if dirty is None or total is None or total.during <= 0:
+        return None
+    limit = MAX_DIRTY_DEFAULT[_server(set(ev.levels))]
+    pct, was = 100 * dirty.during / total.during, 100 * dirty.before / max(total.before, 1.0)
+    if pct < limit - DIRTY_POINTS or was >= limit - DIRTY_POINTS:
+        return None
+    at = f"at the page cleaner's limit ({limit:.0f} %)"
+    return Finding("flushing", f"dirty pages {was:.0f} \u2192 {pct:.0f} % of the pool, {at}: a flushing stall")
+
+
+def _grew(c: Change, by: float) -> bool:
+    """Lock wait time that grew by `by` ms/s and to several times its steady level."""
+    return c.during - c.before >= by and c.during >= LOCK_RATIO * c.before
+
+
+def lock_waits(ev: Evidence) -> Finding | None:
+    waits = [
+        c
+        for c in ev.each("perfschema", "SUM_TIMER_WAIT")
+        if ("MDL" in c.ref.entity or "global_read_lock" in c.ref.entity or "wait/lock/" in c.ref.entity)
+        and _grew(c, LOCK_WAIT_MS)
+    ]
+    seen = [m for m in ("Com_flush", "Com_lock_tables", "Com_backup", "Com_backup_lock") if _appeared(ev, m)]
+    statements = {"Com_flush": "FLUSH TABLES", "Com_lock_tables": "LOCK TABLES"}
+    said = "; ".join(f"{statements.get(m, m.removeprefix('Com_').upper())} seen" for m in seen)
+    if waits:
+        w = max(waits, key=lambda c: c.during - c.before)
+        what = (
+            "the global read lock / metadata lock"
+            if "MDL" in w.ref.entity or "global" in w.ref.entity
+            else "table locks"
+        )
+        detail = f"MDL wait {span(w.before, w.during, 'ms/s')}" + (f"; {said}" if said else "")
+        return Finding("locks", f"sessions waited on {what} ({detail})")
+    row = ev.get(GS, "Innodb_row_lock_time")
+    if row is not None and _grew(row, LOCK_WAIT_MS):
+        return Finding("locks", f"sessions waited on row locks (row lock time {span(row.before, row.during, 'ms/s')})")
+    if seen:
+        running = ev.get(GS, "Threads_running")
+        extra = f", threads running {span(running.before, running.during, '')}" if running is not None else ""
+        return Finding("locks", f"sessions waited on the global read lock / table locks ({said}{extra})")
+    return None
+
+
+def _appeared(ev: Evidence, metric: str) -> bool:
+    c = ev.get(GS, metric)
+    return c is not None and c.before == 0 and c.during > 0
+
+
+def row_locks_stuck(ev: Evidence) -> Finding | None:
+    """Most running sessions in a row-lock wait, where they were not before or where the waits
+    stopped ending: a transaction holds the rows they need. Row lock time counts a wait when it
+    ends (a 12 s wait lands in the snapshot after the lock is released), so the waits in progress
+    (Innodb_row_lock_current_waits) tell it during the window itself."""
+    now, ended = ev.get(GS, "Innodb_row_lock_current_waits"), ev.get(GS, "Innodb_row_lock_waits")
+    running = ev.get(GS, "Threads_running")
+    if now is None or running is None or running.during <= 0:
+        return None
+    if now.during < max(1.0, STUCK_SHARE * running.during):
+        return None
+    new = now.before < STUCK_SHARE * running.before
+    stopped = ended is not None and ended.before > 0 and ended.during <= STUCK_ENDED * ended.before
+    if not (new or stopped):
+        return None
+    was = f"was {now.before:.0f}" if new or ended is None else f"waits ending {span(ended.before, ended.during, '/s')}"
+    return Finding(
+        "locks",
+        f"sessions stuck on row locks ({now.during:.0f} of {running.during:.0f} running sessions in a row-lock "
+        f"wait; {was}): a transaction holds the rows",
+    )
+
+
+def purge_lag(ev: Evidence) -> Finding | None:
+    h = ev.get(GS, "Innodb_history_list_length") or ev.get("innodb_status", "history_list_length")
+    if h is None or h.during < max(PURGE_RATIO * h.before, h.before + PURGE_MIN):
+        return None
+    return Finding("purge", f"history list length kept growing ({span(h.before, h.during, '')}): purge lag")
+
+
+def workload_grew(ev: Evidence) -> Finding | None:
+    """The server did much more work than in its steady state, for more sessions: a client's load
+    (a spike of clients, another job on the server), which then takes CPU, disk and locks."""
+    grew = [
+        c
+        for m in ("Questions", "Com_commit", "Queries")
+        if (c := ev.get(GS, m)) is not None and c.before > 0 and c.during >= WORK_RATIO * c.before
+    ]
+    conn = ev.get(GS, "Threads_connected")
+    more = conn is not None and conn.during - conn.before >= MORE_SESSIONS and conn.during >= WORK_RATIO * conn.before
+    if not grew or not more or conn is None:
+        return None
+    work = ", ".join(f"{c.ref.metric} {span(c.before, c.during, '/s')}" for c in grew[:2])
+    return Finding("workload", f"more sessions and work: connected {span(conn.before, conn.during, '')}, {work}")
+
+
+def pool_shrank(ev: Evidence) -> Finding | None:
+    p = ev.get(GS, "Innodb_buffer_pool_pages_total") or ev.get("innodb_status", "buffer_pool_size")
+    if p is None or p.during >= POOL_SHRANK * p.before:
+        return None
+    said = f"buffer pool shrank ({span(p.before * 16384, p.during * 16384, 'B')})"
+    reads = [c for c in _devices(ev) if c.ref.metric in ("rkB/s", "bi") and _burst(c.before * 1024, c.during * 1024)]
+    if reads:
+        r = reads[0]
+        said += f": {r.ref.entity or 'disk'} reads {span(r.before * 1024, r.during * 1024, 'B/s')}"
+    return Finding("buffer_pool", said)
+
+
+def _devices(ev: Evidence) -> list[Change]:
+    return ev.each("iostat", "wkB/s") + ev.each("iostat", "rkB/s") or ev.each("vmstat", "bo") + ev.each("vmstat", "bi")
+
+
+def disk_burst(ev: Evidence) -> Finding | None:
+    burst = [c for c in _devices(ev) if _burst(c.before * 1024, c.during * 1024)]
+    if not burst:
+        return _busy(ev)
+    c = max(burst, key=lambda c: c.during - c.before)
+    writes = c.ref.metric in ("wkB/s", "bo")
+    name = c.ref.entity or "disk"
+    what = f"{name} {'writes' if writes else 'reads'} {span(c.before * 1024, c.during * 1024, 'B/s')}"
+    if not writes:
+        return Finding("disk", f"{what}: reads from disk")
+    own = sum(ev.rate(GS, m)[1] for m in ("Innodb_data_written", "Innodb_os_log_written"))
+    if own < OWN_SHARE * (c.during - c.before) * 1024:
+        return Finding("disk", f"{what} while InnoDB wrote < {human(max(own, 1e6), 'B/s')}: another writer on the disk")
+    return Finding("disk", f"{what}, InnoDB writing {human(own, 'B/s')}: the server's own writes")
+
+
+def _busy(ev: Evidence) -> Finding | None:
+    """A device that got busy without a burst of bytes (small writes, a slower device)."""
+    util = [c for c in ev.each("iostat", "%util") if c.during - c.before >= UTIL_POINTS]
+    if not util:
+        return None
+    c = max(util, key=lambda c: c.during - c.before)
+    return Finding("disk", f"{c.ref.entity} busy {c.before:.0f} \u2192 {c.during:.0f} % of the time: the disk")
+
+
+def _burst(before: float, during: float) -> bool:
+    return during - before >= BURST_BYTES and during >= BURST_RATIO * before
+
+
+def cpu_taken(ev: Evidence) -> Finding | None:
+    sys_, usr = _cpu(ev, ("%sys", "%system", "sy")), _cpu(ev, ("%usr", "%user", "us"))
+    if sys_ is None and usr is None:
+        return None
+    ds = sys_.during - sys_.before if sys_ else 0.0
+    du = usr.during - usr.before if usr else 0.0
+    if ds >= CPU_POINTS and ds >= du:
+        fell = f" while user CPU fell {-du:.0f} points" if du < -1 else ""
+        return Finding("cpu", f"system CPU +{ds:.0f} points{fell}: CPU taken by another process (in the kernel)")
+    if du >= CPU_POINTS:
+        r = ev.get("vmstat", "r")
+        queue = f", run queue {span(r.before, r.during, '')}" if r is not None and r.during > r.before else ""
+        return Finding("cpu", f"user CPU +{du:.0f} points{queue}: CPU taken by another process")
+    return None
+
+
+def _cpu(ev: Evidence, metrics: tuple[str, ...]) -> Change | None:
+    """The CPU share that moved most: any CPU of mpstat, else the machine's (vmstat, iostat)."""
+    cands = [
+        c
+        for c in ev.levels.values()
+        if c.ref.metric in metrics and c.ref.format in ("mpstat", "vmstat", "iostat", "sar")
+    ]
+    return max(cands, key=lambda c: abs(c.during - c.before), default=None)

@@ -1,0 +1,80 @@
+"""The evidence a verdict reads: the level of every series an explanation measured (before the
+window, during it), looked up by series, and the few units a verdict speaks in."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from benchlens.app.model import SeriesRef
+
+if TYPE_CHECKING:  # explain.py imports the verdict, which imports this module
+    from benchlens.app.analysis.explain import Change
+
+UNITS = {
+    "wkB/s": "kB/s",
+    "rkB/s": "kB/s",
+    "bo": "kB/s",
+    "bi": "kB/s",
+    "SUM_TIMER_WAIT": "ms/s",
+    "Innodb_row_lock_time": "ms/s",
+    "checkpoint_age": "B",
+    "Innodb_checkpoint_age": "B",
+    "Innodb_data_written": "B/s",
+    "Innodb_os_log_written": "B/s",
+    "log_bytes/s": "B/s",
+}
+
+
+# analysis sits beside app/ticks.py in the layers, not above it: the verdict scales its few units
+# itself, the way the axes label them (kB/s read as bytes, ms/s from 1000 on as s/s)
+_PREFIXES = ((1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))
+
+
+def _scaled(values: Sequence[float], unit: str) -> tuple[list[float], str]:
+    """The values in one unit with an SI prefix chosen by the largest of them."""
+    if unit == "kB/s":
+        values, unit = [v * 1000 for v in values], "B/s"
+    if unit == "ms/s":
+        top = max(abs(v) for v in values)
+        return ([v / 1000 for v in values], "s/s") if top >= 1000 else (list(values), unit)
+    if unit in ("B", "B/s"):
+        top = max(abs(v) for v in values)
+        scale, prefix = next(((f, n) for f, n in _PREFIXES if top >= f), (1.0, ""))
+        return [v / scale for v in values], prefix + unit
+    return list(values), unit
+
+
+def _number(x: float) -> str:
+    return "0" if x == 0 else f"{x:.3g}" if abs(x) < 1e3 else f"{x:,.0f}"  # never 1.25e+03
+
+
+def human(x: float, unit: str) -> str:
+    (v,), u = _scaled([x], unit)
+    return f"{_number(v)} {u}".rstrip()
+
+
+def span(before: float, during: float, unit: str) -> str:
+    """'4.7 → 379 MB/s': both ends in the unit of the larger one."""
+    (a, b), u = _scaled([before, during], unit)
+    return f"{_number(a)} \u2192 {_number(b)} {u}".rstrip()
+
+
+class Evidence:
+    """The levels of an explanation, looked up by series."""
+
+    def __init__(self, changes: Sequence[Change]) -> None:
+        self.top = list(changes)
+        self.levels: dict[SeriesRef, Change] = dict(getattr(changes, "levels", {}))
+        for c in self.top:
+            self.levels.setdefault(c.ref, c)
+
+    def get(self, fmt: str, metric: str, entity: str = "") -> Change | None:
+        return self.levels.get(SeriesRef(fmt, metric, entity))
+
+    def each(self, fmt: str, metric: str) -> list[Change]:
+        return [c for r, c in self.levels.items() if r.format == fmt and r.metric == metric]
+
+    def rate(self, fmt: str, metric: str, entity: str = "") -> tuple[float, float]:
+        c = self.get(fmt, metric, entity)
+        return (c.before, c.during) if c is not None else (0.0, 0.0)
