@@ -14,7 +14,7 @@ from functools import partial
 
 import numpy as np
 
-from benchlens.app.analysis.drops import Drop, detect, rises, steady_span
+from benchlens.app.analysis.drops import Detection, Drop, detection, rises, steady_span
 from benchlens.app.analysis.explain import Change, Reference, classes, explain, verdict
 from benchlens.app.analysis.layout import THROUGHPUT_FORMATS
 from benchlens.app.analysis.patterns import Recurring, recurring
@@ -142,15 +142,22 @@ def _series(data: RunData, run_id: int, ref: SeriesRef | None) -> tuple[SeriesRe
     return ref, np.asarray(series[0], np.float64), np.asarray(series[1], np.float64)
 
 
-def _detected(data: RunData, run_id: int, ref: SeriesRef, t: np.ndarray, v: np.ndarray, sensitivity: str) -> list[Drop]:
+def _detected(data: RunData, run_id: int, ref: SeriesRef, t: np.ndarray, v: np.ndarray, sensitivity: str) -> Detection:
     threads = data.data(run_id, SeriesRef(ref.format, "thds"))
     segments = [s.core for s in find_steps(*threads) if s.core] if threads is not None else None
-    return detect(t, v, sensitivity, segments=segments)
+    return detection(t, v, sensitivity, segments=segments)
 
 
-def steady_reference(t: np.ndarray, v: np.ndarray, spans: list[Drop], sensitivity: str = "normal") -> Reference:
-    """The steady state of a run: its steady part (warm-up excluded) outside every span."""
-    lo, hi = steady_span(t, v, sensitivity)
+def steady_reference(
+    t: np.ndarray,
+    v: np.ndarray,
+    spans: list[Drop],
+    sensitivity: str = "normal",
+    span: tuple[float, float] | None = None,
+) -> Reference:
+    """The steady state of a run: its steady part (warm-up excluded; `span` when the detection
+    gave it already) outside every span."""
+    lo, hi = steady_span(t, v, sensitivity) if span is None else span
     return Reference(lo, hi, tuple((d.start, d.end) for d in spans))
 
 
@@ -174,7 +181,8 @@ def run_drops(
     """Every throughput drop of the run, explained against its steady state."""
     ref, t, v = _series(data, run_id, ref)
     found = _detected(data, run_id, ref, t, v, sensitivity)
-    return _explained(data, run_id, ref, found, steady_reference(t, v, found, sensitivity), top)
+    steady = steady_reference(t, v, found.drops, sensitivity, found.span)
+    return _explained(data, run_id, ref, found.drops, steady, top)
 
 
 def run_findings(
@@ -182,11 +190,12 @@ def run_findings(
 ) -> Findings:
     """Drops, recurring dips, latency rises while the throughput held, and stability."""
     ref, t, v = _series(data, run_id, ref)
-    found = _detected(data, run_id, ref, t, v, sensitivity)
+    detected = _detected(data, run_id, ref, t, v, sensitivity)
+    found = detected.drops
     lat_ref = latency(data, run_id, ref)
     lat = data.data(run_id, lat_ref) if lat_ref is not None else None
     up = [r for r in rises(*lat) if not _mostly_in(r, found)] if lat is not None and lat_ref is not None else []
-    steady = steady_reference(t, v, [*found, *up], sensitivity)
+    steady = steady_reference(t, v, [*found, *up], sensitivity, detected.span)
     drops = _explained(data, run_id, ref, found, steady, top)
     groups, _ = recurring(found)
     by_drop = {id(d.drop): d for d in drops}
