@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from benchlens.importers._tokens import Tokens, fnv1a
+from benchlens.importers._tokens import Tokens, fnv1a, tokenize
 
 # Date styles seen in sysstat banners and iostat -t lines (strftime %x of each locale) and vmstat -t.
 DATE_STYLES = {
@@ -209,3 +209,44 @@ def iso_times(toks: Tokens, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
     offset = np.where((rest == 6) & signed & colon, off5, offset)
     zone_ok = (rest == 0) | ~np.isnan(offset)
     return naive, offset, body_ok & zone_ok
+
+
+# ja_JP and zh_CN print a date (strftime %x) as `2026年11月23日`, ko_KR as `2026년 11월 23일`
+CJK_DATE = re.compile(r"(\d{4})(?:年|년 )(\d\d)(?:月|월 )(\d\d)[日일]")
+# a date first in a stamp: any of DATE_STYLES' shapes, or a CJK date (spaces inside in ko_KR)
+_STAMP_DATE = re.compile(rf"^(?:{CJK_DATE.pattern}|(\S+))\s+")
+
+
+def iso_date(text: str) -> str:
+    """A CJK locale's date as `YYYY-MM-DD`; any other text unchanged."""
+    m = CJK_DATE.fullmatch(text)
+    return f"{m[1]}-{m[2]}-{m[3]}" if m else text
+
+
+def stamp_times(stamps: list[str], date: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Naive seconds of report stamps as sysstat's JSON prints them in any locale: `DATE CLOCK`
+    (iostat -t) or `CLOCK` on the day of the header's `date` (mpstat), DATE and CLOCK as the locale
+    prints %x and %X (`11/26/2026 10:45:07 AM`, `26.11.2026 10:45:07`, `2026年11月26日 10時45分05秒`,
+    `2026년 11월 26일 10시 45분 04초` ...). Clock-only stamps roll over to the next day when the
+    clock goes back by more than 12 hours. Returns (seconds, ok)."""
+    days_text: list[str] = []
+    clocks: list[str] = []
+    for s in stamps:
+        m = _STAMP_DATE.match(s) if date is None else None
+        day = (f"{m[1]}-{m[2]}-{m[3]}" if m[1] else m[4]) if m else date or ""
+        days_text.append(iso_date(day))
+        clocks.append(s[m.end() :] if m else s)
+    style = pick_date_style(sorted(set(days_text)))
+    day_toks = tokenize("\n".join(days_text).encode())
+    days, ok = dates(day_toks, day_toks.tok_first[: len(stamps)], style) if style else (None, None)
+    if days is None or ok is None or day_toks.n_lines != len(stamps):
+        return np.zeros(len(stamps)), np.zeros(len(stamps), bool)
+    toks = tokenize("\n".join(clocks).encode())
+    firsts = toks.tok_first[: len(stamps)]
+    ampm = firsts + 1 if len(stamps) and (toks.count[: len(stamps)] == 2).all() else None
+    secs, cok = clock_times(toks, firsts, ampm)
+    ok = ok & cok & (toks.n_lines == len(stamps))
+    if date is not None:  # one day for every stamp: a clock that goes back is the next day
+        prev = np.concatenate((secs[:1], secs[:-1]))
+        days = days + np.cumsum((secs < prev) & (prev - secs > 43200))
+    return (days * 86400 + secs).astype(np.float64), ok

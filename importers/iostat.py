@@ -27,7 +27,7 @@ import numpy as np
 
 from benchlens.importers import _sysstat as ss
 from benchlens.importers._read import prepend
-from benchlens.importers._times import clock_times, date_style, dates, iso_times, pick_date_style
+from benchlens.importers._times import clock_times, date_style, dates, iso_times, pick_date_style, stamp_times
 from benchlens.importers._tokens import Tokens, fnv1a, tokenize, tokenized
 from benchlens.importers._types import Block, Context, FormatError, Timing
 
@@ -426,12 +426,8 @@ def _json_times(stats: list[object], ctx: Context) -> list[float]:
             naive, offset, ok = iso_times(toks, firsts)
             if (~np.isnan(offset)).any() and ctx.meta.utc_offset is None:
                 ctx.meta.utc_offset = float(offset[~np.isnan(offset)][0])
-        else:
-            style = pick_date_style([toks.text(int(t)) for t in firsts]) or "MM/DD/YY"
-            days, ok = dates(toks, firsts, style)
-            ampm = firsts + 2 if (toks.count == 3).all() else None
-            secs, cok = clock_times(toks, firsts + 1, ampm)
-            naive, ok = (days * 86400 + secs).astype(np.float64), ok & cok
+        else:  # `DATE CLOCK` in the locale's %x and %X
+            naive, ok = stamp_times([str(s) for s in stamps])
         if ok.all() and len(ok) == len(stats):  # an empty last stamp has no line of its own
             return list(ctx.clock.wall(naive))
         ctx.warn(None, "unreadable JSON timestamps; using report numbers", kind="time")

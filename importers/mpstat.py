@@ -26,8 +26,8 @@ import numpy as np
 
 from benchlens.importers import _sysstat as ss
 from benchlens.importers._read import prepend
-from benchlens.importers._times import CLOCK_TEXT, clock_times, dates, pick_date_style
-from benchlens.importers._tokens import Tokens, fnv1a, tokenize, tokenized
+from benchlens.importers._times import CLOCK_TEXT, clock_times, stamp_times
+from benchlens.importers._tokens import Tokens, fnv1a, tokenized
 from benchlens.importers._types import Block, Context, FormatError
 
 name = "mpstat"
@@ -249,20 +249,14 @@ def _parse_json(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         date = host.get("date")
         if not isinstance(stats, list) or not isinstance(date, str):
             raise FormatError("JSON without statistics or date")
-        style = pick_date_style([date]) or "MM/DD/YY"
-        days, ok = dates(tokenize(date.encode()), np.array([0]), style)
         if not stats:
             ctx.warn(None, "JSON without statistics", kind="format")
             return
-        stamps = [e.get("timestamp", "") if isinstance(e, dict) else "" for e in stats]
-        toks = tokenize("\n".join(str(s) for s in stamps).encode())
-        two = bool(len(stamps)) and bool((toks.count == 2).all())
-        secs, tok = clock_times(toks, toks.tok_first[:-1], toks.tok_first[:-1] + 1 if two else None)
-        if not ok[0] or not tok.all() or toks.n_lines != len(stamps):  # an empty or multi-line stamp
+        stamps = [str(e.get("timestamp", "")) if isinstance(e, dict) else "" for e in stats]
+        naive, ok = stamp_times(stamps, date)
+        if not ok.all():  # an empty, multi-line or unknown stamp
             raise FormatError("unreadable JSON timestamps")
-        prev = np.concatenate(([secs[0]], secs[:-1]))
-        naive = (days[0] + np.cumsum((secs < prev) & (prev - secs > 43200))) * 86400 + secs
-        times = ctx.clock.wall(naive.astype(np.float64))
+        times = ctx.clock.wall(naive)
         per: dict[str, tuple[list[float], dict[str, list[float]]]] = {}
         for entry, t in zip(stats, times, strict=True):
             loads = entry.get("cpu-load") if isinstance(entry, dict) else None

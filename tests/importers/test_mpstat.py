@@ -57,3 +57,31 @@ def test_cjk_row_times_are_read(path: Path) -> None:
     for key, pairs in want.items():
         wt, wv = np.array(pairs).T
         assert got[key][0].tolist() == wt.tolist() and got[key][1].tolist() == wv.tolist(), key
+
+
+JSON_CJK = [
+    FIXTURES / tool / f"{tool}_12.6.1_{loc}_JSON-{variant}.txt"
+    for tool, variant in (("mpstat", "P-ALL"), ("iostat", "x-t"))
+    for loc in ("ja_JP", "ko_KR", "zh_CN")
+]
+_CJK_STAMP = re.compile(r"(?:(\d{4})(?:年|년 )(\d\d)(?:月|월 )(\d\d)[日일] )?(\d\d)(?:[時时]|시 )(\d\d)(?:分|분 )(\d\d)[秒초]")
+
+
+@pytest.mark.parametrize("path", JSON_CJK, ids=[p.name for p in JSON_CJK])
+def test_json_reports_are_timed_in_cjk_locales(path: Path) -> None:
+    """`-o JSON` under ja_JP, ko_KR and zh_CN localises the header's `"date": "2026年11月26日"` and
+    each `"timestamp"` (`10時45分40秒`; iostat -t: `2026년 11월 26일 10시 45분 41초`): every report
+    is read at the time the text says (it was "unreadable JSON timestamps": mpstat read nothing,
+    iostat fell back to report numbers)."""
+    fmt = importers.by_name(path.name.split("_")[0])
+    series, ctx = parse_series(fmt, path.read_bytes())
+    assert not [w for w in ctx.warnings if w.kind == "time"], ctx.warnings
+    text = path.read_text()
+    (date,) = set(re.findall(r'"date": "(\d{4})(?:年|년 )(\d\d)(?:月|월 )(\d\d)[日일]"', text))
+    want = []
+    for m in _CJK_STAMP.finditer("\n".join(re.findall(r'"timestamp": "([^"]+)"', text))):
+        y, mo, d = (int(x) for x in (m.group(1, 2, 3) if m[1] else date))
+        want.append(datetime(y, mo, d, int(m[4]), int(m[5]), int(m[6]), tzinfo=UTC).timestamp())
+    if fmt.name == "iostat":
+        want = want[1:]  # the first report is the average since boot, dropped
+    assert want and all(t.tolist() == want for t, _ in series.values()), (want, next(iter(series.values()))[0])
