@@ -64,7 +64,9 @@ JSON_CJK = [
     for tool, variant in (("mpstat", "P-ALL"), ("iostat", "x-t"))
     for loc in ("ja_JP", "ko_KR", "zh_CN")
 ]
-_CJK_STAMP = re.compile(r"(?:(\d{4})(?:年|년 )(\d\d)(?:月|월 )(\d\d)[日일] )?(\d\d)(?:[時时]|시 )(\d\d)(?:分|분 )(\d\d)[秒초]")
+_CJK_STAMP = re.compile(
+    r"(?:(\d{4})(?:年|년 )(\d\d)(?:月|월 )(\d\d)[日일] )?(\d\d)(?:[時时]|시 )(\d\d)(?:分|분 )(\d\d)[秒초]"
+)
 
 
 @pytest.mark.parametrize("path", JSON_CJK, ids=[p.name for p in JSON_CJK])
