@@ -38,18 +38,20 @@ import numpy as np
 from benchlens.importers import _sysstat as ss
 from benchlens.importers._read import prepend
 from benchlens.importers._text import text_lines
-from benchlens.importers._times import dates, pick_date_style
-from benchlens.importers._tokens import tokenize
-from benchlens.importers._types import Block, Context, FormatError
+from benchlens.importers._times import CLOCK_TEXT
+from benchlens.importers._types import Block, Context
 
 name = "pidstat"
 
 IDENTITY = {"UID", "USER", "PID", "TGID", "TID", "CPU", "Command"}
 TEXT_COLUMNS = {"policy"}  # -R
-_CLOCK = re.compile(r"(\d\d):(\d\d):(\d\d)")
+# a row's time: `16:57:16` (24 h), `04:57:16 PM` (12 h, two words), `16時57分16秒` (ja_JP),
+# `16时57分16秒` (zh_CN) or `16시 57분 16초` (ko_KR, three words)
+_CLOCK = re.compile(r"(\d\d):(\d\d):(\d\d)|(\d\d)[時时](\d\d)分(\d\d)秒")
+_KO_CLOCK = (re.compile(r"(\d\d)시"), re.compile(r"(\d\d)분"), re.compile(r"(\d\d)초"))
 _ANY_NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
 _EPOCH = re.compile(r"\d{9,11}")
-_SNIFF = re.compile(r"^(?:\d\d:\d\d:\d\d(?: [AP]M)?|# Time)\s+(?:UID|USER)\s+(?:PID|TGID)\s.*\sCommand\s*$", re.M)
+_SNIFF = re.compile(rf"^(?:{CLOCK_TEXT}|# Time)\s+(?:UID|USER)\s+(?:PID|TGID)\s.*\sCommand\s*$", re.M)
 MIDNIGHT_BACK = 43200  # a time of day earlier than the last by more than 12 h is the next day
 
 
@@ -130,6 +132,8 @@ class _Reader:
     def _time_tokens(self, words: list[str]) -> int:
         if _CLOCK.fullmatch(words[0]):
             return 2 if len(words) > 1 and words[1] in ("AM", "PM", "am", "pm") else 1
+        if _ko_clock(words) is not None:
+            return 3
         return 1 if _EPOCH.fullmatch(words[0]) and len(words) > 1 else 0
 
     def _banner(self, line: str) -> None:
@@ -137,11 +141,7 @@ class _Reader:
         if date is None:
             return
         self.banner_seen = True
-        style = pick_date_style([date], self.comma)
-        days, ok = dates(tokenize(date.encode()), np.array([0]), style) if style else (None, [False])
-        if days is None or not ok[0]:
-            raise FormatError(f"unreadable date in the banner: {date!r}")
-        self.day = int(days[0])
+        self.day = ss.banner_day(date, "," if self.comma else ".")
 
     def _header(self, cols: list[str]) -> None:
         key = tuple(cols)
@@ -207,12 +207,12 @@ class _Reader:
         if _EPOCH.fullmatch(stamp[0]):
             self.ctx.note_variant("epoch times (-h, sysstat before 11)")
             return float(stamp[0])
-        m = _CLOCK.fullmatch(stamp[0])
-        if m is None:
+        got = _hms(stamp)
+        if got is None:
             return None
-        hh, mm, sec = (int(x) for x in m.groups())
-        if len(stamp) == 1:
-            self.ctx.note_variant("24-hour times")
+        (hh, mm, sec), local = got
+        if len(stamp) == 1 or local:
+            self.ctx.note_variant("24-hour times" + (f" ({local})" if local else ""))
         else:
             self.ctx.note_variant("12-hour AM/PM times")
             if not 1 <= hh <= 12:
@@ -228,6 +228,24 @@ class _Reader:
             self.day += 1
         self.last_sec = secs
         return float(self.ctx.clock.wall(np.array([float(self.day * 86400 + secs)]))[0])
+
+
+def _hms(stamp: list[str]) -> tuple[tuple[int, int, int], str] | None:
+    """Hour, minute and second of a row's time, and its CJK layout (`hh時mm分ss秒` ...) if it has one."""
+    if m := _CLOCK.fullmatch(stamp[0]):
+        if m[1]:
+            return (int(m[1]), int(m[2]), int(m[3])), ""
+        return (int(m[4]), int(m[5]), int(m[6])), ss._LOCAL_CLOCKS[stamp[0][2]]  # 時 or 时
+    ko = _ko_clock(stamp)
+    return (ko, ss._LOCAL_CLOCKS["시"]) if ko else None
+
+
+def _ko_clock(words: list[str]) -> tuple[int, int, int] | None:
+    """h, m, s of a ko_KR time, `16시 57분 16초` (three words)."""
+    if len(words) < 3:
+        return None
+    parts = [rx.fullmatch(w) for rx, w in zip(_KO_CLOCK, words, strict=False)]
+    return (int(parts[0][1]), int(parts[1][1]), int(parts[2][1])) if all(parts) else None  # type: ignore[index]
 
 
 def _is_summary(words: list[str]) -> bool:

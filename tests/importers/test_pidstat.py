@@ -26,7 +26,11 @@ from tests.conftest import (
 PIDSTAT = FIXTURES / "pidstat"
 FILES = fixture_files("pidstat")
 LOCALES = ("C", "en_US", "de_DE", "ISO")
+# captured on 2026-11-26, side by side (MANIFEST): row times `10時47分59秒`, `10时47分59秒`, `10시 47분 59초`
+CJK = ("ja_JP", "zh_CN", "ko_KR")
 BANNER_DATES = {"C": "%m/%d/%y", "en_US": "%m/%d/%Y", "de_DE": "%d.%m.%Y", "ISO": "%Y-%m-%d"}
+BANNER_DATES |= {"ja_JP": "%Y年%m月%d日", "zh_CN": "%Y年%m月%d日", "ko_KR": "%Y년 %m월 %d일"}
+CLOCKS = {"ja_JP": "%H時%M分%S秒", "zh_CN": "%H时%M分%S秒", "ko_KR": "%H시 %M분 %S초"}
 IDENTITY = {"UID", "USER", "PID", "TGID", "TID", "CPU"}
 
 
@@ -34,14 +38,15 @@ IDENTITY = {"UID", "USER", "PID", "TGID", "TID", "CPU"}
 def test_fixture_matches_golden(path: Path) -> None:
     got = golden.check(pidstat, path)
     assert got["series"] and not got["warnings"], path.name
-    assert got["meta"] == {"cpus": 2, "host": "vm", "kernel": "Linux 6.18.44-fc-v782"}
+    kernel = "Linux 6.18.44-fc-v669" if any(f"_{loc}_" in path.name for loc in CJK) else "Linux 6.18.44-fc-v782"
+    assert got["meta"] == {"cpus": 2, "host": "vm", "kernel": kernel}
 
 
 def naive(path: Path) -> dict[tuple[str, str], list[tuple[float, float]]]:
     """A deliberately simple reader: {(metric, entity): [(epoch, value)]}. The locale is in the file
     name; a header is the line ending in `Command`, a row a time and as many fields as the header
     (the command may hold spaces), summaries are skipped; a `-` TGID is the last process's."""
-    locale = next(loc for loc in LOCALES if f"_{loc}_" in path.name)
+    locale = next(loc for loc in LOCALES + CJK if f"_{loc}_" in path.name)
     lines = path.read_text().splitlines()
     day = datetime.strptime(lines[0].split("\t")[1].strip(), BANNER_DATES[locale]).replace(tzinfo=UTC)
     cols: list[str] = []
@@ -51,11 +56,12 @@ def naive(path: Path) -> dict[tuple[str, str], list[tuple[float, float]]]:
         w = line.split()
         if not w or w[0].endswith(":"):
             continue
-        k = 2 if w[1] in ("AM", "PM") else 1
+        k = 3 if locale == "ko_KR" and w[0] != "#" else 2 if w[1] in ("AM", "PM") else 1
         if w[-1] == "Command":
             cols = w[k:-1] if w[0] != "#" else w[2:-1]
             continue
-        clock = datetime.strptime(" ".join(w[:k]), "%I:%M:%S %p" if k == 2 else "%H:%M:%S")
+        layout = CLOCKS.get(locale, "%I:%M:%S %p" if k == 2 else "%H:%M:%S")
+        clock = datetime.strptime(" ".join(w[:k]), layout)
         t = day.replace(hour=clock.hour, minute=clock.minute, second=clock.second).timestamp()
         fields = dict(zip(cols, w[k:], strict=False))
         command = " ".join(w[k + len(cols) :])
@@ -99,6 +105,20 @@ def test_locales_give_identical_series(report: str) -> None:
                 assert np.array_equal(got[metric, entity][1], v), (path.name, metric, entity)
     cpu = want[("%CPU", "yes 30291")][1]
     assert 30 < np.median(cpu) <= 100  # the busy loop shows by name
+
+
+@pytest.mark.parametrize("report", ["u-d-r-w", "u-d-r-w-h"])
+def test_cjk_locales_are_read_alike(report: str) -> None:
+    """ja_JP, zh_CN and ko_KR print the banner's date as `2026年11月26日` / `2026년 11월 26일` and row
+    times as `10時47分59秒`, `10时47分59秒`, `10시 47분 59초` (three words): a pidstat capture in them
+    was "not a known format" (or "unreadable date in the banner" with -h). Captured side by side: the
+    same tasks at the same times, the busy loop and the direct writer by name."""
+    series = [parse_series(pidstat, (PIDSTAT / f"pidstat_12.6.1_{loc}_{report}.txt").read_bytes())[0] for loc in CJK]
+    assert series[0] and all(set(s) == set(series[0]) for s in series)
+    for key, (t, _) in series[0].items():
+        assert all(np.array_equal(s[key][0], t) for s in series[1:]), key
+    assert np.median(series[0][("%CPU", "yes 22222")][1]) > 30
+    assert np.median(series[0][("kB_wr/s", "dd 22220")][1]) > 100_000
 
 
 def test_a_foreign_writer_and_threads_show_by_name() -> None:
