@@ -32,7 +32,7 @@ from PySide6.QtGui import (
 from PySide6.QtSvg import QSvgGenerator
 
 from benchlens.app.analysis.align import ALIGN_MODES
-from benchlens.app.analysis.decimate import MinMaxPyramid
+from benchlens.app.analysis.decimate import minmax_view
 from benchlens.app.analysis.layout import Panel
 from benchlens.app.figure import Figure, Line, Mark, Reference
 from benchlens.app.stepchart import StepChart
@@ -303,11 +303,11 @@ def _steps(p: QPainter, fig: Figure, geo: Geometry, area: QRectF, look: Look, la
 
 def _value_range(lines: list[Line], x0: float, x1: float, log: bool = False, zero: bool = False) -> tuple[float, float]:
     """The span of the lines' finite values in the time window, padded (in decades on a log axis)."""
-    ys = [ln.y[(ln.x >= x0) & (ln.x <= x1)] for ln in lines]
+    ys = [_in_window(ln, x0, x1) for ln in lines]
     if log:
         ys = [_log10(y) for y in ys]
-    finite = np.concatenate([y[np.isfinite(y)] for y in ys]) if ys else np.zeros(0)
-    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    spans = [s for s in map(_finite_span, ys) if s is not None]
+    lo, hi = (min(s[0] for s in spans), max(s[1] for s in spans)) if spans else (0.0, 1.0)
     if log:
         return (math.floor(lo), max(math.ceil(hi), math.floor(lo) + 1))  # whole decades
     if zero:
@@ -317,6 +317,26 @@ def _value_range(lines: list[Line], x0: float, x1: float, log: bool = False, zer
         hi = lo + 1
     pad = (hi - lo) * 0.06
     return (lo - pad if lo != 0 else lo), hi + pad
+
+
+def _in_window(ln: Line, x0: float, x1: float) -> np.ndarray:
+    """The line's values at x0 <= x <= x1: all of them, not copied, when the window holds the line
+    (a whole run: most exports)."""
+    if len(ln.x) and np.minimum.reduce(ln.x) >= x0 and np.maximum.reduce(ln.x) <= x1:  # NaN: False
+        return ln.y
+    return ln.y[(ln.x >= x0) & (ln.x <= x1)]
+
+
+def _finite_span(y: np.ndarray) -> tuple[float, float] | None:
+    """(min, max) of the finite values, None if none: fmin/fmax skip NaN without a copy; only a
+    line with an infinity or without a value takes the filtered path."""
+    if not len(y):
+        return None
+    lo, hi = float(np.fmin.reduce(y)), float(np.fmax.reduce(y))
+    if math.isfinite(lo) and math.isfinite(hi):
+        return lo, hi
+    finite = y[np.isfinite(y)]
+    return (float(finite.min()), float(finite.max())) if finite.size else None
 
 
 def _bands(p: QPainter, marks: _Marks, geo: Geometry, area: QRectF) -> None:
@@ -384,7 +404,7 @@ def _curves(p: QPainter, panel: Panel, lines: list[Line], geo: Geometry, plot: P
     p.setClipRect(plot.area)
     curves: list[tuple[float, int, Line, np.ndarray, np.ndarray]] = []
     for ln in lines:
-        xs, yv = MinMaxPyramid(ln.x, ln.y).view(geo.x0, geo.x1, int(plot.area.width()))
+        xs, yv = minmax_view(ln.x, ln.y, geo.x0, geo.x1, int(plot.area.width()))  # the window's points
         sy = np.asarray(plot.sy(yv))
         ink = float(np.nansum(np.abs(np.diff(sy)))) if len(sy) > 1 else 0.0
         curves.append((-ink, len(curves), ln, np.asarray(geo.sx(xs)), sy))
