@@ -7,8 +7,10 @@ Variants covered (fixtures in tests/fixtures/vmstat and ../shared/samples/vmstat
   names line and is recorded as evidence for the folder's clock. Without `-t` rows have no time:
   they are placed by the folder clock (report number x interval). The header in force says which:
   a row without the date and time under a `-t` header (or with them under another) is warned;
-- headers repeated mid-stream; translated header labels (de_DE `frei`/`Cache`/`inakt`/`aktiv`,
-  fr_FR `libre`/`actif`) mapped to the C names.
+- headers repeated mid-stream; the names line in every language procps-ng translates it to
+  (de_DE `frei Cache inakt aktiv`, fr_FR `libre tampon actif`, ko_KR `스왑 가용 버퍼 캐시 입 출 입 출`,
+  zh_CN `交换 空闲 缓冲 缓存`, pl_PL `dz bl swap wolna ...`, sv_SE `k b växl fritt ... an sy ia vä`,
+  es_ES, pt_BR, ro_RO, uk_UA, ka_GE, vi_VN), read by position in vmstat's fixed column order.
 
 Metrics: `r b` (processes), `swpd free buff cache inact active` (KiB; `-S` cannot be seen in the
 output, so a capture made with `-S M` is stored as if KiB -- documented limitation), `si so`
@@ -19,7 +21,6 @@ Not this format: `vmstat -d`/`-s`/`-m`, BSD vmstat (`avm fre flt`), recognised a
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 import numpy as np
@@ -53,17 +54,73 @@ KNOWN = [
     "st",
     "gu",
 ]
-# Labels translated by procps' message catalogues, seen in real captures.
-ALIASES = {
-    "frei": "free",
-    "libre": "free",
-    "Cache": "cache",
-    "inakt": "inact",
-    "aktiv": "active",
-    "actif": "active",
-    "Puffer": "buff",
-    "tampon": "buff",
+# vmstat's columns, always in this order (`-a`: inact active instead of buff cache)
+ORDER = [
+    "r",
+    "b",
+    "swpd",
+    "free",
+    "buff",
+    "cache",
+    "si",
+    "so",
+    "bi",
+    "bo",
+    "in",
+    "cs",
+    "us",
+    "sy",
+    "id",
+    "wa",
+    "st",
+    "gu",
+]
+ORDER_A = [*ORDER[:4], "inact", "active", *ORDER[6:]]
+# The labels as procps-ng 4.0.2's message catalogues translate them (de es fr ka ko pl pt_BR ro sv
+# uk vi zh_CN; `Puffer` from an older de catalogue), checked against real captures
+# (tests/fixtures/vmstat). One label may stand for two columns (ko_KR prints si and bi both as 입,
+# so and bo as 출), so a names line is read by position in vmstat's fixed order.
+TRANSLATED = {
+    "r": {"dz", "k"},
+    "b": {"bl"},
+    "swpd": {"스왑", "swap", "växl", "交换"},
+    "free": {"frei", "libre", "თავისუფალია", "가용", "wolna", "livre", "liber", "fritt", "trống", "空闲"},
+    "buff": {"búf", "tampon", "Puffer", "버퍼", "bufor", "缓冲"},
+    "cache": {"Cache", "caché", "캐시", "кеш", "nhớtạm", "缓存"},
+    "inact": {"inakt", "비활", "nieakt", "inativ", "不活动"},
+    "active": {"aktiv", "activo", "actif", "აქტიური", "활성", "akt", "ativo", "activă", "aktivt", "активно"},
+    "si": {"입", "sin", "vi"},
+    "so": {"출", "vu"},
+    "bi": {"입", "bin"},
+    "bo": {"출", "bu"},
+    "in": {"avb"},
+    "cs": {"ktxb"},
+    "us": {"uż", "an"},
+    "id": {"be", "ia"},
+    "wa": {"io", "vä"},
+    "st": {"sk"},
+    "gu": {"go", "gä"},
 }
+TRANSLATED["active"] |= {"hđộng", "活动"}
+# the labels that name one column wherever they appear (for lines not in the fixed order)
+ALIASES = {w: c for c, ws in TRANSLATED.items() for w in ws if sum(w in v for v in TRANSLATED.values()) == 1}
+FIRST_LABELS = [fnv1a(w.encode()) for w in ("r", *TRANSLATED["r"])]
+
+
+def names_of(words: list[str]) -> tuple[list[str], str | None] | None:
+    """The C names of a vmstat names line in any language procps prints it, and the zone
+    abbreviation a `-t` line ends with; None if the words are not such a line."""
+    order = ORDER_A if len(words) > 4 and _is(words[4], "inact") else ORDER
+    for n in (len(words), len(words) - 1):  # without and with a zone at the end
+        if 16 <= n <= len(order) and all(_is(w, c) for w, c in zip(words[:n], order, strict=False)):
+            return order[:n], words[n] if n < len(words) else None
+    return None
+
+
+def _is(word: str, column: str) -> bool:
+    return word == column or word in TRANSLATED[column]
+
+
 UNITS = {
     "r": "",
     "b": "",
@@ -86,12 +143,10 @@ UNITS = {
     "st": "%",
     "gu": "%",
 }
-H_R = fnv1a(b"r")
-_NAMES = re.compile(r"^\s*r\s+b\s+swpd\s+\S+\s+\S+\s+\S+\s+si\s+so\s+bi\s+bo\s+in\s+cs\s+us\s+sy\s+id", re.M)
 
 
 def sniff(head: str) -> float:
-    return 0.9 if _NAMES.search(head) else 0.0
+    return 0.9 if any(names_of(line.split()) for line in head.splitlines()) else 0.0
 
 
 def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
@@ -122,14 +177,13 @@ class _State:
         all_num = (cnt > 0) & (toks.line_numeric == cnt)
         timed = (cnt > 2) & (toks.numeric_before_last(2) == cnt - 2)
         timed &= ~all_num
-        names = (cnt > 2) & (toks.hash[np.minimum(tf[:-1], max(len(toks.hash) - 1, 0))] == H_R) & ~all_num
+        names = (cnt > 2) & np.isin(toks.hash[np.minimum(tf[:-1], max(len(toks.hash) - 1, 0))], FIRST_LABELS) & ~all_num
         rest = (cnt > 0) & ~all_num & ~timed & ~names
         rest_lines = np.flatnonzero(rest)
         for j, i in enumerate(rest_lines):
             if not ctx.room(len(rest_lines) - j):
                 break
-            words = toks.words(int(i))
-            if not (words[0].startswith("procs") or words[0].startswith("--procs")):
+            if "---" not in toks.line(int(i)):  # the group line (`procs ---memory---`, translated too)
                 ctx.warn(line_no + int(i), f"not a vmstat line: {toks.line(int(i))[:80]!r}", kind="unreadable")
         hdr_lines = np.flatnonzero(names)
         sigs = ss.line_signature(toks, hdr_lines)
@@ -155,14 +209,16 @@ class _State:
 
     def _columns(self, words: list[str]) -> tuple[list[str], bool]:
         """The columns of a names line, and whether it is `-t` output (it ends with a zone)."""
-        cols = [ALIASES.get(w, w) for w in words]
-        zone = None
-        if cols[-1] not in KNOWN:  # `-t`: the zone abbreviation closes the names line
-            zone = cols.pop()
-            if self.zone is None:
-                self.zone = zone
-                if self.ctx.meta.zone_abbrev is None:
-                    self.ctx.meta.zone_abbrev = zone
+        got = names_of(words)
+        if got is not None:
+            cols, zone = got
+        else:  # columns not in vmstat's order: each label read alone
+            cols = [ALIASES.get(w, w) for w in words]
+            zone = cols.pop() if cols[-1] not in KNOWN else None  # `-t`: the zone ends the names line
+        if zone is not None and self.zone is None:
+            self.zone = zone
+            if self.ctx.meta.zone_abbrev is None:
+                self.ctx.meta.zone_abbrev = zone
         unknown = [c for c in cols if c not in KNOWN]
         if unknown:
             self.ctx.warn(None, f"unknown vmstat columns kept as printed: {' '.join(unknown)}", kind="column")
