@@ -27,7 +27,7 @@ import numpy as np
 
 from benchlens.importers import _sysstat as ss
 from benchlens.importers._read import prepend
-from benchlens.importers._times import clock_times, date_style, dates, iso_times, pick_date_style, stamp_times
+from benchlens.importers._times import CJK_DATE, clock_times, date_style, dates, iso_times, pick_date_style, stamp_times
 from benchlens.importers._tokens import Tokens, fnv1a, tokenize, tokenized
 from benchlens.importers._types import Block, Context, FormatError, Timing
 
@@ -159,7 +159,9 @@ class _Text:
         nz = np.flatnonzero(cnt > 0)
         first_byte = np.frombuffer(toks.data, np.uint8)[toks.tok_start[toks.tok_first[nz]]] if len(nz) else []
         starts_digit[nz] = (np.asarray(first_byte) >= 48) & (np.asarray(first_byte) <= 57)
-        ts = starts_digit & ~numeric_all & ~rows & (cnt <= 3)
+        ts = starts_digit & ~numeric_all & ~rows
+        for i in np.flatnonzero(ts & (cnt > 3)):  # ko_KR's `2026년 11월 26일 10시 49분 00초`: six words
+            ts[i] = cnt[i] == 6 and CJK_DATE.match(toks.line(int(i))) is not None
         other = (cnt > 0) & ~rows & ~numeric_all & ~dev_hdr & ~avg_hdr & ~ts
         for j, i in enumerate(np.flatnonzero(other)):
             if self.report >= 0 and not ctx.room(int(other.sum()) - j):
@@ -237,6 +239,9 @@ class _Text:
             return naive, ok, False
         if self.date_style is None:
             return np.zeros(len(lines)), np.zeros(len(lines), bool), False
+        if self.date_style == "CJK":  # one line a report: read as text
+            naive, ok = stamp_times([toks.line(int(i)) for i in lines])
+            return naive, ok, False
         days, dok = dates(toks, firsts, self.date_style)
         ampm = firsts + 2 if (cnt == 3).any() else None
         secs, tok = clock_times(toks, firsts + 1, ampm)
@@ -253,6 +258,9 @@ class _Text:
                 return "ISO"
             if len(words) in (2, 3) and date_style(words[0]) and _CLOCK.match(words[1]):
                 dated.append(words)
+            elif CJK_DATE.match(toks.line(int(i))):  # `2026年11月26日 10時48分54秒`, ko_KR in six words
+                self.ctx.note_variant("-t CJK times")
+                return "CJK"
         if not dated:
             return None
         style = pick_date_style([w[0] for w in dated], self.decimal == ",")
