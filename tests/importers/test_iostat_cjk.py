@@ -15,7 +15,8 @@ from benchlens import importers
 from tests.conftest import FIXTURES, parse_series
 
 FILES = [FIXTURES / "iostat" / f"iostat_12.6.1_{loc}_x-t.txt" for loc in ("ja_JP", "zh_CN", "ko_KR")]
-_STAMP = re.compile(r"^(\d{4})(?:年|년 )(\d\d)(?:月|월 )(\d\d)[日일] (\d\d)(?:[時时]|시 )(\d\d)(?:分|분 )(\d\d)[秒초]$", re.M)
+_DATE = r"(\d{4})(?:年|년 )(\d\d)(?:月|월 )(\d\d)[日일]"
+_STAMP = re.compile(rf"^{_DATE} (\d\d)(?:[時时]|시 )(\d\d)(?:分|분 )(\d\d)[秒초]$", re.M)
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
