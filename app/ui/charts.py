@@ -7,10 +7,9 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt, QTimer
-from PySide6.QtGui import QBrush, QColor, QDragEnterEvent, QDropEvent, QKeyEvent, QResizeEvent
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -24,15 +23,14 @@ from PySide6.QtWidgets import (
 )
 
 from benchlens.app.analysis.align import ALIGN_MODES
-from benchlens.app.analysis.decimate import MinMaxPyramid
 from benchlens.app.analysis.layout import Panel
 from benchlens.app.figure import references, step_marks
-from benchlens.app.render import MANY_RUNS
 from benchlens.app.ticks import heading
 from benchlens.app.ui import mime
 from benchlens.app.ui.axes import TimeAxis, ValueAxis
+from benchlens.app.ui.curves import Decimated, add_curves
 from benchlens.app.ui.legends import RunLegend, metric_legend, series_clicked
-from benchlens.app.ui.marks import MarkLabels, add_band, add_references, add_step_marks, band_brush, decided
+from benchlens.app.ui.marks import MarkLabels, add_references, add_step_marks, draw_findings
 from benchlens.app.ui.navigation import TimeNavigator, fit_whole
 from benchlens.app.ui.panel_column import MIN_PANEL_PX, PanelBorder, PanelPlot, TimeAxisStrip
 from benchlens.app.ui.panel_menu import apply_scale, panel_menu
@@ -66,7 +64,6 @@ class OffsetViewBox(pg.ViewBox):  # type: ignore[misc]  # pyqtgraph is untyped: 
         super().mouseDragEvent(ev, axis)
 
 
-STYLES = [Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotLine]
 CHART_KEYS = (  # the keys the charts read themselves (Help > Keyboard shortcuts lists them)
     ("+ / −", "zoom in / out in time"),
     ("← / →", "pan in time"),
@@ -80,15 +77,6 @@ CHART_KEYS = (  # the keys the charts read themselves (Help > Keyboard shortcuts
     ("Click a series in a panel's legend", "hide / show it"),
     ("Click a run above the charts, then Delete", "remove the run from the comparison"),
 )
-
-
-def ink(ys: np.ndarray) -> float:
-    """How much a line zigzags: its total vertical travel over its range (a flat line 0)."""
-    finite = ys[np.isfinite(ys)]
-    if len(finite) < 2:
-        return 0.0
-    span = float(finite.max() - finite.min()) or 1.0
-    return float(np.abs(np.diff(finite)).sum()) / span
 
 
 class ComparisonView(QWidget):
@@ -138,8 +126,7 @@ class ComparisonView(QWidget):
         self.plots: list[pg.PlotItem] = []
         self.mark_labels: MarkLabels | None = None
         self.theme: ChartTheme = chart_theme(self.palette())
-        self.decimated: list[tuple[int, pg.PlotCurveItem, MinMaxPyramid]] = []  # panel, curve, its pyramid
-        self._stale: set[int] = set()  # panels out of view that missed a zoom or pan
+        self.decimated = Decimated()  # every curve with its panel and pyramid
         self.lines: list[pg.InfiniteLine] = []
         self.curves: list[Curve] = []  # every series drawn, as the readout reads it
         self._proxies: list[pg.SignalProxy] = []
@@ -161,8 +148,9 @@ class ComparisonView(QWidget):
             self.axis_strip.hide()
             self.axis_strip.deleteLater()
             self.axis_strip = None
-        self.widgets, self.borders, self._proxies, self._stale = [], [], [], set()
-        self.plots, self.lines, self.curves, self.decimated = [], [], [], []
+        self.widgets, self.borders, self._proxies = [], [], []
+        self.plots, self.lines, self.curves = [], [], []
+        self.decimated = Decimated()
         self.mark_labels = None
 
     def rebuild(self) -> None:
@@ -257,37 +245,12 @@ class ComparisonView(QWidget):
         border.show()
 
     def _add_curves(self, i: int, plot: pg.PlotItem, panel: Panel, runs: list[int]) -> float | None:
-        """The panel's series, each run in its colour and each metric in its line style; with more
-        than MANY_RUNS runs the lines turn see-through and the noisiest is drawn under the others,
-        as the export draws them (app/render.py). Returns the first x drawn."""
-        s = self.session
-        first_x: float | None = None
-        alpha = round(255 / max(1.0, len(runs) / MANY_RUNS) ** 0.5)
-        drawn: list[tuple[float, pg.PlotCurveItem]] = []
-        for ref in panel.shown():
-            j = panel.refs.index(ref)  # the style of its place in the panel, hidden ones included
-            for r in runs:
-                d = s.data(r, ref)
-                if d is None or not len(d[0]):
-                    continue
-                x = s.x_of(r, d[0])
-                color = QColor(s.color(r))
-                color.setAlpha(alpha)
-                pen = pg.mkPen(color, width=1, style=STYLES[j % len(STYLES)])
-                # min/max pyramid: ~2 points per pixel column at any zoom, a 1 s stall kept
-                pyramid = MinMaxPyramid(x, d[1])
-                xs, ys = pyramid.view(float(x[0]), float(x[-1]), 2000)
-                # a bare curve item: PlotDataItem's extra layers doubled the cost of a pan's setData
-                item = pg.PlotCurveItem(xs, ys, pen=pen, connect="finite")
-                plot.addItem(item)
-                item.setProperty("run", r)
-                drawn.append((ink(ys), item))
-                self.decimated.append((i, item, pyramid))
-                self.curves.append(Curve.of(i, r, ref, x, d[1], s.unit(r, ref)))
-                first_x = float(x[0]) if first_x is None else first_x
-        for rank, (_, item) in enumerate(sorted(drawn, key=lambda d: -d[0])):
-            item.setZValue(rank)  # the noisiest first, under the quieter runs
-        return first_x
+        """The panel's curves (app/ui/curves.py); returns the first x drawn."""
+        drawn = add_curves(self.session, i, plot, panel, runs)
+        for d in drawn:
+            self.decimated.add(i, d.item, d.pyramid)
+            self.curves.append(d.curve)
+        return float(drawn[0].curve.x[0]) if drawn else None
 
     def _align_axis_strip(self, *_: object) -> None:
         """The strip spans what the panels span: not under the column's scroll bar."""
@@ -318,14 +281,8 @@ class ComparisonView(QWidget):
     def _redecimate(self, vb: pg.ViewBox, x_range: tuple[float, float]) -> None:
         """New x range: each curve of a panel in view gets its points for that view from its
         pyramid; panels scrolled out of view get theirs when they come back (`_catch_up`)."""
-        pixels = max(int(vb.width()), 200)
         shown = {i for i, w in enumerate(self.widgets) if not w.viewport().visibleRegion().isEmpty()}
-        self._stale = set(range(len(self.widgets))) - shown
-        for panel, item, pyramid in self.decimated:
-            if panel in shown:
-                shift = item.pos().x()  # a run being dragged is drawn shifted
-                xs, ys = pyramid.view(x_range[0] - shift, x_range[1] - shift, pixels)
-                item.setData(xs, ys, connect="finite")
+        self.decimated.show_range(x_range, max(int(vb.width()), 200), shown, len(self.widgets))
         for i in shown:  # fit y to the new points now: fitted while painting, it costs a second paint
             self.plots[i].vb.prepareForPaint()
 
@@ -343,50 +300,19 @@ class ComparisonView(QWidget):
 
     def _catch_up(self, *_: object) -> None:
         """The column scrolled: panels now in view that missed a zoom or pan are redrawn."""
-        if not self._stale or not self.plots:
+        stale = self.decimated.stale
+        if not stale or not self.plots:
             return
         vb = self.plots[0].vb
-        x_range = vb.viewRange()[0]
-        pixels = max(int(vb.width()), 200)
-        for i in [i for i in self._stale if not self.widgets[i].viewport().visibleRegion().isEmpty()]:
-            self._stale.discard(i)
-            for panel, item, pyramid in self.decimated:
-                if panel == i:
-                    shift = item.pos().x()
-                    xs, ys = pyramid.view(x_range[0] - shift, x_range[1] - shift, pixels)
-                    item.setData(xs, ys, connect="finite")
+        back = {i for i in stale if not self.widgets[i].viewport().visibleRegion().isEmpty()}
+        stale -= back
+        self.decimated.redraw(back, vb.viewRange()[0], max(int(vb.width()), 200))
+        for i in back:
             self.plots[i].vb.prepareForPaint()
 
     def _draw_drops(self, runs: list[int]) -> None:
-        """Notes (grey) and what the throughput says, in the run's colour: drops, latency rises
-        (hatched) and recurring dips (each dip a band, one label for the group); a band on every
-        panel, a label on the top one that stays in view (app/ui/marks.py)."""
-        s, t = self.session, self.theme
-        self.mark_labels = MarkLabels(self.plots[0], t.veil)
-        for r in runs:
-            color = QColor(s.color(r))
-
-            def span(start: float, end: float, run: int = r) -> tuple[float, float]:
-                x0, x1 = s.x_of(run, np.array([start, end]))
-                return float(x0), float(x1)
-
-            for note in s.notes(r):
-                add_band(self.plots, *span(note.start, note.end), QBrush(t.note_fill), r)
-                if note.label:
-                    self.mark_labels.add(*span(note.start, note.end), note.label, QColor(t.text))
-            found = s.findings(r)
-            if found is None:
-                continue
-            for kind, items in (("drop", found.singles()), ("rise", found.rises)):
-                for rd in items:
-                    label, state = s.drop_label(r, rd.drop)
-                    if state != "dismissed":
-                        add_band(self.plots, *span(rd.drop.start, rd.drop.end), band_brush(color, kind), r)
-                        self.mark_labels.add(*span(rd.drop.start, rd.drop.end), decided(label, state), color)
-            for group in found.recurring:
-                for m in group.members:
-                    add_band(self.plots, *span(m.drop.start, m.drop.end), band_brush(color, "dip"), r)
-                self.mark_labels.add(*span(group.pattern.start, group.pattern.end), group.label(), color)
+        """Notes and what the throughput says, on every panel (app/ui/marks.py)."""
+        self.mark_labels = draw_findings(self.session, self.plots, runs, self.theme)
 
     @property
     def drop_labels(self) -> list[pg.TextItem]:

@@ -16,7 +16,7 @@ from benchlens.app.analysis.layout import Panel
 from benchlens.app.ui.session import Session
 from benchlens.app.ui.theme import LIGHT, ChartTheme
 
-# the line styles of app/ui/charts.STYLES as text, for the legend beside a panel's title
+# the line styles of app/ui/curves.STYLES as text, for the legend beside a panel's title
 STYLE_SAMPLES = ("\u2500\u2500\u2500", "\u254c\u254c\u254c", "\u2508\u2508\u2508", "\u2500\u00b7\u2500")
 LEGEND_NAME_CHARS = 28  # a longer metric name is shortened from the front: its end tells it apart
 

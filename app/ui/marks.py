@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 
 from benchlens.app.figure import Reference, StepMark
+from benchlens.app.ui.session import Session
+from benchlens.app.ui.theme import ChartTheme
 
 ROWS = 4  # label rows under the top of the panel; beyond them a label shares the emptiest row
 GAP_PX = 6.0  # the space kept between two labels in one row
@@ -142,3 +145,36 @@ class MarkLabels:
             lb.item.setAnchor((0, -1.1 * row))  # row k sits k label heights under the top
             lb.item.setPos(left + start * px, top)
             lb.item.show()
+
+
+def draw_findings(session: Session, plots: list[pg.PlotItem], runs: list[int], theme: ChartTheme) -> MarkLabels:
+    """Notes (grey) and what the throughput says, in the run's colour: drops, latency rises
+    (hatched) and recurring dips (each dip a band, one label for the group); a band on every
+    panel, a label on the top one that stays in view. Returns the top panel's labels."""
+    s, t = session, theme
+    labels = MarkLabels(plots[0], t.veil)
+    for r in runs:
+        color = QColor(s.color(r))
+
+        def span(start: float, end: float, run: int = r) -> tuple[float, float]:
+            x0, x1 = s.x_of(run, np.array([start, end]))
+            return float(x0), float(x1)
+
+        for note in s.notes(r):
+            add_band(plots, *span(note.start, note.end), QBrush(t.note_fill), r)
+            if note.label:
+                labels.add(*span(note.start, note.end), note.label, QColor(t.text))
+        found = s.findings(r)
+        if found is None:
+            continue
+        for kind, items in (("drop", found.singles()), ("rise", found.rises)):
+            for rd in items:
+                label, state = s.drop_label(r, rd.drop)
+                if state != "dismissed":
+                    add_band(plots, *span(rd.drop.start, rd.drop.end), band_brush(color, kind), r)
+                    labels.add(*span(rd.drop.start, rd.drop.end), decided(label, state), color)
+        for group in found.recurring:
+            for m in group.members:
+                add_band(plots, *span(m.drop.start, m.drop.end), band_brush(color, "dip"), r)
+            labels.add(*span(group.pattern.start, group.pattern.end), group.label(), color)
+    return labels

@@ -12,7 +12,7 @@ from PySide6.QtCore import QRectF, Qt
 
 from benchlens.app.figure import references
 from benchlens.app.render import MANY_RUNS
-from benchlens.app.ui.charts import ink
+from benchlens.app.ui.curves import ink
 from benchlens.app.ui.main_window import MainWindow
 from tests.ui.conftest import comparing_all, library_of
 

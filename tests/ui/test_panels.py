@@ -56,7 +56,7 @@ def test_a_zoom_while_a_panel_is_scrolled_away_reaches_it_when_it_comes_back(win
     chart = window.chart
     chart.zoom_to(10.0, 20.0)
     last = [item for p, item, _ in chart.decimated if p == len(chart.plots) - 1][0]
-    assert len(chart._stale) > 0  # out of view: not decimated for nothing
+    assert len(chart.decimated.stale) > 0  # out of view: not decimated for nothing
     bar = chart.column_scroll.verticalScrollBar()
     bar.setValue(bar.maximum())
     QApplication.processEvents()
