@@ -263,7 +263,7 @@ def steady_state(
         warm = 0
         outside = _global_level(s, finite, depth, upward=True, params=params)
     else:
-        top = float(np.percentile(s[finite], params.level_percentile))
+        top = _upper_level(s, finite, params)
         reached = np.flatnonzero(finite & (s >= (1.0 - depth) * top))
         warm = int(reached[0]) if len(reached) else len(s)
         outside = _global_level(s, finite & (np.arange(len(s)) >= warm), depth, params=params)
@@ -287,6 +287,14 @@ def _long_runs(mask: np.ndarray, n: int) -> np.ndarray:
     return np.cumsum(marks[:-1]) > 0
 
 
+def _upper_level(s: np.ndarray, use: np.ndarray, params: DetectParams) -> float:
+    """The series' upper level: its level_percentile over the samples that did any work. A
+    throughput of zero is a stall, never the level, even when the stall is most of the run (a
+    global read lock that queued every writer from 30 s to the end of a 162 s run)."""
+    live = use & (s > 0)
+    return float(np.percentile(s[live if live.any() else use], params.level_percentile))
+
+
 def _global_level(
     s: np.ndarray, use: np.ndarray, depth: float, upward: bool = False, params: DetectParams = DETECT
 ) -> np.ndarray:
@@ -295,7 +303,7 @@ def _global_level(
     for latency the median."""
     if not use.any():
         return use.copy()
-    level = float(np.median(s[use]) if upward else np.percentile(s[use], params.level_percentile))
+    level = float(np.median(s[use])) if upward else _upper_level(s, use, params)
     near = use.copy()
     for _ in range(2):
         with np.errstate(invalid="ignore"):

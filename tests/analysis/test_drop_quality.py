@@ -40,15 +40,11 @@ SUBSET = [
 # What detection and explanation (issue 14's other half, app/analysis) do not do yet on these runs,
 # as `make drop-quality` measured it on 2026-11-23. Strict: a fix shows up as an XPASS, to move
 # the run out of here.
-NOT_FOUND_YET = {
-    "global-read-lock-end-bursty": "a stall at 0 tps from 30 s to the end of the run (81 % of it) is not found",
-}
+NOT_FOUND_YET: dict[str, str] = {}
 DROPS_ON_QUIET_YET = {
     "quiet-bursty": "a dip in the first 8 s, while the bursty table warms up (410 -> 230 tps), is flagged",
 }
-CLASS_NOT_YET_FIRST = {
-    "global-read-lock-end-bursty": "no drop found, so no classes",
-}
+CLASS_NOT_YET_FIRST: dict[str, str] = {}
 
 
 def xfail(run: str, known: dict[str, str]) -> object:
