@@ -61,6 +61,26 @@ def test_panel_follows_a_zoom(window, qtbot) -> None:
     assert "40.0 s to 65.0 s" in view.header.text()
 
 
+def test_opening_runs_summarises_them_once_and_a_reload_again(window, qtbot, monkeypatch) -> None:
+    """The charts' rebuild, their first fit and the debounce each asked for the same summary
+    (three times 0.3 s for 10 runs of 24 h); reloaded runs summarise again, and the panel still
+    follows a zoom after them (it went on watching the charts' panel of before the reload)."""
+    import benchlens.app.ui.summary_view as summary_view
+
+    calls = []
+    real = summary_view.summarize
+    monkeypatch.setattr(summary_view, "summarize", lambda *a, **k: (calls.append(a[2]), real(*a, **k))[1])
+    s, view = window.session, window.summary
+    s.add_runs([rid(s.lib, "baseline"), rid(s.lib, "disk-stall")])
+    qtbot.waitUntil(lambda: view.summary is not None and len(view.summary.runs) == 2, timeout=3000)
+    qtbot.wait(400)  # past the debounce
+    assert len(calls) == 1
+    s.reload_runs()  # an import elsewhere: the same runs, maybe new series
+    qtbot.waitUntil(lambda: len(calls) == 2, timeout=3000)
+    window.chart.plots[0].setXRange(40.0, 65.0, padding=0)
+    qtbot.waitUntil(lambda: len(calls) == 3 and calls[-1].x0 == 40.0, timeout=3000)
+
+
 def test_copy_buttons_put_the_tables_on_the_clipboard(window, qtbot) -> None:
     from PySide6.QtCore import Qt
     from PySide6.QtGui import QGuiApplication
