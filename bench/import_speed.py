@@ -6,8 +6,9 @@ headers repeated every 11 intervals as sar prints them) and a pt-stalk `-disksta
 devices, kernel 6.x 17-field lines) of about N lines each (default 2,000,000; `--only sar
 diskstats` measures some of them),
 from value rows shaped like the real captures in tests/fixtures, imports each with `benchlens
-import` into a fresh library in a subprocess, and prints lines/s, the ratio to `wc -l` on the same
-file (best of `--repeat R` runs each), the CPU seconds and the peak RSS. `--gb G` also makes and
+import` into a fresh library in a subprocess, and prints lines/s (the median of `--repeat R`
+imports, with their range), lines per CPU second, the ratio to `wc -l` on the same file and the
+peak RSS. `--gb G` also makes and
 imports an iostat capture of G GiB to check memory stays bounded.
 Targets (PRODUCT.md): >= 1,000,000 lines/s parse + store; < 500 MB RSS for a 2 GB file.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -153,19 +155,24 @@ def import_once(path: Path) -> tuple[float, float, float]:
 
 
 def report(label: str, path: Path, repeat: int) -> None:
-    """Best of `repeat` for the import and for `wc -l` each (a shared machine only ever slows a run
-    down), the largest peak RSS, and the load average while it ran."""
-    n, wc = wc_seconds(path)
-    secs, cpu, rss = import_once(path)
-    for _ in range(repeat - 1):
-        wc = min(wc, wc_seconds(path)[1])
-        s, c, r = import_once(path)
-        secs, cpu, rss = min(secs, s), min(cpu, c), max(rss, r)
+    """The median of `repeat` imports with the range (the machine is shared: one run says little),
+    lines per CPU second (what a busy machine changes least), the median `wc -l` against the median
+    import, the largest peak RSS, and the load average while it ran."""
+    n = wc_seconds(path)[0]
+    runs, wcs = [], []
+    for _ in range(repeat):
+        wcs.append(wc_seconds(path)[1])
+        runs.append(import_once(path))
+    secs = statistics.median(r[0] for r in runs)
+    cpu = statistics.median(r[1] for r in runs)
+    rss = max(r[2] for r in runs)
+    wc = statistics.median(wcs)
     size = path.stat().st_size / 2**20
+    spread = f" ({n / max(r[0] for r in runs):,.0f}-{n / min(r[0] for r in runs):,.0f})" if repeat > 1 else ""
     print(
-        f"{label:28} {n:>11,} lines {size:8.0f} MiB  import {secs:6.2f} s = {n / secs:>10,.0f} lines/s  "
-        f"(CPU {cpu:5.2f} s)  wc -l {wc:5.2f} s (import/wc = {secs / wc:5.1f}x)  peak RSS {rss:6.0f} MB  "
-        f"load {os.getloadavg()[0]:.1f}"
+        f"{label:28} {n:>11,} lines {size:6.0f} MiB  import {secs:5.2f} s = {n / secs:>9,.0f} lines/s{spread}  "
+        f"CPU {cpu:5.2f} s = {n / cpu:>9,.0f} lines/CPU-s  wc -l {wc:4.2f} s (import/wc = {secs / wc:5.1f}x)  "
+        f"peak RSS {rss:4.0f} MB  load {os.getloadavg()[0]:.1f}"
     )
 
 
@@ -173,7 +180,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--lines", type=int, default=2_000_000)
     ap.add_argument("--only", nargs="*", default=[], help="captures to measure: iostat mpstat sar diskstats")
-    ap.add_argument("--repeat", type=int, default=1, help="imports of each capture; the best is shown")
+    ap.add_argument("--repeat", type=int, default=1, help="imports of each capture; the median and the range are shown")
     ap.add_argument("--gb", type=float, default=0.0, help="also import an iostat capture of this many GiB")
     args = ap.parse_args()
     OUT.mkdir(exist_ok=True)

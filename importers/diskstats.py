@@ -77,8 +77,9 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         keys = snaps.keys(device)
         if any(np.nansum(snaps.column(device, k)) for k in keys):  # else never did any I/O: iostat hides it too
             block = _device(snaps, device, keys, dt, usable, ctx)
-            if block:
-                yield Block(device, t[usable], {m: v[usable] for m, v in block.items()})
+            if block:  # each interval usable (the rule): the arrays as they are, no copy
+                every = bool(usable.all())
+                yield Block(device, t[usable], block if every else {m: v[usable] for m, v in block.items()})
         snaps.release(device)
 
 
@@ -91,16 +92,37 @@ _PARTITION_COLUMNS = np.array([FIELDS.index(k) for k in PARTITION_FIELDS])
 
 
 @dataclass
+class _Piece:
+    """One chunk's /proc/diskstats lines: the section of each, their 17 values (line by field, uint32
+    when every one fits: digits only, so whole numbers, the same values in half the memory; else
+    float64) and the device of each: `ids` per line, or `cycle` (device -> j) when the chunk lists
+    the same P devices in the same order every snapshot, as /proc prints them: device j's lines
+    are then every P-th line from j (found without a pass per device)."""
+
+    sections: np.ndarray
+    values: np.ndarray
+    ids: np.ndarray | None
+    cycle: dict[int, int]
+    period: int
+
+    def lines_of(self, device: int) -> slice | np.ndarray | None:
+        if self.ids is None:
+            j = self.cycle.get(device)
+            return None if j is None else slice(j, None, self.period)
+        at = np.flatnonzero(self.ids == device)
+        return at if len(at) else None
+
+
+@dataclass
 class _Rows:
     """What the chunks held: the sections opened by markers, and every /proc/diskstats line as
-    (section, device, 17 values with NaN for the fields the line lacks)."""
+    (section, device, 17 values with NaN for the fields the line lacks), one piece per chunk."""
 
     times: list[float] = field(default_factory=list)  # section k's marker time
     lines: list[int] = field(default_factory=list)  # section k's first line (after its marker)
     device_of: dict[int, int] = field(default_factory=dict)  # label hash -> device number
     names: list[str] = field(default_factory=list)  # device number -> name, in order of appearance
-    # device number -> pieces of (section of each line, its 17 values by field, NaN for those it lacks)
-    pieces: dict[int, list[tuple[np.ndarray, np.ndarray]]] = field(default_factory=dict)
+    pieces: list[_Piece] = field(default_factory=list)
     with_rows: set[int] = field(default_factory=set)  # sections holding a line
     before_first: bool = False  # lines before the first marker were seen (warned once, when it comes)
     warned_before: bool = False
@@ -193,29 +215,49 @@ def _warn_lines(acc: _Rows, toks: Tokens, line_no: int, bad: list[int], section:
 def _keep_rows(acc: _Rows, toks: Tokens, rows: np.ndarray, section: np.ndarray, ctx: Context) -> None:
     if not len(rows):
         return
-    labels = toks.hash[toks.tok_first[rows] + 2]
-    distinct, where = np.unique(labels, return_index=True)
-    for j in np.argsort(where):  # new devices in the order they appear
-        h = int(distinct[j])
-        if h not in acc.device_of:
-            acc.device_of[h] = len(acc.names)
-            acc.names.append(toks.text(int(toks.tok_first[rows[where[j]]] + 2)))
-    known = np.array(sorted(acc.device_of), np.uint64)
-    ids = np.array([acc.device_of[int(h)] for h in known], np.int64)[np.searchsorted(known, labels)]
-    values = _values(toks, rows, ctx)
+    label_tok = toks.tok_first[rows] + 2
+    labels = toks.hash[label_tok]
+    period = _period(labels)
+    ids: np.ndarray | None = None
+    if period:  # new devices in the order they appear: the cycle's
+        for j in range(period):
+            _device_number(acc, toks, int(labels[j]), int(label_tok[j]))
+        cycle = {acc.device_of[int(h)]: j for j, h in enumerate(labels[:period])}
+    else:
+        distinct, where = np.unique(labels, return_index=True)
+        for j in np.argsort(where):
+            _device_number(acc, toks, int(distinct[j]), int(label_tok[where[j]]))
+        known = np.array(sorted(acc.device_of), np.uint64)
+        ids = np.array([acc.device_of[int(h)] for h in known], np.int64)[np.searchsorted(known, labels)]
+        cycle = {}
     sections = section[rows].astype(np.int64)
-    acc.with_rows.update(np.unique(sections).tolist())
-    for d, part in _by_device(ids):  # copied per device, fields first: the chunk's arrays are not kept
-        acc.pieces.setdefault(d, []).append((sections[part].copy(), _compact(values[part].T)))
+    runs = np.concatenate(([True], sections[1:] != sections[:-1]))  # the sections, each once
+    acc.with_rows.update(sections[runs].tolist())
+    acc.pieces.append(_Piece(sections, _compact(_values(toks, rows, ctx)), ids, cycle, period))
+
+
+def _device_number(acc: _Rows, toks: Tokens, label: int, tok: int) -> None:
+    if label not in acc.device_of:
+        acc.device_of[label] = len(acc.names)
+        acc.names.append(toks.text(tok))
+
+
+def _period(labels: np.ndarray) -> int:
+    """P when the lines cycle through the same P distinct labels in the same order (a chunk may
+    start and end mid-snapshot), else 0."""
+    repeat = np.flatnonzero(labels[1:] == labels[0]) + 1
+    period = int(repeat[0]) if len(repeat) else len(labels)
+    if np.array_equal(labels[period:], labels[:-period]) and len(np.unique(labels[:period])) == period:
+        return period
+    return 0
 
 
 def _compact(v: np.ndarray) -> np.ndarray:
-    """A copy of a device's counters, as uint32 when they all fit (they are digits only, so whole
-    numbers: the same values, in half the memory), else float64 (a counter past 2^32, a field the
-    line lacks)."""
+    """A chunk's counters as uint32 when they all fit (they are digits only, so whole numbers: the
+    same values, in half the memory), else float64 (a counter past 2^32, a field the line lacks)."""
     if v.size and v.min() >= 0 and v.max() < 2.0**32:  # NaN fails both
         return v.astype(np.uint32)
-    return v.copy()
+    return v
 
 
 def _values(toks: Tokens, rows: np.ndarray, ctx: Context) -> np.ndarray:
@@ -237,65 +279,68 @@ def _values(toks: Tokens, rows: np.ndarray, ctx: Context) -> np.ndarray:
     return values
 
 
-def _by_device(ids: np.ndarray) -> list[tuple[int, slice | np.ndarray]]:
-    """Each device's lines: every P-th line when the snapshots list the same P devices in the same
-    order (as /proc prints them: views, no copy), else gathered by device number."""
-    repeat = np.flatnonzero(ids[1:] == ids[0]) + 1
-    period = int(repeat[0]) if len(repeat) else len(ids)
-    first = ids[:period]
-    if np.array_equal(ids[period:], ids[:-period]) and len(np.unique(first)) == period:
-        return [(int(first[j]), slice(j, None, period)) for j in range(period)]
-    order = np.argsort(ids, kind="stable")
-    return [(int(ids[part[0]]), part) for part in np.split(order, np.flatnonzero(np.diff(ids[order])) + 1)]
-
-
 class _Tables(Counters):
-    """_proc.Counters over one (field, snapshot) table per device: columns are rows of the tables,
-    read in place (no copy per column)."""
+    """_proc.Counters over the pieces (4 or 8 bytes a counter: _compact): one (field, snapshot)
+    float64 table per device, made when its keys are first asked for and dropped by release(), so
+    one device's table is held beside the pieces. Columns are rows of the table (read, never written)."""
 
-    def __init__(self, times: list[float], lines: list[int]) -> None:
+    def __init__(self, acc: _Rows, used: np.ndarray) -> None:
         super().__init__()
-        self.times, self.lines = times, lines
-        self.table: dict[tuple[str, str], np.ndarray] = {}
+        self.times, self.lines = [acc.times[k] for k in used], [acc.lines[k] for k in used]
+        self.acc, self.used = acc, used
+        self.entity = ""
+        self.table: dict[str, np.ndarray] = {}
+
+    def entities(self) -> list[str]:
+        return list(self.acc.names)  # each was read on some line: each has fields
 
     def stored(self) -> Iterable[tuple[str, str]]:
+        return ((e, k) for e in self.entities() for k in self.keys(e))
+
+    def _of(self, entity: str) -> dict[str, np.ndarray]:
+        if entity != self.entity:
+            self.entity, self.table = entity, {}
+            if entity in self.acc.names:
+                self.table = _table(self.acc, self.acc.names.index(entity), self.used)
         return self.table
 
     def column(self, entity: str, key: str) -> np.ndarray:
-        got = self.table.get((entity, key))
-        return got.astype(np.float64, copy=False) if got is not None else np.full(len(self), np.nan)
+        got = self._of(entity).get(key)
+        return got if got is not None else np.full(len(self), np.nan)
 
     def keys(self, entity: str) -> list[str]:
-        return [k for k in FIELDS if (entity, k) in self.table]
+        return list(self._of(entity))
 
     def release(self, entity: str) -> None:
-        for k in FIELDS:
-            self.table.pop((entity, k), None)
+        if entity == self.entity:
+            self.entity, self.table = "", {}
+
+
+def _table(acc: _Rows, device: int, used: np.ndarray) -> dict[str, np.ndarray]:
+    """One device's counters by field (those it has), a value per snapshot (NaN where it has none)."""
+    sections, parts = [], []
+    for piece in acc.pieces:
+        at = piece.lines_of(device)
+        if at is not None:
+            sections.append(piece.sections[at])
+            parts.append(piece.values[at])
+    snap = np.searchsorted(used, np.concatenate(sections))
+    values = np.concatenate(parts).T.astype(np.float64, order="C")  # whole rows copied, then cast to fields by row
+    if np.array_equal(snap, np.arange(len(used))):  # in every snapshot once, as /proc prints it
+        table = values
+    else:
+        table = np.full((len(FIELDS), len(used)), np.nan)
+        for f in range(len(FIELDS)):  # a device printed twice in a snapshot: its last value of each field
+            has = ~np.isnan(values[f])
+            table[f, snap[has]] = values[f, has]
+    return {FIELDS[j]: table[j] for j in np.flatnonzero(~np.isnan(table).all(axis=1))}
 
 
 def _counters(acc: _Rows) -> Counters:
-    """The snapshots (sections holding a line): one (field, snapshot) table per device, built one
-    device at a time so the counters are held about once (4 or 8 bytes each: _compact)."""
+    """The snapshots (sections holding a line), each device's table made when it is asked for."""
     if not acc.with_rows:
         return Counters()
-    used = np.array(sorted(acc.with_rows), np.int64)
-    snaps = _Tables([acc.times[k] for k in used], [acc.lines[k] for k in used])
-    every = np.arange(len(used))
-    for d, name in enumerate(acc.names):
-        pieces = acc.pieces.pop(d)
-        snap = np.searchsorted(used, np.concatenate([p[0] for p in pieces]))
-        values = np.concatenate([p[1] for p in pieces], axis=1)
-        del pieces
-        if np.array_equal(snap, every):  # in every snapshot once, as /proc prints it
-            table = values
-        else:
-            table = np.full((len(FIELDS), len(used)), np.nan)
-            for f in range(len(FIELDS)):  # a device printed twice in a snapshot: its last value of each field
-                has = ~np.isnan(values[f])
-                table[f, snap[has]] = values[f, has]
-        for j in np.flatnonzero(~np.isnan(table).all(axis=1)):
-            snaps.table[(name, FIELDS[j])] = table[j]
-    return snaps
+    return _Tables(acc, np.array(sorted(acc.with_rows), np.int64))
 
 
 def _device(
@@ -315,8 +360,10 @@ def _device(
             out["aqu-sz"] = d["rq_ticks"] / dt / 1000.0
         if "io_ticks" in d:
             out["%util"] = np.minimum(d["io_ticks"] / dt / 10.0, 100.0)
+    gaps = bool(reset.any())
     for m, v in out.items():
-        v[reset] = np.nan
+        if gaps:
+            v[reset] = np.nan
         ctx.units.setdefault(m, unit(m))
     return out
 
@@ -325,19 +372,21 @@ def _kind(out: dict[str, np.ndarray], d: dict[str, np.ndarray], kind: tuple[str,
     p, ios, merges, sectors, ticks = kind
     if ios not in d or sectors not in d:
         return
+    kb = d[sectors] / 2.0
     out[f"{p}/s"] = d[ios] / dt
-    out[f"{p}kB/s"] = d[sectors] / 2.0 / dt
+    out[f"{p}kB/s"] = kb / dt
     if merges in d and ticks in d:
         out[f"{p}rqm/s"] = d[merges] / dt
         out[f"%{p}rqm"] = _per(d[merges], d[merges] + d[ios]) * 100.0
         out[f"{p}_await"] = _per(d[ticks], d[ios])
-        out[f"{p}areq-sz"] = _per(d[sectors] / 2.0, d[ios])
+        out[f"{p}areq-sz"] = _per(kb, d[ios])
 
 
 def _per(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     """num/den, 0 where den is 0 (iostat prints 0.00 for an interval without I/O)."""
+    out = np.where(np.isnan(den), np.nan, 0.0)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.where(np.isnan(den), np.nan, 0.0))
+        return np.divide(num, den, out=out, where=den > 0)  # elsewhere `out` stays as it is
 
 
 def unit(metric: str) -> str:
