@@ -304,14 +304,15 @@ def _global_level(
     if not use.any():
         return use.copy()
     level = float(np.median(s[use])) if upward else _upper_level(s, use, params)
-    near = use.copy()
-    for _ in range(2):
+
+    def near(level: float) -> np.ndarray:
         with np.errstate(invalid="ignore"):
-            near = use & ((s <= level * 2.0) if upward else (s >= level * (1.0 - depth)))
-        if not near.any():
-            break
-        level = float(np.median(s[near]))
-    return near
+            return use & ((s <= level * 2.0) if upward else (s >= level * (1.0 - depth)))
+
+    first = near(level)
+    # once more around the median of those; a third estimate would go unused (its median was
+    # 1 ms of a 24 h series' steady state)
+    return near(float(np.median(s[first]))) if first.any() else first
 
 
 @dataclass(frozen=True)
