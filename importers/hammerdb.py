@@ -1,20 +1,26 @@
 """HammerDB: the transaction counter log (`hdbtcount.log`) and the TPROC-C results of a hammerdbcli
 run log, read as throughput.
 
-Variants covered (tests/fixtures/hammerdb, MANIFEST there: written from HammerDB's own format
-strings in src/generic/gentccmn.tcl and lines of published logs, labelled `-handwritten`):
+Variants covered (tests/fixtures/hammerdb, MANIFEST there: real captures of v3.x, 4.0, 4.3 and 4.7
+from PerfKitBenchmarker's test data and public repositories, and files written from HammerDB's own
+format strings in src/generic/gentccmn.tcl, labelled `-handwritten`):
 - transaction counter log with timestamps (`tc_log_timestamps`): a banner `Hammerdb Transaction
   Counter Log @ Thu Jun 30 21:18:31 UTC 2022`, a `+-+-+` rule, then one line per refresh,
   `193290 PostgreSQL tpm @ Thu Jun 30 21:18:41 UTC 2022` (the database as HammerDB names it:
   Oracle, SQL Server, Db2, MySQL, MariaDB, PostgreSQL; `qph` for TPROC-H). WALL-timed, the zone
   abbreviation kept as evidence for the folder clock. Without timestamps (`193290 MySQL tpm`) the
   lines are INDEX-timed (the refresh rate, 10 s by default, is not printed: the folder's clock
-  spaces them). A log appended to by several runs (a second banner) reads on;
-- the run log's results, one per run (a step load runs one per virtual-user count):
+  spaces them). A log appended to by several runs (a second banner) reads on. A refresh HammerDB
+  skipped (a 1 s log missing one second) stays a gap;
+- the run log's results, one per run (a step load runs one per virtual-user count), from the
+  hammerdbcli console or `hammerdb.log` (`Hammerdb Log @ <date>`, one banner per run in v3):
   `Vuser 1:TEST RESULT : System achieved 42332 NOPM from 97427 PostgreSQL TPM` (v4+) and
   `... System achieved 60301 SQL Server TPM at 13122 NOPM` (v3 and before), with the run's
   `Vuser 1:N Active Virtual Users configured` before it. Each result is one point, placed at the
-  `Timestamp 1 @ <date>` line before it when the log has them, else by its number (INDEX).
+  `Timestamp 1 @ <date>` line before it when the log has them, else by its number (INDEX). The
+  rest of a run log is passed over without warnings (`4 VU TEST`, `101 Virtual Users Created with
+  Monitor VU`, virtual users' errors, time-profile percentiles); a log whose first result lies
+  beyond the detector's head (a 100-user console) is recognised by its banner and start-up lines.
 
 Metrics: `tpm` (transactions per minute, unit 1/min), `tps` (the same per second: tpm / 60,
 1/s; the throughput every panel and drop detection read), `nopm` (new orders per minute, 1/min)
@@ -41,6 +47,14 @@ _NOPM_FIRST = re.compile(r"TEST RESULT : System achieved (\d{1,15}) NOPM from (\
 _TPM_FIRST = re.compile(r"TEST RESULT : System achieved (\d{1,15}) (.+?) TPM at (\d{1,15}) NOPM\s*$")
 _USERS = re.compile(r"^(?:Vuser \d+:)?(\d{1,7}) Active Virtual Users configured")
 _STAMP = re.compile(rf"^Timestamp \d+ @ {_DATE}")
+# A run log's own lines, so that one whose TEST RESULT lies beyond the detector's head (a 100-user
+# console holds ~70 KB before it; a v3 hammerdb.log step load one banner and result per run) is
+# still HammerDB's: the log's banner, the CLI's banner and the virtual users' start-up lines.
+_LOG_BANNER = re.compile(rf"^Hammerdb Log @ {_DATE}")
+_CONSOLE = re.compile(
+    r"^(?:HammerDB CLI v\d|Vuser \d+ created MONITOR - WAIT IDLE|Vuser \d+:Beginning rampup time of \d"
+    r"|Vuser \d+:Processing \d+ transactions with output suppressed|\d+ Virtual Users Created with Monitor VU)"
+)
 _MONTHS = {
     m: k + 1 for k, m in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"))
 }
@@ -49,13 +63,15 @@ UNITS = {"tpm": "1/min", "tps": "1/s", "nopm": "1/min", "qph": "1/h", "thds": "t
 
 def sniff(head: str) -> float:
     lines = [line for line in head.splitlines()[:50] if line.strip()]
-    if any(_BANNER.match(line) for line in lines[:2]):
+    if any(_BANNER.match(line) or _LOG_BANNER.match(line) for line in lines[:2]):
         return 0.95
     counts = sum(1 for line in lines if _COUNT.match(line))
     if lines and counts and 2 * counts >= len(lines):
         return 0.9
     if any(_NOPM_FIRST.search(line) or _TPM_FIRST.search(line) for line in head.splitlines()):
         return 0.85
+    if sum(1 for line in head.splitlines() if _CONSOLE.match(line)) >= 2:
+        return 0.8
     return 0.0
 
 
@@ -92,6 +108,10 @@ class _Log:
         self.timed: bool | None = None  # one kind of line time per file
         self.users: float = np.nan
         self.stamp: float | None = None  # the last `Timestamp N @` of a run log
+        # A line starting with a number is a counter line gone wrong only in a counter log: a run
+        # log's console prints `4 VU TEST` and `5 Virtual Users Created with Monitor VU`.
+        self.counter_log = False
+        self.run_log = False
 
     def add(self, no: int, when: float | None, values: dict[str, float]) -> None:
         timed = when is not None
@@ -104,7 +124,10 @@ class _Log:
         self.t.append(when if when is not None else float(len(self.t)))
 
     def line(self, no: int, raw: str) -> None:
+        if raw.startswith("Vuser ") or _LOG_BANNER.match(raw) or _CONSOLE.match(raw):
+            self.run_log = True
         if m := _COUNT.match(raw):
+            self.counter_log = True
             when = _naive(self.ctx, m, 4) if m.group(4) else None
             if m.group(4) and when is None:
                 self.ctx.warn(no, "unreadable time: line skipped", kind="time")
@@ -113,6 +136,8 @@ class _Log:
             metric = m.group(3)
             self.ctx.note_variant(f"transaction counter ({m.group(2)} {metric})")
             self.add(no, when, {metric: value, "tps": value / 60} if metric == "tpm" else {metric: value})
+        elif _BANNER.match(raw):
+            self.counter_log = True
         elif m := _USERS.match(raw):
             self.users = float(m.group(1))
         elif m := _STAMP.match(raw):
@@ -123,7 +148,7 @@ class _Log:
             values = {"tpm": tpm, "tps": tpm / 60, "nopm": nopm, "thds": self.users}
             self.add(no, self.stamp, values)
             self.users, self.stamp = np.nan, None
-        elif raw[:1].isdigit() and self.ctx.room():  # a counter line gone wrong (a run log's other lines are not)
+        elif raw[:1].isdigit() and self.counter_log and not self.run_log and self.ctx.room():
             self.ctx.warn(no, f"not a HammerDB counter or result line: {raw[:60]!r}", kind="unreadable")
 
 

@@ -1,12 +1,14 @@
-"""HammerDB: the transaction counter log and the TEST RESULT lines (tests/fixtures/hammerdb,
-hand-written in HammerDB's printed layouts: MANIFEST there) against goldens and a naive reading."""
+"""HammerDB: the transaction counter log and the TEST RESULT lines (tests/fixtures/hammerdb: real
+captures and ones hand-written in HammerDB's printed layouts, MANIFEST there) against goldens and a
+naive reading."""
 
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from benchlens import importers
@@ -59,3 +61,64 @@ def test_every_file_is_claimed_by_hammerdb_only() -> None:
     for fmt in (f.name for f in importers.FORMATS if f.name != "hammerdb"):
         for path in fixture_files(fmt) + sample_files(fmt):
             assert hammerdb.sniff(head_of(path)) == 0.0, path.name
+
+
+# ---- real captures (MANIFEST there: PerfKitBenchmarker's test data, a published 100-user console,
+# a v3 hammerdb.log step load), each value checked against a naive reading of its lines ----------
+
+REAL = sorted(p for p in FILES if "handwritten" not in p.name)
+RUN_LOGS = [p for p in REAL if "tcount" not in p.name]
+
+
+def test_real_counter_log_is_every_line_at_its_second() -> None:
+    path = FIXTURES / "hammerdb" / "hammerdb_4.3_C_tcount-timestamps-1s-postgresql.txt"
+    rows = [line.split(" PostgreSQL tpm @ ") for line in path.read_text().splitlines() if " tpm @ " in line]
+    s, ctx = parse_series(hammerdb, path.read_bytes())
+    want_t = [datetime.strptime(d, "%a %b %d %H:%M:%S UTC %Y").replace(tzinfo=UTC).timestamp() for _, d in rows]
+    assert s[("tpm", "")][0].tolist() == want_t  # 1 s apart but for the refresh HammerDB skipped (22:45:13)
+    assert s[("tpm", "")][1].tolist() == [float(n) for n, _ in rows]
+    assert s[("tps", "")][1].tolist() == [float(n) / 60 for n, _ in rows]
+    assert ctx.meta.timing is Timing.WALL and ctx.meta.zone_abbrev == "UTC" and not ctx.warnings
+    assert len(rows) == 99 and np.diff(want_t).max() == 2.0
+
+
+def test_a_broken_line_of_a_real_counter_log_still_warns() -> None:
+    path = FIXTURES / "hammerdb" / "hammerdb_4.3_C_tcount-timestamps-1s-postgresql.txt"
+    raw = path.read_bytes().replace(b"324540 PostgreSQL tpm @ Thu Jun 30 22:43:41 UTC 2022", b"324540 PostgreSQL tp")
+    s, ctx = parse_series(hammerdb, raw)
+    assert len(s[("tpm", "")][1]) == 98 and [w.line for w in ctx.warnings] == [4]
+
+
+def _naive_results(text: str) -> list[tuple[float, float, float]]:
+    """(users, TPM, NOPM) of each TEST RESULT line, in the order HammerDB printed them: v4+
+    `N NOPM from M <db> TPM`, v3 `M <db> TPM at N NOPM`; users from the line before that says so."""
+    out, users = [], np.nan
+    for line in text.splitlines():
+        if line.endswith(" Active Virtual Users configured"):
+            users = float(line.split(":")[-1].split()[0])
+        elif "System achieved " in line:
+            words = line.split("System achieved ")[1].split()
+            nopm, tpm = (words[0], words[3]) if words[1] == "NOPM" else (words[-2], words[0])
+            out.append((users, float(tpm), float(nopm)))
+    return out
+
+
+@pytest.mark.parametrize("path", RUN_LOGS, ids=[p.name for p in RUN_LOGS])
+def test_real_run_logs_give_one_point_per_result_and_no_warnings(path: Path) -> None:
+    want = _naive_results(path.read_text())
+    s, ctx = parse_series(hammerdb, path.read_bytes())
+    assert [tuple(row) for row in zip(*(s[(m, "")][1] for m in ("thds", "tpm", "nopm")), strict=True)] == want
+    assert s[("tps", "")][1].tolist() == [tpm / 60 for _, tpm, _ in want]
+    assert ctx.meta.timing is Timing.INDEX and s[("tpm", "")][0].tolist() == list(range(len(want)))
+    # `4 VU TEST`, `101 Virtual Users Created with Monitor VU`: console lines, not counter lines gone wrong
+    assert not ctx.warnings, ctx.warnings
+
+
+@pytest.mark.parametrize("path", RUN_LOGS, ids=[p.name for p in RUN_LOGS])
+def test_a_run_log_is_hammerdbs_before_its_first_result(path: Path) -> None:
+    """A 100-user console holds ~70 KB before its TEST RESULT: more than the detector's head."""
+    lines = path.read_text().splitlines(keepends=True)
+    head = "".join(lines[: next(k for k, line in enumerate(lines) if "TEST RESULT" in line)])
+    assert importers.detect(head) is hammerdb
+    s, ctx = parse_series(hammerdb, head.encode())
+    assert not s and any("TEST RESULT" in str(w) for w in ctx.warnings)
