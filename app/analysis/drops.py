@@ -266,7 +266,9 @@ def steady_state(
         top = _upper_level(s, finite, params)
         reached = np.flatnonzero(finite & (s >= (1.0 - depth) * top))
         warm = int(reached[0]) if len(reached) else len(s)
-        outside = _global_level(s, finite & (np.arange(len(s)) >= warm), depth, params=params)
+        # nothing measured before the warm-up's end (no warm-up): the same samples, the same level
+        level = None if finite[:warm].any() else top
+        outside = _global_level(s, finite & (np.arange(len(s)) >= warm), depth, params=params, level=level)
     calm = ~_long_runs(~outside & finite, params.min_excluded) & finite & (np.arange(len(s)) >= warm)
     if calm.sum() < params.min_calm:
         calm = finite & (np.arange(len(s)) >= warm)
@@ -296,14 +298,20 @@ def _upper_level(s: np.ndarray, use: np.ndarray, params: DetectParams) -> float:
 
 
 def _global_level(
-    s: np.ndarray, use: np.ndarray, depth: float, upward: bool = False, params: DetectParams = DETECT
+    s: np.ndarray,
+    use: np.ndarray,
+    depth: float,
+    upward: bool = False,
+    params: DetectParams = DETECT,
+    level: float | None = None,
 ) -> np.ndarray:
     """The samples near the run's level, re-estimated twice without the samples far from it. The
-    first estimate is the upper level (a drop longer than half the run pulls the median into it),
-    for latency the median."""
+    first estimate (`level` when the caller has it) is the upper level (a drop longer than half
+    the run pulls the median into it), for latency the median."""
     if not use.any():
         return use.copy()
-    level = float(np.median(s[use])) if upward else _upper_level(s, use, params)
+    if level is None:
+        level = float(np.median(s[use])) if upward else _upper_level(s, use, params)
 
     def near(level: float) -> np.ndarray:
         with np.errstate(invalid="ignore"):
