@@ -196,7 +196,7 @@ def _dump_snapshots(chunks: Iterator[bytes], ctx: Context, snaps: Snapshots) -> 
 
 
 def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
-    snaps = Snapshots(absent_is_zero=True)
+    snaps = Snapshots(absent_is_zero=True, persistent=True)  # summary rows stay unless the select leaves them out
     first = next(chunks, b"")
     rest = prepend(first, chunks)
     if re.search(rb"^INSERT INTO", first[: 256 << 10], re.M | re.I):

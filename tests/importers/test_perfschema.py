@@ -103,3 +103,25 @@ def test_printed_timers_alone_are_kept_as_printed() -> None:
         assert v.tolist() == pytest.approx([float(rows[ev][k]) * 1e-6 for _, rows in snaps])
         assert ctx.units[f"{metric}_since_start"] == "us"
     assert "printed timer columns only: kept as printed (since start)" in ctx.variant
+
+
+TOP5 = PS / "perfschema_mariadb-10.11.19_table_top5-by-sum-timer-wait.txt"
+
+
+def test_a_top_n_loop_gives_rates_only_where_a_row_was_there_twice() -> None:
+    """`... ORDER BY SUM_TIMER_WAIT DESC LIMIT 5` polled while the load changed
+    (tests/capture/perfschema_top_n.sh): client_connection enters the top five at the third
+    snapshot with 3,248 waits since start, COND_manager leaves it after the second. A missing row
+    is "not in the top five", not a counter at zero: the entry was given all 3,248 as one
+    second's rate (3,073/s) and the leaving row read 0/s for the rest of the run."""
+    s = series(TOP5)
+    snaps = naive(TOP5)
+    t = np.array([tt for tt, _ in snaps])
+    for ev in ("wait/io/socket/sql/client_connection", "wait/synch/cond/sql/COND_manager", "wait/io/table/sql/handler"):
+        v = np.array([float(rows[ev][0]) if ev in rows else np.nan for _, rows in snaps])
+        got_t, got = s[("COUNT_STAR", ev)]
+        want = np.diff(v) / np.diff(t)  # NaN wherever either snapshot lacks the row
+        assert got_t.tolist() == t[1:].tolist()
+        assert np.array_equal(np.isnan(got), np.isnan(want)), ev
+        assert got[~np.isnan(got)].tolist() == pytest.approx(want[~np.isnan(want)].tolist()), ev
+    assert np.isnan(s[("COUNT_STAR", "wait/io/socket/sql/client_connection")][1][:2]).all()
