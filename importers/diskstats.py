@@ -171,9 +171,9 @@ def _chunk(acc: _Rows, toks: Tokens, line_no: int, ctx: Context) -> None:
     for i in np.flatnonzero((cnt >= 3) & ~rows & ~marker & ~other):  # numbers where a row was expected
         bad.append(int(i))
     section = len(acc.times) - 1 + np.cumsum(marker)
-    for i in np.flatnonzero(marker):
-        acc.times.append(float(times[i]))
-        acc.lines.append(line_no + int(i) + 1)
+    marked = np.flatnonzero(marker)
+    acc.times.extend(times[marked].tolist())
+    acc.lines.extend((marked + (line_no + 1)).tolist())
     acc.before_first |= bool(((section < 0) & (cnt > 0)).any())
     if acc.times:  # the first marker has come: what was before it is known
         _warn_before_first(acc, ctx)
@@ -324,11 +324,12 @@ def _table(acc: _Rows, device: int, used: np.ndarray) -> dict[str, np.ndarray]:
         if at is not None:
             sections.append(piece.sections[at])
             parts.append(piece.values[at])
-    snap = np.searchsorted(used, np.concatenate(sections))
+    snaps = np.concatenate(sections)
     values = np.concatenate(parts).T.astype(np.float64, order="C")  # whole rows copied, then cast to fields by row
-    if np.array_equal(snap, np.arange(len(used))):  # in every snapshot once, as /proc prints it
+    if np.array_equal(snaps, used):  # in every snapshot once, as /proc prints it
         table = values
     else:
+        snap = np.searchsorted(used, snaps)
         table = np.full((len(FIELDS), len(used)), np.nan)
         for f in range(len(FIELDS)):  # a device printed twice in a snapshot: its last value of each field
             has = ~np.isnan(values[f])
