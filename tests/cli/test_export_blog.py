@@ -119,7 +119,7 @@ def test_latency_ticks_and_title_say_one_unit(db: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize("theme", ["publication", "screen"])
 def test_colour_is_the_run_and_style_the_metric(db: Path, theme: str, qapp) -> None:
     """Every theme: one colour per run in all panels, one line style per metric in a panel, the
-    same as the window (app/ui/charts.py: pen colour of the run, STYLES[j] of the series)."""
+    same as the window (app/ui/curves.py: pen colour of the run, STYLES[j] of the series)."""
     from PySide6.QtGui import QImage, QPainter
 
     from benchlens.app import render
