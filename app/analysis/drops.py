@@ -508,9 +508,23 @@ class RiseParams:
 RISE = RiseParams()
 
 
-def rises(t: np.ndarray, v: np.ndarray, params: RiseParams = RISE, detect_params: DetectParams = DETECT) -> list[Drop]:
-    """Latency rises of v(t): stretches at params.factor x the steady latency or more."""
-    (t, v), *_ = _segments(t, v, None) or [(np.zeros(0), np.zeros(0))]
+def rises(
+    t: np.ndarray,
+    v: np.ndarray,
+    params: RiseParams = RISE,
+    detect_params: DetectParams = DETECT,
+    segments: list[tuple[float, float]] | None = None,
+) -> list[Drop]:
+    """Latency rises of v(t): stretches at params.factor x the steady latency or more, each load
+    step (`segments`) on its own level: the latency a step load's next thread count brings is the
+    saturation it measures, not a rise."""
+    out: list[Drop] = []
+    for ts, vs in _segments(t, v, segments):
+        out.extend(_rises_one(ts, vs, params, detect_params))
+    return sorted(out, key=lambda d: d.start)
+
+
+def _rises_one(t: np.ndarray, v: np.ndarray, params: RiseParams, detect_params: DetectParams) -> list[Drop]:
     if len(t) < detect_params.min_samples:
         return []
     step = _step(t)

@@ -142,10 +142,14 @@ def _series(data: RunData, run_id: int, ref: SeriesRef | None) -> tuple[SeriesRe
     return ref, np.asarray(series[0], np.float64), np.asarray(series[1], np.float64)
 
 
-def _detected(data: RunData, run_id: int, ref: SeriesRef, t: np.ndarray, v: np.ndarray, sensitivity: str) -> Detection:
+def _load_steps(data: RunData, run_id: int, ref: SeriesRef) -> list[tuple[float, float]] | None:
+    """The steady part of each load step (a step load's thread counts), or None."""
     threads = data.data(run_id, SeriesRef(ref.format, "thds"))
-    segments = [s.core for s in find_steps(*threads) if s.core] if threads is not None else None
-    return detection(t, v, sensitivity, segments=segments)
+    return [s.core for s in find_steps(*threads) if s.core] if threads is not None else None
+
+
+def _detected(data: RunData, run_id: int, ref: SeriesRef, t: np.ndarray, v: np.ndarray, sensitivity: str) -> Detection:
+    return detection(t, v, sensitivity, segments=_load_steps(data, run_id, ref))
 
 
 def steady_reference(
@@ -194,7 +198,8 @@ def run_findings(
     found = detected.drops
     lat_ref = latency(data, run_id, ref)
     lat = data.data(run_id, lat_ref) if lat_ref is not None else None
-    up = [r for r in rises(*lat) if not _mostly_in(r, found)] if lat is not None and lat_ref is not None else []
+    steps = _load_steps(data, run_id, ref)
+    up = [r for r in rises(*lat, segments=steps) if not _mostly_in(r, found)] if lat is not None and lat_ref else []
     steady = steady_reference(t, v, [*found, *up], sensitivity, detected.span)
     drops = _explained(data, run_id, ref, found, steady, top)
     groups, _ = recurring(found)

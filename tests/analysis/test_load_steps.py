@@ -113,3 +113,27 @@ def test_a_window_keeps_the_steps_it_covers(summary_lib: Library) -> None:
 
 def test_a_run_at_one_thread_count_is_no_step_load(summary_lib: Library) -> None:
     assert load_steps(LibraryRunData(summary_lib), rid(summary_lib, "baseline")) is None
+
+
+def test_the_latency_of_a_higher_step_is_no_rise(summary_lib: Library) -> None:
+    """Each thread count's latency is that step's own level: going from 2 to 4 and 8 threads on 2
+    CPUs multiplies it (sysbench cpu, prime 10000: 0.5 -> 4.5 -> 12.5 ms), which is the saturation a
+    step load measures, not a latency rise (it was one, 'latency x9.4 · 19 s', across the 4 and 8
+    thread steps). A rise within a step is still found: in the prime 20000 log the 4-thread step
+    went 5.37 -> 13.2-13.7 ms for four reports while its throughput halved (a drop, the rise part
+    of it); on its own, the rise is found within that step."""
+    from benchlens.app.analysis.drops import rises
+    from benchlens.app.analysis.run_drops import run_findings
+
+    data = LibraryRunData(summary_lib)
+    for name in ("prime10000", "prime20000"):
+        assert run_findings(data, rid(summary_lib, f"sysbench_1.0.20_C_cpu-step-load-{name}")).rises == []
+    run = rid(summary_lib, "sysbench_1.0.20_C_cpu-step-load-prime20000")
+    t, lat = data.data(run, SeriesRef("sysbench", "lat_ms", "95"))  # type: ignore[misc]
+    thds = data.data(run, SeriesRef("sysbench", "thds"))
+    high = t[(lat > 13) & (thds[1] == 4)]  # type: ignore[index]
+    (rise,) = rises(t, lat, segments=[s.core for s in find_steps(*thds) if s.core])  # type: ignore[misc]
+    assert len(high) == 4 and rise.start < high[0] and rise.end == high[-1]
+    assert rise.baseline == pytest.approx(5.37)
+    (drop,) = run_findings(data, run).drops
+    assert drop.drop.start < high[0] and drop.drop.end >= high[-2]
