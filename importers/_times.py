@@ -15,9 +15,10 @@ from benchlens.importers._tokens import Tokens, fnv1a, tokenize
 
 # Date styles seen in sysstat banners and iostat -t lines (strftime %x of each locale) and vmstat -t.
 DATE_STYLES = {
-    "MM/DD/YY": re.compile(r"^\d\d/\d\d/\d\d$"),  # C / POSIX
+    "MM/DD/YY": re.compile(r"^\d\d/\d\d/\d\d$"),  # C / POSIX (DD/MM/YY in es_ES: see pick_date_style)
     "MM/DD/YYYY": re.compile(r"^\d\d/\d\d/\d{4}$"),  # en_US (DD/MM/YYYY in en_GB, fr_FR: see pick_date_style)
     "DD.MM.YYYY": re.compile(r"^\d\d\.\d\d\.\d{4}$"),  # de_DE and most of Europe
+    "DD.MM.YY": re.compile(r"^\d\d\.\d\d\.\d\d$"),  # uk_UA, ru_RU
     "YYYY-MM-DD": re.compile(r"^\d{4}-\d\d-\d\d$"),  # S_TIME_FORMAT=ISO, vmstat -t
 }
 # A row's time as sysstat prints it (strftime %X of the locale): `15:57:44` (C, de_DE, fr_FR ...),
@@ -39,16 +40,17 @@ def date_style(text: str) -> str | None:
 
 def pick_date_style(texts: list[str], decimal_comma: bool = False) -> str | None:
     """The style of these date strings. 'NN/NN/YYYY' is month-first in en_US and day-first in
-    en_GB/fr_FR: a field above 12 decides; otherwise a decimal comma (fr_FR, not en_US) does."""
+    en_GB/fr_FR, 'NN/NN/YY' month-first in C and day-first in es_ES: a field above 12 decides;
+    otherwise a decimal comma (fr_FR, es_ES; not en_US, C) does."""
     styles = {date_style(t) for t in texts} - {None}
     if len(styles) != 1:
         return None
     style = styles.pop()
-    if style == "MM/DD/YYYY":
+    if style in ("MM/DD/YYYY", "MM/DD/YY"):
         firsts = [int(t[:2]) for t in texts]
         seconds = [int(t[3:5]) for t in texts]
         if max(firsts) > 12 or (decimal_comma and max(seconds) <= 12):
-            return "DD/MM/YYYY"
+            return "DD/MM/" + style[6:]
     return style
 
 
@@ -100,7 +102,7 @@ def dates(toks: Tokens, idx: np.ndarray, style: str) -> tuple[np.ndarray, np.nda
     pattern = style.replace("YYYY", "yyyy").replace("YY", "yy").replace("MM", "oo").replace("DD", "dd")
     f, ok = fields(toks, idx, pattern)
     year = f["y"]
-    if style.endswith("/YY"):
+    if "YYYY" not in style:  # two-digit years
         year = np.where(year < 70, 2000 + year, 1900 + year)
     month, day = f["o"], f["d"]
     # a capture is not older than the epoch: 0000-01-01 is no date (and no date the folder clock can place)
@@ -236,6 +238,8 @@ def stamp_times(stamps: list[str], date: str | None = None) -> tuple[np.ndarray,
         day = (f"{m[1]}-{m[2]}-{m[3]}" if m[1] else m[4]) if m else date or ""
         days_text.append(iso_date(day))
         clocks.append(s[m.end() :] if m else s)
+    if not all(days_text):  # a stamp without its date
+        return np.zeros(len(stamps)), np.zeros(len(stamps), bool)
     style = pick_date_style(sorted(set(days_text)))
     day_toks = tokenize("\n".join(days_text).encode())
     days, ok = dates(day_toks, day_toks.tok_first[: len(stamps)], style) if style else (None, None)

@@ -171,7 +171,7 @@ class _Text:
             self.ctx.note_variant("LINUX RESTART / COM records")
         hdr_lines = np.flatnonzero(hdr)
         sigs = ss.line_signature(toks, hdr_lines, skip=k)
-        for sig in np.unique(sigs):  # a new header: decode it once
+        for sig in ss.in_order_of_appearance(sigs):  # a new header: decode it once, in file order (owners)
             if int(sig) not in self.headers:
                 self._header(toks.words(int(hdr_lines[np.argmax(sigs == sig)]))[k:], int(sig))
         # summary lines end a report: the next one starts again on the banner's day
@@ -220,7 +220,8 @@ class _Text:
         for w in names:
             metric, factor, suffix = ss.sar_column(w, names, label_name)
             key = (label_name, metric, suffix)
-            if set(names) & TEXT_COLUMNS or self.owners.setdefault(key, sig) != sig:
+            # mpstat's NUMA node report (sar prints none) would give node 1 the shares of CPU 1
+            if set(names) & TEXT_COLUMNS or label_name == "NODE" or self.owners.setdefault(key, sig) != sig:
                 cols.append(None)  # another report prints this name too: the first one keeps it
                 continue
             cols.append((metric, factor, suffix))

@@ -37,7 +37,8 @@ REPORTS = ("u-ALL-P-ALL", "u-r-ALL-B-b-q-w-W-S", "d-p-n-DEV-EDEV", "A", "midnigh
 def test_fixture_matches_golden(path: Path) -> None:
     got = golden.check(sar, path)
     assert got["series"] and not got["warnings"], path.name
-    banner = {"cpus": 2, "host": "vm", "kernel": "Linux 6.18.44-fc-v782"}
+    kernel = "Linux 6.18.44-fc-v669" if "_es_ES_" in path.name or "_uk_UA_" in path.name else "Linux 6.18.44-fc-v782"
+    banner = {"cpus": 2, "host": "vm", "kernel": kernel}  # the es_ES and uk_UA captures: another day
     assert got["meta"] == ({"host": "vm"} if path.name.startswith("sadf") and "_j-" not in path.name else banner)
 
 
