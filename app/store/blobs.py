@@ -20,7 +20,7 @@ def encode(v: np.ndarray) -> tuple[bytes, int]:
         np.rint(scaled, out=scaled)
         if scaled.size and max(scaled.max(), -scaled.min()) <= _INT32 and np.array_equal(scaled / 10.0**k, v):
             return scaled.astype("<i4").tobytes(), k
-    return v.astype("<f8").tobytes(), -1
+    return np.ascontiguousarray(v, "<f8").tobytes(), -1  # one copy: astype() made a second one
 
 
 def decode(blob: bytes, scale: int) -> np.ndarray:
