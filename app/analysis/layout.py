@@ -50,7 +50,7 @@ class Panel:
         """A short label per series: the entity alone when the panel shows one metric of many
         entities (top waits), else the metric and entity."""
         if len({(r.format, r.metric) for r in self.refs}) == 1 and all(r.entity for r in self.refs):
-            return [r.entity for r in self.refs]
+            return _without_unneeded_ids([r.entity for r in self.refs])
         return [r.label() for r in self.refs]
 
     @classmethod
@@ -69,6 +69,16 @@ class Panel:
             height=int(height) if isinstance(height, int | float) and height > 0 else None,
             hidden=[r for r in refs if r in off],
         )
+
+
+_TASK_ID = re.compile(r" \d+(?:/\d+)?$")  # pidstat's `mysqld 1234`, a thread's `mysqld 1234/1250`
+
+
+def _without_unneeded_ids(names: list[str]) -> list[str]:
+    """Processes by their command alone when no two of them share one (`sysbench`, not `sysbench
+    20465`, which a narrow legend would cut to `…nch 20465`); with their ids when they do."""
+    bare = [_TASK_ID.sub("", n) for n in names]
+    return bare if len(set(bare)) == len(bare) and all(bare) else names
 
 
 _SPEC_START = re.compile(r"[a-z][a-z0-9_]*:")  # a format name and its colon: how a SPEC begins

@@ -101,3 +101,17 @@ def test_top_processes_are_those_that_used_most_cpu_over_the_run() -> None:
     assert [r.entity for r in top.refs] == sorted(used, key=lambda e: -used[e])[:TOP_PROCESSES]
     means = {e: float(np.nanmean(v)) for (e, _), (_, v) in series.items()}
     assert max(means, key=means.get) == "flash 1" and top.refs[0].entity != "flash 1"  # the highest mean, not first
+
+
+def test_processes_are_named_by_their_command_unless_two_share_it() -> None:
+    """A legend of processes by command alone (`sysbench`): with the PID too, a 1200 px export cut
+    each entry to `…nch 20465` (the all-sources folder's screenshot); two `mysqld` keep their PIDs."""
+    from benchlens.app.analysis.layout import Panel
+
+    def legend(*entities: str) -> list[str]:
+        return Panel("Top processes", [SeriesRef("pidstat", "%CPU", e) for e in entities]).legend()
+
+    assert legend("sysbench 20465", "benchlens 20451", "kdamond.0 77") == ["sysbench", "benchlens", "kdamond.0"]
+    assert legend("mysqld 1234", "mysqld 1300", "dd 77") == ["mysqld 1234", "mysqld 1300", "dd 77"]
+    assert legend("mysqld 1234", "mysqld 1234/1250") == ["mysqld 1234", "mysqld 1234/1250"]
+    assert legend("wait/io/file/innodb/innodb_data_file", "idle") == ["wait/io/file/innodb/innodb_data_file", "idle"]
