@@ -32,28 +32,6 @@ from benchlens.importers._types import Block, Context, Timing
 
 name = "vmstat"
 
-KNOWN = [
-    "r",
-    "b",
-    "swpd",
-    "free",
-    "buff",
-    "cache",
-    "inact",
-    "active",
-    "si",
-    "so",
-    "bi",
-    "bo",
-    "in",
-    "cs",
-    "us",
-    "sy",
-    "id",
-    "wa",
-    "st",
-    "gu",
-]
 # vmstat's columns, always in this order (`-a`: inact active instead of buff cache)
 ORDER = [
     "r",
@@ -76,6 +54,7 @@ ORDER = [
     "gu",
 ]
 ORDER_A = [*ORDER[:4], "inact", "active", *ORDER[6:]]
+KNOWN = [*ORDER[:6], "inact", "active", *ORDER[6:]]  # every column vmstat prints
 # The labels as procps-ng 4.0.2's message catalogues translate them (de es fr ka ko pl pt_BR ro sv
 # uk vi zh_CN; `Puffer` from an older de catalogue), checked against real captures
 # (tests/fixtures/vmstat). One label may stand for two columns (ko_KR prints si and bi both as 입,
