@@ -5,7 +5,8 @@ long as half the run, or one that lasts to the end of the benchmark, stays below
 
 1. Bursty series (per-second commit counts of a TPC-C run swing by half their level from one
    second to the next) are judged on a short centred moving average; smooth ones as they are.
-2. The warm-up is what comes before the series first reaches (1 - depth) of its upper level.
+2. The warm-up is what comes before the series first reaches (1 - depth) of its upper level,
+   and, for a series that starts above its steady level, until it has come down to it.
 3. A first, global pass: the median level of the rest, recomputed without the samples below
    (1 - depth) of it, marks the stretches far below the run's level.
 4. The baseline is then the rolling median (`baseline_s` seconds) of the samples outside those
@@ -92,6 +93,10 @@ class DetectParams:
     # percentile of the series taken as its upper level, the warm-up ends when the series first
     # reaches (1 - depth) of it; chosen by hand, not measured
     level_percentile: float = 75.0
+    # samples of the centred median that tells a start above the steady level has come down to it
+    # (a warm-up from above: the bursty table of bench/drop_quality goes 430 -> 250 tps in 25 s);
+    # chosen by hand, not measured
+    settle_samples: int = 11
     # a sample at or below this fraction of the baseline is a stall (a complete stall: 0 commits)
     stall: float = 0.1
     # samples: only stretches this long far below the run's level are left out of its steady
@@ -269,6 +274,8 @@ def steady_state(
         # nothing measured before the warm-up's end (no warm-up): the same samples, the same level
         level = None if finite[:warm].any() else top
         outside = _global_level(s, finite & (np.arange(len(s)) >= warm), depth, params=params, level=level)
+        if outside.any():
+            warm = _settled(s, warm, (1.0 + depth) * float(np.median(s[outside])), params.settle_samples)
     calm = ~_long_runs(~outside & finite, params.min_excluded) & finite & (np.arange(len(s)) >= warm)
     if calm.sum() < params.min_calm:
         calm = finite & (np.arange(len(s)) >= warm)
@@ -276,6 +283,24 @@ def steady_state(
         return Steady(np.full(len(s), np.nan), warm, smooth)
     local = baseline(t[calm], s[calm], params)
     return Steady(np.interp(t, t[calm], local), warm, smooth)
+
+
+def _settled(s: np.ndarray, warm: int, ceiling: float, width: int) -> int:
+    """Where a series that starts above its steady level has come down to it: the first sample
+    from `warm` on whose centred median of `width` samples is at most `ceiling` (no later than the
+    end). A bursty table warming up goes 430 -> 250 tps over its first 25 s, and a dip on the way
+    down is the warm-up, not a drop below the steady state."""
+    half = width // 2
+    start = max(warm - half, 0)
+    head = s[start : start + width]
+    if len(head) < width or not np.nanmedian(head) > ceiling:  # already at its level: the usual case
+        return warm
+    for lo in range(start, len(s) - width + 1, 256):  # in strides: a long high start stays cheap
+        windows = sliding_window_view(s[lo : lo + 256 + width - 1], width)
+        down = np.flatnonzero(~(np.nanmedian(windows, axis=1) > ceiling))
+        if len(down):
+            return max(warm, lo + int(down[0]) + half)
+    return warm
 
 
 def _long_runs(mask: np.ndarray, n: int) -> np.ndarray:

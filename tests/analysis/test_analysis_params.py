@@ -60,6 +60,18 @@ def test_bursty_noise_decides_whether_a_series_is_judged_on_its_moving_average()
     assert [(d.start, d.end) for d in raw] != [(d.start, d.end)]
 
 
+def test_settle_samples_is_how_long_a_high_start_takes_to_come_down() -> None:
+    t = np.arange(1.0, 91.0)
+    v = np.r_[[410.0] * 5, [265.0] * 4, [420.0] * 3, np.linspace(380, 260, 12), np.full(66, 255.0)]
+    assert detect(t, v) == []  # the dip at 6-9 s is the warm-up coming down
+    late = np.r_[np.full(10, 410.0), np.random.default_rng(17).normal(255.0, 12.0, 80)]
+    late[40:46] = 120.0  # a drop once settled
+    (d,) = detect(t, late)
+    assert (d.start, d.end) == (40, 46)
+    # a median of 81 samples over a 90-sample run calls the run settled only at its middle (41 s)
+    assert detect(t, late, params=DetectParams(settle_samples=81)) != [d]
+
+
 def test_min_samples_leaves_short_segments_unsearched() -> None:
     t, v = steady(40)
     v[20:26] = 200

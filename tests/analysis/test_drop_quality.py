@@ -41,9 +41,7 @@ SUBSET = [
 # as `make drop-quality` measured it on 2026-11-23. Strict: a fix shows up as an XPASS, to move
 # the run out of here.
 NOT_FOUND_YET: dict[str, str] = {}
-DROPS_ON_QUIET_YET = {
-    "quiet-bursty": "a dip in the first 8 s, while the bursty table warms up (410 -> 230 tps), is flagged",
-}
+DROPS_ON_QUIET_YET: dict[str, str] = {}
 CLASS_NOT_YET_FIRST: dict[str, str] = {}
 
 
