@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from benchlens.importers._times import AM, CLOCK_TEXT, PM, dates, pick_date_style
+from benchlens.importers._times import AM, CLOCK_TEXT, PM, dates, iso_date, pick_date_style
 from benchlens.importers._tokens import KIND_TEXT, Tokens, tokenize
 from benchlens.importers._types import Context, FormatError
 
@@ -39,16 +39,11 @@ def parse_banner(line: str, ctx: Context) -> str | None:
     return m["date"]
 
 
-# ja_JP and zh_CN print the banner's date (strftime %x) as `2026年11月23日`, ko_KR as `2026년 11월 23일`
-_CJK_DATE = re.compile(r"(\d{4})(?:年|년 )(\d\d)(?:月|월 )(\d\d)[日일]")
-
-
 def banner_day(date: str, decimal: str) -> int:
     """Days since the epoch of the banner's date in any layout sysstat prints (the locale's %x:
-    `11/23/26`, `11/23/2026`, `23.11.2026`, `23/11/2026`, `2026年11月23日`, `2026년 11월 23일`; ISO
-    `2026-11-23`)."""
-    if m := _CJK_DATE.fullmatch(date):
-        date = f"{m[1]}-{m[2]}-{m[3]}"
+    `11/23/26`, `26/11/26`, `26.11.26`, `11/23/2026`, `23.11.2026`, `23/11/2026`, `2026年11月23日`,
+    `2026년 11월 23일`; ISO `2026-11-23`)."""
+    date = iso_date(date)
     style = pick_date_style([date], decimal == ",")
     days, ok = dates(tokenize(date.encode()), np.array([0]), style) if style else (None, [False])
     if days is None or not ok[0]:
