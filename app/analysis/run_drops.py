@@ -194,11 +194,11 @@ def run_findings(
 ) -> Findings:
     """Drops, recurring dips, latency rises while the throughput held, and stability."""
     ref, t, v = _series(data, run_id, ref)
-    detected = _detected(data, run_id, ref, t, v, sensitivity)
+    steps = _load_steps(data, run_id, ref)
+    detected = detection(t, v, sensitivity, segments=steps)
     found = detected.drops
     lat_ref = latency(data, run_id, ref)
     lat = data.data(run_id, lat_ref) if lat_ref is not None else None
-    steps = _load_steps(data, run_id, ref)
     up = [r for r in rises(*lat, segments=steps) if not _mostly_in(r, found)] if lat is not None and lat_ref else []
     steady = steady_reference(t, v, [*found, *up], sensitivity, detected.span)
     drops = _explained(data, run_id, ref, found, steady, top)
