@@ -67,7 +67,10 @@ TRANSLATED = {
     "buff": {"búf", "tampon", "Puffer", "버퍼", "bufor", "缓冲"},
     "cache": {"Cache", "caché", "캐시", "кеш", "nhớtạm", "缓存"},
     "inact": {"inakt", "비활", "nieakt", "inativ", "不活动"},
-    "active": {"aktiv", "activo", "actif", "აქტიური", "활성", "akt", "ativo", "activă", "aktivt", "активно"},
+    "active": {
+        *("aktiv", "activo", "actif", "აქტიური", "활성", "akt", "ativo", "activă", "aktivt", "активно"),
+        *("hđộng", "活动"),
+    },
     "si": {"입", "sin", "vi"},
     "so": {"출", "vu"},
     "bi": {"입", "bin"},
@@ -80,7 +83,6 @@ TRANSLATED = {
     "st": {"sk"},
     "gu": {"go", "gä"},
 }
-TRANSLATED["active"] |= {"hđộng", "活动"}
 # the labels that name one column wherever they appear (for lines not in the fixed order)
 ALIASES = {w: c for c, ws in TRANSLATED.items() for w in ws if sum(w in v for v in TRANSLATED.values()) == 1}
 FIRST_LABELS = [fnv1a(w.encode()) for w in ("r", *TRANSLATED["r"])]
