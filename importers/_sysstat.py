@@ -53,7 +53,7 @@ def banner_day(date: str, decimal: str) -> int:
 
 _CLOCK = re.compile(r"\d\d:\d\d:\d\d")
 _ROW_CLOCK = re.compile(rf"({CLOCK_TEXT})[ \t]+\S+[ \t]+\S")  # a time, then a label or header and more
-_LOCAL_CLOCKS = {"時": "hh時mm分ss秒", "时": "hh时mm分ss秒", "시": "hh시 mm분 ss초"}
+LOCAL_CLOCKS = {"時": "hh時mm分ss秒", "时": "hh时mm分ss秒", "시": "hh시 mm분 ss초"}
 
 
 def time_tokens(toks: Tokens, ctx: Context) -> int | None:
@@ -68,7 +68,7 @@ def time_tokens(toks: Tokens, ctx: Context) -> int | None:
             return k
         m = _ROW_CLOCK.match(toks.line(i).lstrip()) if len(words) >= 3 else None
         if m:
-            ctx.note_variant(f"24-hour times ({_LOCAL_CLOCKS.get(m.group(1)[2], m.group(1))})")
+            ctx.note_variant(f"24-hour times ({LOCAL_CLOCKS.get(m.group(1)[2], m.group(1))})")
             return len(m.group(1).split())
     return None
 

@@ -235,9 +235,9 @@ def _hms(stamp: list[str]) -> tuple[tuple[int, int, int], str] | None:
     if m := _CLOCK.fullmatch(stamp[0]):
         if m[1]:
             return (int(m[1]), int(m[2]), int(m[3])), ""
-        return (int(m[4]), int(m[5]), int(m[6])), ss._LOCAL_CLOCKS[stamp[0][2]]  # 時 or 时
+        return (int(m[4]), int(m[5]), int(m[6])), ss.LOCAL_CLOCKS[stamp[0][2]]  # 時 or 时
     ko = _ko_clock(stamp)
-    return (ko, ss._LOCAL_CLOCKS["시"]) if ko else None
+    return (ko, ss.LOCAL_CLOCKS["시"]) if ko else None
 
 
 def _ko_clock(words: list[str]) -> tuple[int, int, int] | None:
