@@ -14,10 +14,11 @@ from functools import partial
 
 import numpy as np
 
-from benchlens.app.analysis.drops import Detection, Drop, detection, rises, steady_span
+from benchlens.app.analysis.drops import Detection, Drop, detection, steady_span
 from benchlens.app.analysis.explain import Change, Reference, classes, explain, verdict
 from benchlens.app.analysis.layout import THROUGHPUT_FORMATS
 from benchlens.app.analysis.patterns import Recurring, recurring
+from benchlens.app.analysis.rises import rises
 from benchlens.app.analysis.stability import Stability, stability
 from benchlens.app.analysis.steps import find_steps
 from benchlens.app.errors import AnalysisError

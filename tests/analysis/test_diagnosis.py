@@ -7,10 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from benchlens.app.analysis.drops import detect, rises
+from benchlens.app.analysis.drops import detect
 from benchlens.app.analysis.explain import Reference, explain, window_level
 from benchlens.app.analysis.patterns import recurring
 from benchlens.app.analysis.relevance import class_of, is_evidence, is_idle_wait
+from benchlens.app.analysis.rises import rises
 from benchlens.app.analysis.stability import stability
 from benchlens.app.model import SeriesRef
 from tests.analysis.conftest import steady

@@ -122,7 +122,7 @@ def test_the_latency_of_a_higher_step_is_no_rise(summary_lib: Library) -> None:
     thread steps). A rise within a step is still found: in the prime 20000 log the 4-thread step
     went 5.37 -> 13.2-13.7 ms for four reports while its throughput halved (a drop, the rise part
     of it); on its own, the rise is found within that step."""
-    from benchlens.app.analysis.drops import rises
+    from benchlens.app.analysis.rises import rises
     from benchlens.app.analysis.run_drops import run_findings
 
     data = LibraryRunData(summary_lib)
