@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import time
@@ -15,6 +16,7 @@ import numpy as np
 
 from benchlens.app.store.blobs import encode
 from benchlens.app.store.errors import LibraryError
+from benchlens.importers._tokens import ahead
 from benchlens.importers._types import Block, SourceWarning
 
 if TYPE_CHECKING:
@@ -263,6 +265,13 @@ class SeriesSink:
         self.samples = 0
 
     def add(self, blocks: Iterable[Block]) -> None:
+        """Store the blocks as they come. The importer runs one block ahead in a thread of its own
+        (ahead()): its numpy work overlaps the SQL here (sqlite3 lets go of the GIL while it writes),
+        and the blocks, their order and so the chunks are the same as without the thread."""
+        with contextlib.closing(ahead(blocks, 1, "benchlens-blocks")) as got:
+            self._add(got)
+
+    def _add(self, blocks: Iterable[Block]) -> None:
         for b in blocks:
             if len(b.t) == 0:
                 continue
