@@ -34,6 +34,7 @@ class Backend:
     Error: type[Exception] = Exception
     Integrity: type[Exception] = Exception
     max_chunk_points: int | None = None  # None: one chunk holds whatever a flush gives it
+    blob_views = False  # the driver takes a BLOB as any buffer (a memoryview), not only as bytes
 
     def busy(self, error: Exception) -> bool:
         raise NotImplementedError
@@ -82,6 +83,7 @@ class Backend:
 
 class SqliteBackend(Backend):
     kind = "sqlite"
+    blob_views = True  # sqlite3 binds a buffer as a BLOB (copied into SQLite): no bytes copy first
     Error = sqlite3.Error
     Integrity = sqlite3.IntegrityError
 

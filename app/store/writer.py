@@ -255,6 +255,7 @@ class SeriesSink:
     def __init__(self, txn: ImportTxn, source_id: int, units: dict[str, str]) -> None:
         self.conn = txn.conn
         self.max_points = txn.db.max_chunk_points
+        self.views = txn.db.blob_views
         self.source_id = source_id
         self.units = units
         self.pending: dict[tuple[str, tuple[str, ...]], list[Block]] = {}
@@ -318,8 +319,8 @@ class SeriesSink:
             if lo is not None and hi is not None:
                 st.start = lo if st.start is None else min(st.start, lo)
                 st.end = hi if st.end is None else max(st.end, hi)
-            blob, scale = encode(v)
-            rows.append((sid, st.seq, tid, scale, blob))
+            data, scale = encode(v)
+            rows.append((sid, st.seq, tid, scale, data.data if self.views else data.tobytes()))
             st.seq += 1
             self.samples += len(v)
         self.conn.executemany("INSERT INTO chunks (series_id, seq, times_id, scale, v) VALUES (?, ?, ?, ?, ?)", rows)
