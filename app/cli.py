@@ -6,11 +6,17 @@ on stderr with a non-zero exit code, never a traceback."""
 
 from __future__ import annotations
 
+import os
+
+# numpy's OpenBLAS starts a thread per core when numpy loads, and it spins for a while: 0.04-0.07 s
+# of CPU per command on 2 cores (perf: 3 % of a 2M-line diskstats import, beside the import's own
+# threads). Nothing in benchlens multiplies matrices big enough to split; a value the user set is kept.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import argparse
 import csv
 import json
 import math
-import os
 import sys
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
