@@ -153,13 +153,9 @@ def _chunk(acc: _Rows, toks: Tokens, line_no: int, ctx: Context) -> None:
     rows = (cnt >= 7) & (kind[first] == KIND_NUMBER) & (kind[second] == KIND_NUMBER) & (kind[third] == KIND_TEXT)
     rows &= (toks.line_numeric == cnt - 1) & ((cnt == 7) | (cnt >= 14))
     short = (toks.line_end - toks.line_start) < MARKER_MAX
-    ts = short & (cnt >= 2) & (toks.hash[first] == H_TS) & (kind[second] == KIND_NUMBER) & ~rows
-    ts_val = toks.val[second]
-    ts &= (ts_val >= 1e8) & (ts_val < 1e11)
-    ts[ts] = _ts_layout(toks, first[ts], second[ts])
+    ts, times = _ts_markers(toks, np.flatnonzero(short & (cnt >= 2) & ~rows), first, second)
     other = (cnt > 0) & ~rows & ~ts
     marker = ts.copy()
-    times = np.where(ts, ts_val, np.nan)
     bad: list[int] = []
     for i in np.flatnonzero(other):
         t = marker_time(toks.line(int(i)), ctx) if short[i] else None
@@ -179,6 +175,23 @@ def _chunk(acc: _Rows, toks: Tokens, line_no: int, ctx: Context) -> None:
         _warn_before_first(acc, ctx)
     _warn_lines(acc, toks, line_no, sorted(bad), section, ctx)
     _keep_rows(acc, toks, np.flatnonzero(rows & (section >= 0)), section, ctx)
+
+
+def _ts_markers(
+    toks: Tokens, lines: np.ndarray, first: np.ndarray, second: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(is a `TS <epoch>` marker, its time else NaN) of each line of the chunk, looking only at
+    `lines` (short lines that are not rows: one in 41 of a 40-device file)."""
+    one, two = first[lines], second[lines]
+    val = toks.val[two]
+    ok = (toks.hash[one] == H_TS) & (toks.kind[two] == KIND_NUMBER) & (val >= 1e8) & (val < 1e11)
+    ok[ok] = _ts_layout(toks, one[ok], two[ok])
+    at = lines[ok]
+    ts = np.zeros(toks.n_lines, bool)
+    ts[at] = True
+    times = np.full(toks.n_lines, np.nan)
+    times[at] = val[ok]
+    return ts, times
 
 
 def _ts_layout(toks: Tokens, first: np.ndarray, second: np.ndarray) -> np.ndarray:
@@ -325,7 +338,13 @@ def _table(acc: _Rows, device: int, used: np.ndarray) -> dict[str, np.ndarray]:
             sections.append(piece.sections[at])
             parts.append(piece.values[at])
     snaps = np.concatenate(sections)
-    values = np.concatenate(parts).T.astype(np.float64, order="C")  # whole rows copied, then cast to fields by row
+    # each piece's lines cast into the fields' rows in one copy (not joined, then transposed and cast:
+    # 0.08 s for 40 devices' 2M lines against 0.11-0.20 s)
+    values = np.empty((len(FIELDS), len(snaps)))
+    k = 0
+    for part in parts:
+        values[:, k : k + len(part)] = part.T
+        k += len(part)
     if np.array_equal(snaps, used):  # in every snapshot once, as /proc prints it
         table = values
     else:
