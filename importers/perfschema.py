@@ -63,6 +63,10 @@ _COMBINE: dict[str, Callable[[float, float], float]] = {
 }
 _SUMMARY = frozenset(m.lower() for m in (*RATE_UNITS, *TIMERS))  # a select of any of them is read
 HEADERS = [frozenset({"event_name", c}) for c in sorted(_SUMMARY)]
+# the summary tables' own column names (their keys and their COUNT_/SUM_/MIN_/AVG_/MAX_ columns)
+_PS_COLUMN = re.compile(
+    r"event_name|file_name|object_instance_begin|thread_id|user|host|(?:count|sum|min|avg|max)_[a-z_]+", re.I
+)
 
 
 def sniff(head: str) -> float:
@@ -80,6 +84,7 @@ def _wanted(res: mt.Result) -> bool:
 
 
 def _values(res: mt.Result, ctx: Context) -> dict[tuple[str, str], float]:
+    _unread(res, ctx)
     cols = {c.lower() for c in res.columns}
     key = "file_name" if "file_name" in cols else "event_name"
     counters = [m for m in RATE_UNITS if m.lower() in cols]
@@ -104,6 +109,17 @@ def _values(res: mt.Result, ctx: Context) -> dict[tuple[str, str], float]:
             old = out.get(printed)
             out[printed] = v if old is None else _COMBINE[metric](old, v)
     return out
+
+
+def _unread(res: mt.Result, ctx: Context) -> None:
+    """Said once per file: columns that are not Performance Schema's (an expression such as
+    `SUM_TIMER_WAIT/1000000000`, an alias such as `wait_ms`) are not read, whatever they hold."""
+    other = [c.strip() for c in res.columns if not _PS_COLUMN.fullmatch(c.strip())]
+    if not other:
+        return
+    text = "not Performance Schema columns (an expression or an alias?), not read: " + ", ".join(other)
+    if all(w.text != text for w in ctx.warnings):
+        ctx.warn(res.first_line, text, kind="column")
 
 
 # Documented column orders, for dumps without --complete-insert or CREATE TABLE.

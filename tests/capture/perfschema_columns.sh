@@ -6,7 +6,9 @@
 #
 #   bash tests/capture/perfschema_columns.sh        (as root, Debian 12: mariadb-server mariadb-client)
 #
-# Writes tests/fixtures/perfschema/perfschema_mariadb-<ver>_<columns>.txt for the column subsets below.
+# Writes tests/fixtures/perfschema/perfschema_mariadb-<ver>_<columns>.txt for the column subsets below;
+# `ONLY=computed bash tests/capture/perfschema_columns.sh` captures only the select with computed
+# columns (an expression and an alias beside COUNT_STAR: not Performance Schema columns).
 set -euo pipefail
 CAPTURE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 FIX=$(cd "$CAPTURE_DIR/../fixtures" && pwd)
@@ -33,15 +35,24 @@ sleep 2
 marker() { echo "TS $(date +%s.%N) $(date '+%F %T')"; }
 T=performance_schema.events_waits_summary_global_by_event_name
 W="WHERE EVENT_NAME LIKE 'wait/io/table/%' OR EVENT_NAME LIKE 'wait/lock/table/%' OR EVENT_NAME LIKE 'wait/io/file/innodb/%'"
+COMPUTED="SELECT EVENT_NAME, COUNT_STAR, SUM_TIMER_WAIT/1000000000 AS wait_ms, ROUND(AVG_TIMER_WAIT/1000000, 3) FROM $T $W"
 for i in 1 2 3 4 5; do
-  { marker; db -t -e "SELECT EVENT_NAME, SUM_TIMER_WAIT FROM $T $W"; } >>"$PS.sum.tmp"
-  { marker; db -t -e "SELECT EVENT_NAME, COUNT_STAR, AVG_TIMER_WAIT, MAX_TIMER_WAIT FROM $T $W"; } >>"$PS.count.tmp"
-  { marker; db -B -e "SELECT EVENT_NAME, AVG_TIMER_WAIT, MIN_TIMER_WAIT, MAX_TIMER_WAIT FROM $T $W"; } >>"$PS.avg.tmp"
+  if [ "${ONLY:-}" = computed ]; then
+    { marker; db -t -e "$COMPUTED"; } >>"$PS.computed.tmp"
+  else
+    { marker; db -t -e "SELECT EVENT_NAME, SUM_TIMER_WAIT FROM $T $W"; } >>"$PS.sum.tmp"
+    { marker; db -t -e "SELECT EVENT_NAME, COUNT_STAR, AVG_TIMER_WAIT, MAX_TIMER_WAIT FROM $T $W"; } >>"$PS.count.tmp"
+    { marker; db -B -e "SELECT EVENT_NAME, AVG_TIMER_WAIT, MIN_TIMER_WAIT, MAX_TIMER_WAIT FROM $T $W"; } >>"$PS.avg.tmp"
+  fi
   sleep 1
 done
-mv "$PS.sum.tmp" "${PS}_table_event-name-sum-timer-wait.txt"
-mv "$PS.count.tmp" "${PS}_table_event-name-count-avg-max.txt"
-mv "$PS.avg.tmp" "${PS}_batch_event-name-avg-min-max.txt"
+if [ "${ONLY:-}" = computed ]; then
+  mv "$PS.computed.tmp" "${PS}_table_event-name-count-computed.txt"
+else
+  mv "$PS.sum.tmp" "${PS}_table_event-name-sum-timer-wait.txt"
+  mv "$PS.count.tmp" "${PS}_table_event-name-count-avg-max.txt"
+  mv "$PS.avg.tmp" "${PS}_batch_event-name-avg-min-max.txt"
+fi
 
 for j in $(jobs -p); do [ "$j" = "$SERVER" ] || wait "$j" 2>/dev/null || true; done
 echo "captured with MariaDB $VER:"

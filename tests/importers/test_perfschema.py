@@ -45,6 +45,7 @@ PS = FIXTURES / "perfschema"
 SUM_ONLY = PS / "perfschema_mariadb-10.11.19_table_event-name-sum-timer-wait.txt"
 COUNT_AVG_MAX = PS / "perfschema_mariadb-10.11.19_table_event-name-count-avg-max.txt"
 AVG_MIN_MAX = PS / "perfschema_mariadb-10.11.19_batch_event-name-avg-min-max.txt"
+COMPUTED = PS / "perfschema_mariadb-10.11.19_table_event-name-count-computed.txt"
 
 
 def naive(path: Path) -> list[tuple[float, dict[str, list[str]]]]:
@@ -89,6 +90,25 @@ def test_count_star_with_printed_avg_and_max() -> None:
     v = [float(rows[ev][0]) for _, rows in snaps]
     assert s[("COUNT_STAR", ev)][1].tolist() == pytest.approx((np.diff(v) / np.diff(t)).tolist())
     assert {m for m, _ in s} == {"COUNT_STAR"}
+
+
+def test_computed_columns_are_named_in_one_warning() -> None:
+    """`SELECT EVENT_NAME, COUNT_STAR, SUM_TIMER_WAIT/1000000000 AS wait_ms, ROUND(AVG_TIMER_WAIT/
+    1000000, 3)` (real, 5 snapshots): COUNT_STAR is read; the alias and the expression are not
+    Performance Schema columns, said once for the file instead of left out silently."""
+    got, ctx = parse_series(perfschema, COMPUTED.read_bytes())
+    snaps = naive(COMPUTED)
+    t = [tt for tt, _ in snaps]
+    ev = "wait/io/table/sql/handler"
+    v = [float(rows[ev][0]) for _, rows in snaps]
+    assert got[("COUNT_STAR", ev)][1].tolist() == pytest.approx((np.diff(v) / np.diff(t)).tolist())
+    assert {m for m, _ in got} == {"COUNT_STAR"}
+    said = [w for w in ctx.warnings if w.kind == "column"]
+    assert [w.text for w in said] == [
+        "not Performance Schema columns (an expression or an alias?), not read: "
+        "wait_ms, ROUND(AVG_TIMER_WAIT/1000000, 3)"
+    ]
+    assert said[0].line == 2  # the header of the first snapshot's table
 
 
 def test_printed_timers_alone_are_kept_as_printed() -> None:
