@@ -264,9 +264,9 @@ def tokenized(chunks: Iterator[bytes], decimal: str = ".", depth: int = 1) -> It
     """(tokens, number of the chunk's first line) for each chunk, in a pipeline of two threads
     beside the caller: one reads (and hashes) the chunks, one scans them, each ahead of the next
     stage. Reading, hashing and the compiled scan release the GIL, so they run beside each other
-    and the caller's numpy and SQLite work (on 2 cores, a 2M-line diskstats file: reading and
-    hashing 0.25 s CPU, scanning 0.42 s, the importer's rows 0.45 s; in one thread the first two
-    were the import's slowest stage). At most `depth` scanned chunks wait in the queue.
+    and the caller's numpy and SQLite work (a 2M-line diskstats file: reading and hashing take
+    0.25 s CPU, scanning 0.42 s, the importer's rows 0.3-0.45 s; with reading and scanning in one
+    thread, that thread was the slowest stage). At most `depth` scanned chunks wait in the queue.
     The token arrays are recycled once the caller asks for the next chunk: copy what you keep."""
     ring = [Buffers() for _ in range(depth + 3)]  # filling, queued, in use, and one of slack
 
