@@ -14,6 +14,12 @@
 #           convoys and deadlocks: per-second commits swing 175-285, like a TPC-C run's)
 #   rated   sysbench oltp_read_write at a fixed 100 tps from 8 threads (the throughput rides out
 #           load; at 250 tps a 16-client spike cut it to 160 on this shared machine: a drop)
+#   churn   the bursty workload with the ids in a secondary index (sysbench --secondary=on): every
+#           delete-and-insert of an id leaves a delete-marked (id, row) entry until purge removes it
+#   writes  sysbench oltp_update_non_index --rand-type=uniform, 16 tables x 300,000 rows, 4 threads
+#           on its own server (WRITES_OPTS: 2 GB buffer pool holding all ~95,000 pages, a 16 MB redo
+#           log written buffered): each update dirties a page of its own, the checkpoint age sits at
+#           the log's sync flush point and the page cleaner writes ~5,900 pages/s to keep it there
 # `len` past the benchmark's end makes a disturbance that lasts to the end of the run.
 # The monitor and snapshot logs are gzip-compressed (the importers read gzip by content), the
 # server's options go to my.cnf and its SHOW GLOBAL VARIABLES to global_variables.txt in the folder.
@@ -41,9 +47,15 @@ quiet-rated               quiet             -           -     rated  75  30 0
 global-read-lock-end-bursty global-read-lock locks      long  bursty 75  30 12
 table-lock-short-bursty   table-lock        locks       short bursty 75  30 12
 disk-writers-short-bursty disk-writers      disk        short bursty 75  30 12
+purge-lag-long-churn      purge-lag         purge       long  churn  100 30 40
+purge-lag-short-churn     purge-lag         purge       short churn  75  30 15
+flushing-long-writes      flush-throttle    flushing    long  writes 100 30 40
+flushing-short-writes     flush-throttle    flushing    short writes 75  30 12
 "
-# Recorded and left out (README): flushing on either workload (the redo log at 16 MB held the
-# checkpoint age at its sync point for 40 s with no loss of throughput: too few hot pages).
+# Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
+# 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
+# pages; writes workload: the shrink waits for a checkpoint, up to 77 s), purge-lag-long-smooth (a
+# read view costs the smooth workload nothing).
 # global-read-lock-end-bursty was planned as a 12 s lock: waiting for it stalled the run to its end.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
@@ -60,6 +72,9 @@ RUNS=${RUNS:-$ALL}
 source "$root/tests/capture/private_mariadb.sh"
 OPTS=(--performance-schema=ON --innodb-buffer-pool-size=128M --innodb-lock-wait-timeout=120
   "--performance-schema-instrument=wait/synch/%=ON" "--performance-schema-instrument=wait/lock/metadata/sql/mdl=ON")
+# the writes workload's server (after OPTS: the later option wins)
+WRITES_OPTS=(--innodb-buffer-pool-size=2G --innodb-log-file-size=16M --innodb-log-file-buffering=ON
+  --innodb-io-capacity=2000 --innodb-io-capacity-max=20000)
 
 q() { db -N -B -e "$1"; }
 sb() {  # sb WORKLOAD: the sysbench command line of that workload, one word a line
@@ -68,16 +83,27 @@ sb() {  # sb WORKLOAD: the sysbench command line of that workload, one word a li
     smooth) printf '%s\n' sysbench oltp_read_write "${common[@]}" --tables=4 --table-size=20000 --threads=4 ;;
     rated) printf '%s\n' sysbench oltp_read_write "${common[@]}" --tables=4 --table-size=20000 --threads=8 --rate=100 ;;
     bursty) printf '%s\n' sysbench oltp_read_write "${common[@]}" --mysql-db=sbburst --tables=1 --table-size=10 --threads=32 ;;
+    churn) printf '%s\n' sysbench oltp_read_write "${common[@]}" --mysql-db=sbchurn --tables=1 --table-size=10 --secondary=on --threads=32 ;;
+    writes) printf '%s\n' sysbench oltp_update_non_index "${common[@]}" --mysql-db=sbwrite --tables=16 --table-size=300000 \
+      --rand-type=uniform --threads=4 ;;
   esac
 }
-server() {  # server [extra option]: a fresh private server with both schemas prepared and warmed
+server() {  # server KIND [extra option]: a fresh private server, its schemas prepared and warmed
+  local kind=$1; shift
   [ -n "$SERVER" ] && _stop_private_mariadb && SERVER=""
   start_private_mariadb /tmp/bl_drop_quality_14 "${OPTS[@]}" "$@"
   mkdir -p "$BASE/scratch"
-  q "CREATE DATABASE sbtest; CREATE DATABASE sbburst"
-  mapfile -t s < <(sb smooth); "${ENV[@]}" "${s[@]}" prepare >/dev/null
-  mapfile -t s < <(sb bursty); "${ENV[@]}" "${s[@]}" prepare >/dev/null
-  mapfile -t s < <(sb smooth); "${ENV[@]}" "${s[@]}" --time=30 run >/dev/null  # discarded warm-up
+  if [ "$kind" = writes ]; then
+    q "CREATE DATABASE sbwrite"
+    mapfile -t s < <(sb writes); "${ENV[@]}" "${s[@]}" prepare >/dev/null
+    mapfile -t s < <(sb writes); "${ENV[@]}" "${s[@]}" --time=20 run >/dev/null  # discarded warm-up
+  else
+    q "CREATE DATABASE sbtest; CREATE DATABASE sbburst; CREATE DATABASE sbchurn"
+    mapfile -t s < <(sb smooth); "${ENV[@]}" "${s[@]}" prepare >/dev/null
+    mapfile -t s < <(sb bursty); "${ENV[@]}" "${s[@]}" prepare >/dev/null
+    mapfile -t s < <(sb churn); "${ENV[@]}" "${s[@]}" prepare >/dev/null
+    mapfile -t s < <(sb smooth); "${ENV[@]}" "${s[@]}" --time=30 run >/dev/null  # discarded warm-up
+  fi
   SERVER_OPTS=("${OPTS[@]}" "$@")
 }
 # settle: write back the previous run's dirty pages so that every run starts from the same state
@@ -111,7 +137,8 @@ record_one() {  # record_one NAME SCENARIO CLASS LENGTH WORKLOAD DURATION AT LEN
   printf 'load_before\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)" >>"$truth"
   echo "$(date -u +%T) $name" >&2
   mapfile -t cmd < <(sb "$workload")
-  read -r tables size db_ < <(case $workload in bursty) echo 1 10 sbburst;; *) echo 4 20000 sbtest;; esac)
+  read -r tables size db_ < <(case $workload in bursty) echo 1 10 sbburst;; churn) echo 1 10 sbchurn;;
+    writes) echo 16 300000 sbwrite;; *) echo 4 20000 sbtest;; esac)
   AT=$at LEN=$len TABLES=$tables SIZE=$size DB=$db_ "$BENCHLENS" record "$out" --mysql "-uroot -S $SOCK" \
     --snapshot-every 2 -- "$here/disturb.sh" "$scenario" "$truth" "$SOCK" "$BASE/scratch" -- \
     "${cmd[@]}" --time="$duration" --report-interval=1 run >/dev/null
@@ -120,17 +147,21 @@ record_one() {  # record_one NAME SCENARIO CLASS LENGTH WORKLOAD DURATION AT LEN
 }
 
 mkdir -p "$here/runs" "$here/truth"
-started=""
+started=""  # the kind of server running: common (every workload but writes) or writes
 for name in $RUNS; do
   row=$(awk -v n="$name" '$1 == n' <<<"$TABLE")
   if [ -n "$row" ]; then
-    [ -z "$started" ] && server && started=1
+    kind=common; [ "$(awk '{print $5}' <<<"$row")" = writes ] && kind=writes
+    if [ "$started" != "$kind" ]; then
+      if [ $kind = writes ]; then server writes "${WRITES_OPTS[@]}"; else server common; fi
+      started=$kind
+    fi
     # shellcheck disable=SC2086
     record_one $row
     continue
   fi
   pair=$(awk -v n="$name" '$1 == n {print $2}' <<<"$PAIRS")
   [ -n "$pair" ] || { echo "unknown run $name" >&2; exit 2; }
-  server "$pair"; started=""  # the next table run gets the common server again
+  server common "$pair"; started=""  # the next table run gets its server again
   record_one "$name" quiet - - smooth 60 30 0 "${pair#--}"
 done
