@@ -110,8 +110,7 @@ class DetectParams:
     # the second pass for long shallow drops: a moving average of this many samples (odd), below
     # the baseline by this fraction of the sensitivity's depth, for this many seconds. A -29 %
     # drop of 12 s on a bursty run swinging +-15 % (two disk writers) was missed; chosen on the
-    # recorded corpus, where the quiet runs give no such stretch but one made by a foreign writer
-    # (bench/drop_quality/README.md)
+    # recorded corpus (bench/drop_quality/README.md), whose quiet runs give no such stretch
     sustained_samples: int = 9
     sustained_depth: float = 2.0 / 3.0
     sustained_s: float = 8.0

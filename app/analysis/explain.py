@@ -28,10 +28,16 @@ from functools import cached_property
 import numpy as np
 
 from benchlens.app.analysis.drops import MAD_TO_SIGMA, Drop
+from benchlens.app.analysis.innodb import MAX_AGE
 from benchlens.app.analysis.relevance import RELEVANCE, RelevanceParams, class_of, importance, is_evidence
 from benchlens.app.analysis.verdict import classes as classes  # re-exported: callers import them here
 from benchlens.app.analysis.verdict import verdict as verdict
 from benchlens.app.model import SeriesRef
+
+# A server's limits a verdict compares levels with (InnoDB's max checkpoint age: the sync flush
+# point of MariaDB and XtraDB): measured with the other series for the verdict's levels, never
+# ranked (a high-water setting is not evidence, app/analysis/relevance.py is_evidence)
+LIMITS = frozenset({MAX_AGE})
 
 
 @dataclass(frozen=True)
@@ -353,8 +359,11 @@ def explain(
     ref_span = reference or Reference(-np.inf, np.inf, ((span.start, span.end),), 1.0 - span.depth)
     axes = _Axes(span, ref_span, params)
     sampled = []
+    limits: set[SeriesRef] = set()
     for ref in refs:
-        if not is_evidence(ref):
+        if ref in LIMITS:
+            limits.add(ref)  # measured for the verdict, never ranked
+        elif not is_evidence(ref):
             continue
         data = load(ref)
         if data is None:
@@ -366,7 +375,7 @@ def explain(
         if s is not None:
             sampled.append(s)
     measured = _measured(sampled, ref_span, params)
-    ranked = _ranked([m for m in measured if np.isfinite(m.raw) and m.raw != 0], relevance)
+    ranked = _ranked([m for m in measured if np.isfinite(m.raw) and m.raw != 0 and m.ref not in limits], relevance)
     levels = {m.ref: Change(m.ref, m.raw, m.before, m.during, klass=class_of(m.ref)) for m in measured}
     levels.update((c.ref, c) for c in ranked)
     return Explanation(_one_per_quantity(ranked, top), levels)

@@ -40,13 +40,20 @@ SUBSET = [
     "disk-writers-short-bursty",
     "disk-writers-long-smooth",
     "small-pool",
+    # a real InnoDB flushing stall (checkpoint age pinned at a 16 MB log's sync point) and a real
+    # purge lag (a read view held over the churn workload)
+    "flushing-short-writes",
+    "purge-lag-short-churn",
     "pair-flushlog-1",
     "pair-flushlog-2",
 ]
 # What detection and explanation (issue 14's other half, app/analysis) do not do yet on these runs,
-# as `make drop-quality` measured it on 2026-11-23. Strict: a fix shows up as an XPASS, to move
+# as `make drop-quality` measured it on 2026-11-26. Strict: a fix shows up as an XPASS, to move
 # the run out of here.
-NOT_FOUND_YET: dict[str, str] = {}
+NOT_FOUND_YET: dict[str, str] = {
+    "purge-lag-short-churn": "the throughput follows the read view ~10 s late (the history list grows first, "
+    "purge catches up after): detected 40-52 s against 30-45 s",
+}
 DROPS_ON_QUIET_YET: dict[str, str] = {}
 CLASS_NOT_YET_FIRST: dict[str, str] = {}
 
