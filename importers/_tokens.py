@@ -273,7 +273,10 @@ def tokenized(chunks: Iterator[bytes], decimal: str = ".", depth: int = 1) -> It
     0.25 s CPU, scanning 0.42 s, the importer's rows 0.3-0.45 s; with reading and scanning in one
     thread, that thread was the slowest stage). At most `depth` scanned chunks wait in the queue.
     The token arrays are recycled once the caller asks for the next chunk: copy what you keep."""
-    ring = [Buffers() for _ in range(depth + 3)]  # filling, queued, in use, and one of slack
+    # Chunk k is scanned into its ring buffer once chunk k-1 is queued, so once the caller has taken
+    # chunk k-1-depth: the caller may still use that one, `depth` wait, k is being filled. The buffer
+    # of k-2-depth, which k reuses, was let go when the caller asked for the one after it.
+    ring = [Buffers() for _ in range(depth + 2)]
 
     def scanned() -> Iterator[Tokens]:
         with contextlib.closing(ahead(chunks, 2, "benchlens-read")) as read:
