@@ -33,7 +33,7 @@ from PySide6.QtSvg import QSvgGenerator
 
 from benchlens.app.analysis.align import ALIGN_MODES
 from benchlens.app.analysis.decimate import minmax_view
-from benchlens.app.analysis.layout import Panel
+from benchlens.app.analysis.layout import Panel, shortened
 from benchlens.app.figure import Figure, Line, Mark, Reference
 from benchlens.app.stepchart import StepChart
 from benchlens.app.ticks import format_ticks, log_ticks, time_ticks, value_ticks
@@ -462,7 +462,7 @@ def _metric_legend(
     fs = QFontMetricsF(small)
     styles = [j for j, _ in entries]
     for limit in (36, 28, 20, 14, 10):
-        short = [s if len(s) <= limit else "\u2026" + s[-(limit - 1) :] for _, s in entries]
+        short = [shortened(s, limit) for _, s in entries]
         used = sum(fs.horizontalAdvance(s) + base * 3.2 for s in short)
         if used <= room:
             break

@@ -71,6 +71,21 @@ class Panel:
         )
 
 
+def shortened(label: str, limit: int) -> str:
+    """A legend label within `limit` characters, shortened from the front (the end of an event or
+    file name is what tells series apart): whole leading path segments go first
+    (`wait/io/file/innodb/innodb_data_file` -> `…/innodb_data_file`); only a last segment that is
+    still too long is cut inside."""
+    if len(label) <= limit:
+        return label
+    rest = label
+    while "/" in rest[:-1]:
+        rest = rest.split("/", 1)[1]
+        if len(rest) + 2 <= limit:
+            return "\u2026/" + rest
+    return "\u2026" + label[-(limit - 1) :]
+
+
 _TASK_ID = re.compile(r" \d+(?:/\d+)?$")  # pidstat's `mysqld 1234`, a thread's `mysqld 1234/1250`
 
 

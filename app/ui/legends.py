@@ -12,7 +12,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QContextMenuEvent, QKeyEvent, QPalette
 from PySide6.QtWidgets import QLabel, QMenu, QWidget
 
-from benchlens.app.analysis.layout import Panel
+from benchlens.app.analysis.layout import Panel, shortened
 from benchlens.app.ui.session import Session
 from benchlens.app.ui.theme import LIGHT, ChartTheme
 
@@ -30,7 +30,7 @@ def metric_legend(panel: Panel, theme: ChartTheme = LIGHT) -> str:
     n = LEGEND_NAME_CHARS
     items = []
     for j, (ref, text) in enumerate(zip(panel.refs, labels, strict=True)):
-        short = text if len(text) <= n else "\u2026" + text[-(n - 1) :]
+        short = shortened(text, n)
         off = ref in panel.hidden
         style = f"color:{theme.muted if off else theme.text}; text-decoration:{'line-through' if off else 'none'}"
         sample = STYLE_SAMPLES[j % len(STYLE_SAMPLES)]

@@ -10,7 +10,7 @@ from types import ModuleType
 
 import numpy as np
 
-from benchlens.app.analysis.layout import TOP_PROCESSES, default_panels, layout_for_runs, more_panels
+from benchlens.app.analysis.layout import TOP_PROCESSES, default_panels, layout_for_runs, more_panels, shortened
 from benchlens.app.model import SeriesRef
 from benchlens.importers import diskstats, dstat, hammerdb, pidstat, sar, vmstat
 from tests.conftest import FIXTURES, parse_bytes
@@ -115,3 +115,16 @@ def test_processes_are_named_by_their_command_unless_two_share_it() -> None:
     assert legend("mysqld 1234", "mysqld 1300", "dd 77") == ["mysqld 1234", "mysqld 1300", "dd 77"]
     assert legend("mysqld 1234", "mysqld 1234/1250") == ["mysqld 1234", "mysqld 1234/1250"]
     assert legend("wait/io/file/innodb/innodb_data_file", "idle") == ["wait/io/file/innodb/innodb_data_file", "idle"]
+
+
+def test_long_legend_labels_lose_whole_leading_segments_first() -> None:
+    """The Top waits legend of a recorded flushing stall (bench/drop_quality/runs/flushing-long-writes)
+    was cut mid-word from the front (`…odb_data_file`, `…f_dblwr_mutex`): whole path segments go
+    first, a last segment still too long is cut inside."""
+    assert shortened("wait/io/table/sql/handler", 20) == "…/table/sql/handler"
+    assert shortened("wait/io/table/sql/handler", 14) == "…/sql/handler"
+    assert shortened("wait/io/file/innodb/innodb_data_file", 20) == "…/innodb_data_file"
+    assert shortened("wait/synch/mutex/innodb/buf_dblwr_mutex", 20) == "…/buf_dblwr_mutex"
+    assert shortened("wait/io/file/innodb/innodb_data_file", 14) == "…odb_data_file"
+    assert shortened("mysqld 1234", 10) == "…sqld 1234"
+    assert shortened("sysbench:tps", 20) == "sysbench:tps"
