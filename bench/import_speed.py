@@ -137,27 +137,31 @@ def wc_seconds(path: Path) -> tuple[int, float]:
     return int(out.split()[0]), time.perf_counter() - t
 
 
-def import_once(path: Path) -> tuple[float, float, float]:
-    """Seconds, CPU seconds (all threads) and peak RSS (MB) of `benchlens import` of one file into a
-    fresh library."""
+def import_once(path: Path) -> tuple[float, float, float, int]:
+    """Seconds, CPU seconds (all threads), peak RSS (MB) and page faults of `benchlens import` of one
+    file into a fresh library. Page faults (fresh memory touched, 4 KiB each) hardly move with the
+    load of a shared machine, unlike seconds: on a VM, touching fresh memory is a large part of the
+    CPU time (a 2M-line diskstats import: ~105k faults)."""
     with tempfile.TemporaryDirectory() as d:
         code = (
             "import resource, sys, time; from benchlens.app.cli import main; t = time.perf_counter(); "
-            f"c = time.process_time(); rc = main(['import', {str(path)!r}, '--db', {d + '/lib.sqlite'!r}, '--json']); "
-            "print(time.perf_counter() - t, time.process_time() - c, "
-            "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, file=sys.stderr); sys.exit(rc)"
+            f"c = time.process_time(); f = resource.getrusage(resource.RUSAGE_SELF).ru_minflt; "
+            f"rc = main(['import', {str(path)!r}, '--db', {d + '/lib.sqlite'!r}, '--json']); "
+            "r = resource.getrusage(resource.RUSAGE_SELF); "
+            "print(time.perf_counter() - t, time.process_time() - c, r.ru_maxrss / 1024, r.ru_minflt - f, "
+            "file=sys.stderr); sys.exit(rc)"
         )
         p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         if p.returncode != 0:
             raise SystemExit(f"import failed: {p.stderr.strip()[-500:]}")
-        secs, cpu, rss = p.stderr.strip().splitlines()[-1].split()
-        return float(secs), float(cpu), float(rss)
+        secs, cpu, rss, faults = p.stderr.strip().splitlines()[-1].split()
+        return float(secs), float(cpu), float(rss), int(faults)
 
 
 def report(label: str, path: Path, repeat: int) -> None:
     """The median of `repeat` imports with the range (the machine is shared: one run says little),
-    lines per CPU second (what a busy machine changes least), the median `wc -l` against the median
-    import, the largest peak RSS, and the load average while it ran."""
+    lines per CPU second and page faults (what a busy machine changes least), the median `wc -l`
+    against the median import, the largest peak RSS, and the load average while it ran."""
     n = wc_seconds(path)[0]
     runs, wcs = [], []
     for _ in range(repeat):
@@ -166,13 +170,14 @@ def report(label: str, path: Path, repeat: int) -> None:
     secs = statistics.median(r[0] for r in runs)
     cpu = statistics.median(r[1] for r in runs)
     rss = max(r[2] for r in runs)
+    faults = statistics.median(r[3] for r in runs)
     wc = statistics.median(wcs)
     size = path.stat().st_size / 2**20
     spread = f" ({n / max(r[0] for r in runs):,.0f}-{n / min(r[0] for r in runs):,.0f})" if repeat > 1 else ""
     print(
         f"{label:28} {n:>11,} lines {size:6.0f} MiB  import {secs:5.2f} s = {n / secs:>9,.0f} lines/s{spread}  "
         f"CPU {cpu:5.2f} s = {n / cpu:>9,.0f} lines/CPU-s  wc -l {wc:4.2f} s (import/wc = {secs / wc:5.1f}x)  "
-        f"peak RSS {rss:4.0f} MB  load {os.getloadavg()[0]:.1f}"
+        f"peak RSS {rss:4.0f} MB  page faults {faults / 1000:4.0f}k  load {os.getloadavg()[0]:.1f}"
     )
 
 
