@@ -15,7 +15,7 @@ import mmap
 import queue
 import re
 import threading
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -294,33 +294,40 @@ T = TypeVar("T")
 _END = object()
 
 
-def ahead(items: Iterable[T], depth: int = 1, name: str = "benchlens-ahead") -> Generator[T, None, None]:
-    """The items, made by a thread of their own at most `depth` ahead of the caller, in the
-    caller's context (numpy's error state and other context variables). What making them raises
-    is raised here, at its place among them. When the caller stops early (close() this iterator:
-    contextlib.closing), the thread stops once the item it is making is made (waited for up to 5 s,
-    as a file being read may hang) and closes their generator."""
+def ahead(
+    items: Iterable[T], depth: int = 1, name: str = "benchlens-ahead", size: Callable[[T], int] | None = None
+) -> Generator[T, None, None]:
+    """The items, made by a thread of their own ahead of the caller: at most `depth` of them wait,
+    or with `size` (an item's bytes), as many as `depth` bytes hold (one always may). They are made
+    in the caller's context (numpy's error state and other context variables); what making them
+    raises is raised here, at its place among them. When the caller stops early (close() this
+    iterator: contextlib.closing), the thread stops once the item it is making is made (waited for
+    up to 5 s, as a file being read may hang) and closes their generator."""
     source = iter(items)
-    q: queue.Queue[tuple[Any, BaseException | None]] = queue.Queue(maxsize=depth)
+    q: queue.SimpleQueue[tuple[Any, int, BaseException | None]] = queue.SimpleQueue()
+    room = threading.Condition()
+    waiting = 0  # items (or bytes) made and not yet taken
     stop = threading.Event()
 
-    def put(item: tuple[Any, BaseException | None]) -> bool:
-        while not stop.is_set():
-            try:
-                q.put(item, timeout=0.1)
-                return True
-            except queue.Full:
-                continue
-        return False
+    def put(item: Any, weight: int, err: BaseException | None = None) -> bool:
+        nonlocal waiting
+        with room:
+            while waiting and waiting + weight > depth and not stop.is_set():
+                room.wait(0.1)
+            if stop.is_set():
+                return False
+            waiting += weight
+        q.put((item, weight, err))
+        return True
 
     def produce() -> None:
         try:
             for item in source:
-                if not put((item, None)):
+                if not put(item, 1 if size is None else size(item)):
                     return
-            put((_END, None))
+            put(_END, 0)
         except BaseException as e:  # handed to the caller, raised there
-            put((_END, e))
+            put(_END, 0, e)
         finally:
             close = getattr(source, "close", None)
             if close is not None:
@@ -330,7 +337,10 @@ def ahead(items: Iterable[T], depth: int = 1, name: str = "benchlens-ahead") -> 
     worker.start()
     try:
         while True:
-            item, err = q.get()
+            item, weight, err = q.get()
+            with room:
+                waiting -= weight
+                room.notify()
             if err is not None:
                 raise err
             if item is _END:

@@ -236,6 +236,10 @@ def _joined(parts: list[np.ndarray]) -> np.ndarray:
     return np.ascontiguousarray(whole, "<f8")
 
 
+def _block_bytes(b: Block) -> int:
+    return len(b.t) * 8 * (1 + len(b.values))
+
+
 @dataclass
 class _Stat:
     n: int = 0
@@ -247,7 +251,7 @@ class _Stat:
 class SeriesSink:
     """Buffers blocks of one source and writes them as chunks: every metric of a block shares one
     stored time array. Memory stays bounded: buffers are flushed past FLUSH_POINTS per group or
-    MAX_BYTES in all."""
+    MAX_BYTES in all, and the importer runs at most MAX_BYTES of blocks ahead (add())."""
 
     FLUSH_POINTS = 1 << 18
     MAX_BYTES = 64 << 20
@@ -266,10 +270,13 @@ class SeriesSink:
         self.samples = 0
 
     def add(self, blocks: Iterable[Block]) -> None:
-        """Store the blocks as they come. The importer runs one block ahead in a thread of its own
-        (ahead()): its numpy work overlaps the SQL here (sqlite3 lets go of the GIL while it writes),
-        and the blocks, their order and so the chunks are the same as without the thread."""
-        with contextlib.closing(ahead(blocks, 1, "benchlens-blocks")) as got:
+        """Store the blocks as they come. The importer runs ahead in a thread of its own (ahead()),
+        by up to MAX_BYTES of blocks: its numpy work goes on while a flush writes (sqlite3 lets go of
+        the GIL while it writes). A flush writes MAX_BYTES at once; one block ahead, the importer
+        waited for each flush to end (2M diskstats lines, 7 devices a flush: 0.57 s for the series'
+        numbers and SQL against 0.45 s). The blocks, their order and so the chunks are as without
+        the thread."""
+        with contextlib.closing(ahead(blocks, self.MAX_BYTES, "benchlens-blocks", _block_bytes)) as got:
             self._add(got)
 
     def _add(self, blocks: Iterable[Block]) -> None:
@@ -279,7 +286,7 @@ class SeriesSink:
             key = (b.entity, tuple(b.values))
             self.pending.setdefault(key, []).append(b)
             self.pending_points[key] = self.pending_points.get(key, 0) + len(b.t)
-            self.bytes += len(b.t) * 8 * (1 + len(b.values))
+            self.bytes += _block_bytes(b)
             if self.pending_points[key] >= self.FLUSH_POINTS:
                 self._flush(key)
             if self.bytes > self.MAX_BYTES:
