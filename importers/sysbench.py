@@ -16,7 +16,8 @@ final summary only (no --report-interval).
 
 Metrics: `tps` (the benchmark's throughput, whatever the tool), `qps`, `r/s`, `w/s`, `o/s`,
 `err/s`, `reconn/s` (1/s), `thds` (threads), `lat_ms` (ms) with the percentile as entity (`95`,
-or `avg`/`max` when sysbench was asked for those). Entity "" for the others.
+or `avg`/`max` when sysbench was asked for those). Entity "" for the others. An interval in which
+no event completed (every rate 0: a stall) has no latency (NaN), where sysbench prints 0.00.
 Times are seconds since the benchmark started: the folder's clock places them (see app/ingest.py).
 """
 
@@ -51,6 +52,8 @@ _EPS = re.compile(  # sysbench cpu / memory / threads tests: events per second
     rf"^\[\s*(?P<t>\d+(?:\.\d+)?)s\s*\]\s+thds:\s*(?P<thds>\d+)\s+eps:\s*(?P<tps>{_N})"
     rf"\s+lat\s+\(ms,(?P<pct>[^)]+?)%?\):\s*(?P<lat>{_N})"
 )
+# columns that do not count completed events: an interval whose other rates are all 0 completed none
+_NOT_EVENTS = frozenset({"thds", "err/s", "reconn/s"})
 _CSV_GROUPS = ("tps", "qps", "r", "w", "o", "lat", "err", "reconn")
 _REPORT = re.compile(r"^\[\s*\d+(?:\.\d+)?s\s*\]\s+(?:thds|threads):", re.M)
 _FILEIO = (
@@ -152,7 +155,14 @@ class _Log:
         columns = FILEIO_COLUMNS if m.re is _FILEIO else COLUMNS
         values = {(metric, ""): float(groups[g]) for g, metric in columns.items() if groups.get(g) is not None}
         pct = groups["pct"].strip() if groups.get("pct") else "csv"  # CSV: the summary's percentile, below
-        values[("lat_ms", pct)] = float(m["lat"])
+        rates = [v for (metric, _), v in values.items() if metric not in _NOT_EVENTS]
+        if rates and not any(rates):
+            # no event completed in the interval (a stall): sysbench prints its empty histogram's
+            # 0.00, which is no latency at all, not a latency of 0 ms
+            values[("lat_ms", pct)] = np.nan
+            self.ctx.note_variant("intervals without a completed event: no latency (sysbench prints 0.00)")
+        else:
+            values[("lat_ms", pct)] = float(m["lat"])
         append_row(self.rows, len(self.t), values)
         self.t.append(self.last_t)
         key = {_V1: "1.0", _V05: "0.5", _EPS: "eps", _FILEIO: "fileio", _CSV: "csv"}[m.re]

@@ -30,6 +30,31 @@ def test_sysbench_1_0_lines_give_the_printed_values() -> None:
     assert s[("lat_ms", "95")][1][0] == 8.13 and s[("thds", "")][1][0] == 4
 
 
+def test_an_interval_without_a_completed_transaction_has_no_latency() -> None:
+    """A real InnoDB flushing stall (bench/drop_quality/runs/flushing-short-writes/bench.log): 11
+    reports of `tps: 0.00 qps: 0.00 ... lat (ms,95%): 0.00`. The 0.00 is sysbench's empty histogram:
+    the latency panel dropped to 0 ms exactly while every session waited. No latency there (a gap);
+    every other report keeps its printed value."""
+    path = SB / "sysbench_1.0.20_C_oltp-update-non-index-stalls.txt"
+    s = series(path)
+    printed = [
+        (
+            float(line.split("tps: ")[1].split()[0]),
+            float(line.split("qps: ")[1].split()[0]),
+            float(line.split("%): ")[1].split()[0]),
+        )
+        for line in path.read_text().splitlines()
+        if line.startswith("[ ")
+    ]
+    lat = s[("lat_ms", "95")][1]
+    assert len(lat) == len(printed) == 75
+    stalled = [tps == 0 and qps == 0 for tps, qps, _ in printed]
+    assert sum(stalled) == 11
+    assert np.isnan(lat[stalled]).all()
+    assert lat[~np.array(stalled)].tolist() == [lt for (_, _, lt), st in zip(printed, stalled, strict=True) if not st]
+    assert (s[("tps", "")][1][stalled] == 0).all()  # the throughput keeps its zeros: the stall is real
+
+
 def test_sysbench_0_5_lines() -> None:
     s = series(SB / "sysbench_0.5_C_oltp-handwritten.txt")
     assert list(s[("tps", "")][1]) == [1234.56, 1198.10, 612.30, 1240.00]
