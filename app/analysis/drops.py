@@ -438,7 +438,7 @@ def _detect_one(t: np.ndarray, v: np.ndarray, sens: Sensitivity, params: DetectP
         # a complete stall is always a candidate, whatever the smoothing and the noise gate
         stall = _long_runs((v <= params.stall * st.base) & np.isfinite(v) & (st.base > 0) & after, 2)
     # the moving average of w samples correlates w neighbours: a chance dip lasts w - 1 longer
-    found = _pass(t, v, s, st, sens, sens.min_s + (w - 1) * step, stall, params)
+    found = _pass(t, v, s, st, sens, sens.min_s + (w - 1) * step, step, stall, params)
     # a long shallow drop: its mean far below the baseline, its samples within the noise gate
     wide = max(params.sustained_samples, w)
     shallow = Sensitivity(sens.depth * params.sustained_depth, sens.min_s, sens.z)
@@ -447,7 +447,9 @@ def _detect_one(t: np.ndarray, v: np.ndarray, sens: Sensitivity, params: DetectP
         marks[np.searchsorted(t, d.start, "right")] += 1
         marks[np.searchsorted(t, d.end, "right")] -= 1
     taken = np.cumsum(marks[:-1]) > 0
-    longer = _pass(t, v, moving_average(v, wide), st, shallow, max(params.sustained_s, sens.min_s), None, params, taken)
+    longer = _pass(
+        t, v, moving_average(v, wide), st, shallow, max(params.sustained_s, sens.min_s), step, None, params, taken
+    )
     found += [d for d in longer if not any(d.start < f.end and d.end > f.start for f in found)]
     return sorted(found, key=lambda d: d.start), st.warm
 
@@ -459,14 +461,14 @@ def _pass(
     st: Steady,
     sens: Sensitivity,
     min_s: float,
+    step: float,
     stall: np.ndarray | None,
     params: DetectParams,
     taken: np.ndarray | None = None,
 ) -> list[Drop]:
     """The drops of v found on its smoothed s: stretches below the margin for min_s (a stall for
     sens.min_s), merged, with edges where the level changes, each level of its own (_levels).
-    Stretches touching `taken` (drops found already) are left out."""
-    step = sample_step(t)
+    Stretches touching `taken` (drops found already) are left out. `step`: sample_step(t)."""
     base = st.base
     margin = _margin(s, base, sens, params)
     after = np.arange(len(s)) >= st.warm
