@@ -235,8 +235,7 @@ def stamp_times(stamps: list[str], date: str | None = None) -> tuple[np.ndarray,
     clocks: list[str] = []
     for s in stamps:
         m = _STAMP_DATE.match(s) if date is None else None
-        day = (f"{m[1]}-{m[2]}-{m[3]}" if m[1] else m[4]) if m else date or ""
-        days_text.append(iso_date(day))
+        days_text.append(iso_date(m[0].rstrip() if m else date or ""))
         clocks.append(s[m.end() :] if m else s)
     if not all(days_text):  # a stamp without its date
         return np.zeros(len(stamps)), np.zeros(len(stamps), bool)
