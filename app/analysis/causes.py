@@ -18,7 +18,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from benchlens.app.analysis.evidence import Evidence, human, span
-from benchlens.app.analysis.innodb import CHECKPOINT_AGE, MAX_AGE, MAX_DIRTY_DEFAULT, _server, from_max_checkpoint_age
+from benchlens.app.analysis.innodb import (
+    CHECKPOINT_AGE,
+    MAX_AGE,
+    MAX_DIRTY_DEFAULT,
+    PAGE,
+    from_max_checkpoint_age,
+    server_of,
+)
 
 if TYPE_CHECKING:
     from benchlens.app.analysis.explain import Change
@@ -66,7 +73,7 @@ def flushing_stall(ev: Evidence) -> Finding | None:
     top = ev.get(MAX_AGE.format, MAX_AGE.metric)
     if age is None or top is None or top.during <= 0:
         return None
-    points = from_max_checkpoint_age(top.during, _server(set(ev.levels)))
+    points = from_max_checkpoint_age(top.during, server_of(set(ev.levels)))
     if age.during < AT_SYNC * points.sync_age:
         return None
     return Finding(
@@ -80,7 +87,7 @@ def dirty_pinned(ev: Evidence) -> Finding | None:
     dirty, total = ev.get(GS, "Innodb_buffer_pool_pages_dirty"), ev.get(GS, "Innodb_buffer_pool_pages_total")
     if dirty is None or total is None or total.during <= 0:
         return None
-    limit = MAX_DIRTY_DEFAULT[_server(set(ev.levels))]
+    limit = MAX_DIRTY_DEFAULT[server_of(set(ev.levels))]
     pct, was = 100 * dirty.during / total.during, 100 * dirty.before / max(total.before, 1.0)
     if pct < limit - DIRTY_POINTS or was >= limit - DIRTY_POINTS:
         return None
@@ -177,7 +184,7 @@ def pool_shrank(ev: Evidence) -> Finding | None:
     p = ev.get(GS, "Innodb_buffer_pool_pages_total") or ev.get("innodb_status", "buffer_pool_size")
     if p is None or p.during >= POOL_SHRANK * p.before:
         return None
-    said = f"buffer pool shrank ({span(p.before * 16384, p.during * 16384, 'B')})"
+    said = f"buffer pool shrank ({span(p.before * PAGE, p.during * PAGE, 'B')})"
     reads = [c for c in _devices(ev) if c.ref.metric in ("rkB/s", "bi") and _burst(c.before * 1024, c.during * 1024)]
     if reads:
         r = reads[0]

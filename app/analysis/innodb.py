@@ -90,7 +90,7 @@ def from_max_checkpoint_age(margin: float, server: str) -> FlushPoints:
     return FlushPoints(margin - margin // 8, sync, server, "Innodb_checkpoint_max_age")
 
 
-def _server(have: set[SeriesRef]) -> str:
+def server_of(have: set[SeriesRef]) -> str:
     """Which server a run's InnoDB figures come from, as far as the series say: the max-age status
     variable is MariaDB's or XtraDB's; MariaDB 10.6+ prints no semaphore counters."""
     if MAX_AGE in have:
@@ -108,7 +108,7 @@ def run_flush_points(data: RunData, run_id: int) -> FlushPoints | None:
         return None
     v = np.asarray(series[1], np.float64)
     v = v[np.isfinite(v) & (v > 0)]
-    return from_max_checkpoint_age(float(np.median(v)), _server(have)) if len(v) else None
+    return from_max_checkpoint_age(float(np.median(v)), server_of(have)) if len(v) else None
 
 
 def is_checkpoint_age(ref: SeriesRef) -> bool:
