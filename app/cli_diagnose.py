@@ -146,10 +146,10 @@ def cmd_diff(lib: Library, args: argparse.Namespace) -> int:
     print(f"{'series':44} {'class':11} {'A':>12} {'B':>12} {'change':>8} {'A/trx':>10} {'B/trx':>10}")
     for d in result.series[: max(1, args.top)]:
         ch = f"{d.change:+.0%}" if math.isfinite(d.change) else "A=0"
-        print(
-            f"{d.ref.spec()[:44]:44} {d.klass:11} {d.a:12.6g} {d.b:12.6g} {ch:>8} "
-            f"{d.per_trx_a:10.4g} {d.per_trx_b:10.4g}"
-        )
+        trx = ""  # a level (latency, queue, %util) has no per-transaction value
+        if math.isfinite(d.per_trx_a) or math.isfinite(d.per_trx_b):
+            trx = f" {d.per_trx_a:10.4g} {d.per_trx_b:10.4g} {d.trx_unit}".rstrip()
+        print(f"{d.ref.spec()[:44]:44} {d.klass:11} {d.a:12.6g} {d.b:12.6g} {ch:>8}{trx}")
     return 0
 
 

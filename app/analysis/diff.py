@@ -5,8 +5,11 @@ resource class; and the throughput's stability of both runs.
 
 The difference of a series is B's mean against A's, in robust sigmas of A's samples (floored at
 5% of A's level, capped as an explanation's effect is), times its importance in absolute terms
-(app/analysis/relevance.py). Per transaction: the mean divided by the run's mean throughput (fsyncs
-per transaction, bytes written per transaction, CPU points per transaction ...)."""
+(app/analysis/relevance.py). Per transaction (`per_transaction`): what is counted per second, divided
+by the run's mean throughput (fsyncs, bytes written, waits, wait ms per transaction), and the CPU
+time a busy CPU share stands for (CPU ms per transaction, over all the run's CPUs); a level
+(latency, queue length, request size, %util, pages, threads) has none: a latency per transaction
+means nothing."""
 
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ import numpy as np
 from benchlens.app.analysis.config import ConfigDiff, config_diff
 from benchlens.app.analysis.drops import MAD_TO_SIGMA, steady_span
 from benchlens.app.analysis.explain import EXPLAIN, ExplainParams
-from benchlens.app.analysis.relevance import class_of, importance, is_evidence
+from benchlens.app.analysis.relevance import class_of, importance, is_cpu_share, is_evidence
 from benchlens.app.analysis.run_drops import throughput
 from benchlens.app.analysis.stability import Stability, stability
 from benchlens.app.errors import AnalysisError
@@ -30,11 +33,12 @@ class SeriesDiff:
     ref: SeriesRef
     a: float  # mean over A's benchmark interval
     b: float
-    per_trx_a: float
+    per_trx_a: float  # NaN when the quantity has no meaning per transaction (per_transaction)
     per_trx_b: float
     effect: float  # (b - a) / robust sigma of A; signed
     weight: float  # rank: capped |effect| x importance
     klass: str
+    trx_unit: str = ""  # the unit of per_trx_a/b: "" a count, "kB", "ms", "CPU ms" ...
 
     @property
     def change(self) -> float:
@@ -54,6 +58,7 @@ class SeriesDiff:
             "change": f(self.change),
             "per_trx_a": f(self.per_trx_a),
             "per_trx_b": f(self.per_trx_b),
+            "per_trx_unit": self.trx_unit if math.isfinite(self.per_trx_a) else None,
             "effect": f(round(self.effect, 2)),
             "score": round(self.weight, 3),
             "class": self.klass,
@@ -76,6 +81,28 @@ class RunDiff:
             "stability": {"a": self.stability[0].as_json(), "b": self.stability[1].as_json()},
             "series": [s.as_json() for s in self.series],
         }
+
+
+# CPU shares that are CPU time spent (idle, iowait and steal are time not spent)
+BUSY_CPU = {"us", "sy", "%user", "%usr", "%sys", "%system", "%nice", "%irq", "%soft", "%guest", "%gnice"}
+
+
+def per_transaction(ref: SeriesRef, unit: str, mean: float, tps: float, cpus: int | None) -> tuple[float, str]:
+    """(value per transaction, its unit) of a series' mean at a mean throughput of `tps`: a rate
+    (unit "x/s") gives x per transaction ("1/s": a count); a busy CPU share (%) the CPU ms it
+    stands for, over the machine's `cpus` for a whole-machine share (vmstat, mpstat's "all") and
+    one CPU for a per-CPU one; anything else (NaN, "")."""
+    if not (tps > 0 and math.isfinite(tps) and math.isfinite(mean)):
+        return math.nan, ""
+    if unit.endswith("/s") and len(unit) > 2:
+        per = unit[:-2]
+        return mean / tps, "" if per == "1" else per
+    if unit == "%" and is_cpu_share(ref) and ref.metric in BUSY_CPU:
+        one_cpu = ref.entity not in ("", "all")
+        n = 1 if one_cpu else cpus
+        if n:
+            return mean / 100.0 * 1000.0 * n / tps, "CPU ms"
+    return math.nan, ""
 
 
 def bench_interval(data: RunData, run_id: int) -> tuple[float, float, float]:
@@ -112,8 +139,17 @@ def diff_runs(data: RunData, a: int, b: int, params: ExplainParams = EXPLAIN) ->
     waits = {r: x for r, x in means.items() if r.format == "perfschema" and r.metric == "SUM_TIMER_WAIT"}
     wait_total = max(sum(float(np.mean(x[0])) for x in waits.values()), 0.0)
     wait_delta = {r.entity: float(np.mean(x[1]) - np.mean(x[0])) for r, x in waits.items()}
+    runs = (data.run(a), data.run(b))
     out = [
-        _series_diff(ref, xa, xb, (tps_a, tps_b), (wait_total, wait_delta.get(ref.entity)), params)
+        _series_diff(
+            ref,
+            xa,
+            xb,
+            (tps_a, tps_b),
+            (wait_total, wait_delta.get(ref.entity)),
+            params,
+            (data.unit(b, ref), runs[0].cpus, runs[1].cpus),
+        )
         for ref, (xa, xb) in means.items()
     ]
     out.sort(key=lambda s: -s.weight)
@@ -132,6 +168,7 @@ def _series_diff(
     tps: tuple[float, float],
     wait: tuple[float, float | None],
     params: ExplainParams,
+    unit_cpus: tuple[str, int | None, int | None] = ("", None, None),
 ) -> SeriesDiff:
     ma, mb = float(np.mean(xa)), float(np.mean(xb))
     med = float(np.median(xa))
@@ -139,7 +176,8 @@ def _series_diff(
     effect = (mb - ma) / scale
     elsewhere = float(np.percentile(np.abs(xa), params.elsewhere_percentile))
     imp, _ = importance(ref, mb - ma, elsewhere, *wait)
-    per_a = ma / tps[0] if tps[0] and math.isfinite(tps[0]) else math.nan
-    per_b = mb / tps[1] if tps[1] and math.isfinite(tps[1]) else math.nan
+    unit, cpus_a, cpus_b = unit_cpus
+    per_a, trx_unit = per_transaction(ref, unit, ma, tps[0], cpus_a)
+    per_b, _ = per_transaction(ref, unit, mb, tps[1], cpus_b)
     weight = min(abs(effect), params.effect_cap) * imp
-    return SeriesDiff(ref, ma, mb, per_a, per_b, effect, weight, class_of(ref))
+    return SeriesDiff(ref, ma, mb, per_a, per_b, effect, weight, class_of(ref), trx_unit)

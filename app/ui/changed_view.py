@@ -49,6 +49,12 @@ def _value(v: float, unit: str) -> str:
     return text
 
 
+def _per_trx(v: float, unit: str) -> str:
+    """A per-transaction value with its unit, scaled where the unit scales (kB, ms), else named."""
+    text = _value(v, unit)
+    return f"{text} {unit}" if text and unit and not any(c.isalpha() for c in text) else text
+
+
 class WhatChangedView(QWidget):
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -144,7 +150,7 @@ class WhatChangedView(QWidget):
             unit = s.unit(b, d.ref)
             change = f"{d.change:+.0%}" if math.isfinite(d.change) else ""
             cells = [d.ref.spec(), unit, _value(d.a, unit), _value(d.b, unit), change]
-            cells += [_value(d.per_trx_a, unit), _value(d.per_trx_b, unit), d.klass]
+            cells += [_per_trx(d.per_trx_a, d.trx_unit), _per_trx(d.per_trx_b, d.trx_unit), d.klass]
             rows.append((d.ref, d.effect, cells))
         self._fill(rows, signed=4)
 

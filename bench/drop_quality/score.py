@@ -157,7 +157,8 @@ def _per_trx(s: dict[str, Any]) -> str:
         return "n/a" if x is None or not math.isfinite(x) else f"{x:.3g}"
 
     spec = ":".join(x for x in (s["source"], s["metric"], s["entity"]) if x)
-    return f"{spec} ({s['class']}) {g(s['per_trx_a'])} → {g(s['per_trx_b'])}/trx"
+    unit = f" {s['per_trx_unit']}" if s.get("per_trx_unit") else ""
+    return f"{spec} ({s['class']}) {g(s['per_trx_a'])} → {g(s['per_trx_b'])}{unit}/trx"
 
 
 def _first_setting(config: object) -> str:
@@ -185,8 +186,9 @@ def score_pair(lib: Library, name: str, a: Path, b: Path, truth: tuple[Truth, Tr
     named = _first_setting(result.get("config"))
     listed = result.get("series")
     series = [s for s in listed if isinstance(s, dict)] if isinstance(listed, list) else []
+    per_trx = [s for s in series if s.get("per_trx_unit") is not None]  # levels have no per-trx value
     return PairScore(
-        name, a.name, b.name, f"{truth[0].setting} → {truth[1].setting}", named, [_per_trx(s) for s in series[:5]]
+        name, a.name, b.name, f"{truth[0].setting} → {truth[1].setting}", named, [_per_trx(s) for s in per_trx[:5]]
     )
 
 
