@@ -116,6 +116,13 @@ class DetectParams:
     sustained_s: float = 8.0
     # seconds each side of a drop needs to be split into two levels (_levels)
     split_s: float = 5.0
+    # a latency level the series keeps to its end (_shifted_tail): at least this many samples, at
+    # most this share of the series, and a Pettitt test p-value below `tail_p`; a disk burst to
+    # the end of a bursty run put its latency at x2.3 for its last 37 s, and the rolling baseline
+    # followed it (tests/fixtures/diagnosis/bursty_long_drops); chosen by hand, not measured
+    tail_samples: int = 8
+    tail_share: float = 0.5
+    tail_p: float = 0.001
 
 
 DETECT = DetectParams()
@@ -277,6 +284,7 @@ def steady_state(
     if upward:  # latency: no warm-up to skip, the steady level is the lower one
         warm = 0
         outside = _global_level(s, finite, depth, upward=True, params=params)
+        outside &= ~_shifted_tail(s, outside, finite, params)
     else:
         top = _upper_level(s, finite, params)
         reached = np.flatnonzero(finite & (s >= (1.0 - depth) * top))
@@ -293,6 +301,42 @@ def steady_state(
         return Steady(np.full(len(s), np.nan), warm, smooth)
     local = baseline(t[calm], s[calm], params)
     return Steady(np.interp(t, t[calm], local), warm, smooth)
+
+
+def _shifted_tail(s: np.ndarray, outside: np.ndarray, use: np.ndarray, params: DetectParams) -> np.ndarray:
+    """The samples of a latency level the series moves to and keeps to its end, more than twice
+    its level before: they are not its steady state. The latency's level is first estimated by
+    its median, which such a tail pulls up (where the throughput's starts from its upper level,
+    which a drop to the end does not move), and the rolling baseline follows whatever level a run
+    ends on: without this a rise lasting to the end is absorbed as the run's new normal. Not for
+    throughput: a quiet run of bench/drop_quality settles ~40 % lower for its second half with
+    nothing injected. The change point is the Pettitt test's (a rank statistic: a few huge
+    samples do not move it), searched in the last `tail_share` of the series; the levels are
+    medians, the one before of the samples near the run's level."""
+    idx = np.flatnonzero(use)
+    n, m = len(idx), params.tail_samples
+    tail = np.zeros(len(s), bool)
+    if n < 2 * m:
+        return tail
+    x = s[idx]
+    ranks = np.empty(n, np.float64)
+    ranks[np.argsort(x, kind="stable")] = np.arange(1, n + 1)
+    k = np.arange(1, n)
+    u = k * (n + 1.0) - 2.0 * np.cumsum(ranks)[:-1]  # > 0: the first k samples rank below the rest
+    lo = max(int(n * (1.0 - params.tail_share)), 1)
+    if lo > n - m:
+        return tail
+    best = lo - 1 + int(np.argmax(u[lo - 1 : n - m]))
+    top = float(u[best])
+    if not top > 0 or 2.0 * np.exp(-6.0 * top * top / (float(n) ** 3 + float(n) ** 2)) >= params.tail_p:
+        return tail
+    first = int(k[best])
+    before = outside[idx[:first]]
+    level = float(np.median(x[:first][before] if before.any() else x[:first]))
+    after = float(np.median(x[first:]))
+    if after > 2.0 * level:  # as _global_level's "near": twice the level
+        tail[idx[first] :] = True
+    return tail
 
 
 def _settled(s: np.ndarray, warm: int, ceiling: float, width: int) -> int:
@@ -478,7 +522,7 @@ def _pass(
     if stall is None:
         stall = np.zeros(len(s), bool)
     out = []
-    for a, b in _merge_fragments(t, merged_stretches(t, below | stall, params.merge_s + step), params, step):
+    for a, b in merge_fragments(t, merged_stretches(t, below | stall, params.merge_s + step), params, step):
         strict = float(t[b] - t[a] + step)
         if strict < (sens.min_s if stall[a : b + 1].any() else min_s):  # judged on the strict stretch
             continue
@@ -487,7 +531,7 @@ def _pass(
         if taken is not None and taken[a : b + 1].any():
             continue
         core = float(np.nanmedian(v[a : b + 1]))
-        a, b = _level_edges(v, base, core, *_widened(soft, a, b))
+        a, b = level_edges(v, base, core, *widened(soft, a, b))
         for lo, hi in _levels(v, base, a, b, sens, params, step):
             d = _drop(t, v, base, lo, hi, step)
             if d.depth >= sens.depth:  # a stretch that only grazes the threshold is the series' noise
@@ -549,21 +593,26 @@ def merged_stretches(t: np.ndarray, below: np.ndarray, gap_s: float) -> list[lis
     return runs
 
 
-def _merge_fragments(t: np.ndarray, runs: list[list[int]], params: DetectParams, step: float) -> list[list[int]]:
-    """Stretches whose gap is short against both of them are one disturbance."""
+def merge_fragments(
+    t: np.ndarray, runs: list[list[int]], params: DetectParams, step: float, away: np.ndarray | None = None
+) -> list[list[int]]:
+    """Stretches whose gap is short against both of them are one disturbance, and so are those
+    between which the series stayed `away` from its baseline (most of the gap's samples): it
+    never came back."""
     out: list[list[int]] = []
     for a, b in runs:
         if out:
             pa, pb = out[-1]
             shorter = min(t[pb] - t[pa], t[b] - t[a]) + step
-            if t[a] - t[pb] - step <= params.merge_fraction * shorter:
+            stayed = away is not None and 2 * int(away[pb + 1 : a].sum()) >= a - pb - 1
+            if stayed or t[a] - t[pb] - step <= params.merge_fraction * shorter:
                 out[-1][1] = b
                 continue
         out.append([a, b])
     return out
 
 
-def _widened(soft: np.ndarray, a: int, b: int) -> tuple[int, int]:
+def widened(soft: np.ndarray, a: int, b: int) -> tuple[int, int]:
     """Hysteresis: the edges extend while samples stay below the softer threshold."""
     while a > 0 and soft[a - 1]:
         a -= 1
@@ -581,7 +630,7 @@ def low_edges(raw_low: np.ndarray, a: int, b: int) -> tuple[int, int]:
     return a, b
 
 
-def _level_edges(v: np.ndarray, base: np.ndarray, core: float, a: int, b: int) -> tuple[int, int]:
+def level_edges(v: np.ndarray, base: np.ndarray, core: float, a: int, b: int) -> tuple[int, int]:
     """The edges where the level changes: the first and last raw samples nearer the drop's level
     `core` than the baseline (a moving average starts a drop half its width early, a slow recovery
     trails it)."""

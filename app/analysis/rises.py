@@ -12,13 +12,15 @@ from benchlens.app.analysis.drops import (
     DETECT,
     DetectParams,
     Drop,
-    low_edges,
+    level_edges,
+    merge_fragments,
     merged_stretches,
     moving_average,
     sample_step,
     segmented,
     smoothing,
     steady_state,
+    widened,
 )
 
 
@@ -56,14 +58,27 @@ def _rises_one(t: np.ndarray, v: np.ndarray, params: RiseParams, detect_params: 
     w = smoothing(v, detect_params)
     s = moving_average(v, w)
     base = steady_state(t, s, 0.0, w, detect_params, upward=True).base
+    soft = 1.0 + detect_params.soft * (params.factor - 1.0)
     with np.errstate(invalid="ignore"):
         high = (s >= params.factor * base) & (base > 0)
-        raw_high = v >= params.factor * base
-    out = []
-    for a, b in merged_stretches(t, high, detect_params.merge_s + step):
+        softly = (s >= soft * base) & (base > 0)
+        # halfway to the factor: a latency this high between two stretches has not come back
+        away = v >= (1.0 + params.factor) / 2.0 * base
+    stretches = merge_fragments(t, merged_stretches(t, high, detect_params.merge_s + step), detect_params, step, away)
+    # as drops: fragments merged, the edges widened while above the softer threshold, then moved
+    # to where the raw series is nearer the rise's level than the baseline (upside down)
+    edges: list[list[int]] = []
+    for a, b in stretches:
         if float(t[b] - t[a] + step) < params.min_s:
             continue
-        a, b = low_edges(raw_high, a, b)
+        core = float(np.nanmedian(v[a : b + 1]))
+        a, b = level_edges(-v, -base, -core, *widened(softly, a, b))
+        if edges and a <= edges[-1][1] + 1:  # widened into the one before: one rise
+            edges[-1][1] = max(edges[-1][1], b)
+        else:
+            edges.append([a, b])
+    out = []
+    for a, b in edges:
         ref = float(np.nanmedian(base[a : b + 1]))
         ratio = float(np.nanmedian(v[a : b + 1])) / ref - 1.0
         start, end = float(t[a] - step), float(t[b])
