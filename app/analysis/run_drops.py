@@ -17,10 +17,12 @@ import numpy as np
 from benchlens.app.analysis.drops import Detection, Drop, detection, steady_span
 from benchlens.app.analysis.explain import Change, Reference, classes, explain, verdict
 from benchlens.app.analysis.layout import THROUGHPUT_FORMATS
+from benchlens.app.analysis.mechanism import CauseWindow, cause_window
 from benchlens.app.analysis.patterns import Recurring, recurring
 from benchlens.app.analysis.rises import rises
 from benchlens.app.analysis.stability import Stability, stability
 from benchlens.app.analysis.steps import find_steps
+from benchlens.app.analysis.verdict import finding
 from benchlens.app.errors import AnalysisError
 from benchlens.app.model import Annotation, RunData, SeriesRef
 
@@ -37,6 +39,9 @@ class RunDrop:
     ref: SeriesRef
     drop: Drop
     explain: list[Change]
+    # when the cause itself was there, for a cause the throughput follows with a lag (a purge
+    # lag: the history list growing), app/analysis/mechanism.py
+    cause: CauseWindow | None = None
 
     @property
     def kind(self) -> str:
@@ -47,7 +52,8 @@ class RunDrop:
         return classes(self.explain)
 
     def verdict(self) -> str:
-        return verdict(self.explain)
+        said = verdict(self.explain)
+        return said if self.cause is None else f"{said}; {self.cause.said(self.drop)}"
 
     def as_json(self) -> dict[str, object]:
         d: dict[str, object] = {"source": self.ref.format, "metric": self.ref.metric, "entity": self.ref.entity}
@@ -55,6 +61,7 @@ class RunDrop:
         d["label"] = self.drop.label()
         d["verdict"] = self.verdict()
         d["classes"] = self.classes()
+        d["cause"] = self.cause.as_json() if self.cause is not None else None
         d["explain"] = [c.as_json() for c in self.explain]
         return d
 
@@ -176,7 +183,10 @@ def _explained(
     out = []
     for d in found:
         reference = Reference(steady.lo, steady.hi, steady.exclude, 1.0 - d.depth if d.kind == "drop" else 1.0)
-        out.append(RunDrop(ref, d, explain(d, others, load, top, reference=reference)))
+        changes = explain(d, others, load, top, reference=reference)
+        proven = finding(changes)
+        cause = cause_window(proven.klass, d, load) if proven is not None else None
+        out.append(RunDrop(ref, d, changes, cause))
     return out
 
 

@@ -14,7 +14,10 @@ Per disturbance: found = a detection (a drop; a latency rise for a workload spik
 limited workload) with both edges within the tolerance of the truth (3 s; 5 s on the bursty
 workload; a truth that outlasts the benchmark ends with it); the verdict, the ranked classes and
 the rank of the expected one, the top five entries; and the first class of `benchlens explain`
-over the truth's window. A detected drop that overlaps no disturbance is a false drop (the quiet
+over the truth's window. For a cause the throughput follows with a lag (a purge lag), the drop
+also gives the cause's own window (app/analysis/mechanism.py: the history list growing): its edge
+errors are a column of their own, and `found_with_cause` counts a disturbance found by its drop's
+edges or by its cause's window. A detected drop that overlaps no disturbance is a false drop (the quiet
 runs have none to overlap; drops on the pairs' runs are counted apart: a run with
 16 MB of buffer pool may well drop). Per pair (runs `pair-NAME-A`, `pair-NAME-B`): the
 setting `benchlens diff` names first and the top differences per transaction.
@@ -95,6 +98,7 @@ class RunScore:
     rank: int | None = None  # of the expected class in `classes`, 1 = first
     top5: list[str] = field(default_factory=list)
     explain_first: str = ""  # first class of `benchlens explain` over the truth's window
+    cause_edges: tuple[float, float] | None = None  # the best detection's cause window's errors, s
 
 
 def _best(found: list[RunDrop], a: float, b: float) -> RunDrop | None:
@@ -138,6 +142,8 @@ def score_run(lib: Library, folder: Path, truth: Truth, sensitivity: str = "norm
         score.verdict, score.classes = best.verdict(), best.classes()
         score.rank = score.classes.index(truth.klass) + 1 if truth.klass in score.classes else None
         score.top5 = [f"{c.ref.spec()} ({c.klass})" for c in best.explain]
+        if best.cause is not None:
+            score.cause_edges = (round(best.cause.start - a, 1), round(best.cause.end - b, 1))
     score.explain_first = next(iter(explain_window(data, run_id, (a, b), "absolute").classes()), "")
     return score
 
@@ -207,12 +213,20 @@ def _named(p: PairScore) -> bool:
     return p.named_first.replace("-", "_").startswith(option + " ")
 
 
+def _cause_found(r: RunScore) -> bool:
+    """The drop's cause window has both edges within the tolerance."""
+    return r.cause_edges is not None and max(abs(e) for e in r.cause_edges) <= TOLERANCE.get(
+        r.workload, DEFAULT_TOLERANCE
+    )
+
+
 def totals(rows: list[RunScore], pair_rows: list[PairScore]) -> dict[str, object]:
     disturbed = [r for r in rows if r.found is not None]
     first = sum(r.rank == 1 for r in disturbed)
     return {
         "disturbances": len(disturbed),
         "found": sum(bool(r.found) for r in disturbed),
+        "found_with_cause": sum(bool(r.found) or _cause_found(r) for r in disturbed),
         "class_first": f"{first}/{len(disturbed)}",
         "class_first_share": round(first / len(disturbed), 3) if disturbed else None,
         "class_in_top3": f"{sum(r.rank is not None and r.rank <= 3 for r in disturbed)}/{len(disturbed)}",
@@ -250,13 +264,14 @@ def _cell(r: RunScore) -> list[str]:
     truth = f"{r.truth[0]:g}–{r.truth[1]:g}" if r.truth else "none"
     det = "; ".join(f"{a:g}–{b:g}" + ("" if k == "drop" else f" ({k})") for a, b, k in r.detected) or "none"
     rank = "" if r.found is None else (str(r.rank) if r.rank else "**–**")
-    return [r.run, r.klass or "", f"{r.length} {r.workload}".strip(), truth, det, mark(r.found), edges, rank,
-            ", ".join(r.classes), r.explain_first, str(r.false_drops)]  # fmt: skip
+    cause = f"{r.cause_edges[0]:+g} / {r.cause_edges[1]:+g}" if r.cause_edges else ""
+    return [r.run, r.klass or "", f"{r.length} {r.workload}".strip(), truth, det, mark(r.found), edges, cause,
+            rank, ", ".join(r.classes), r.explain_first, str(r.false_drops)]  # fmt: skip
 
 
 def print_report(rows: list[RunScore], pair_rows: list[PairScore], sensitivity: str) -> None:
     print(f"sensitivity {sensitivity}; edge tolerance 3 s (5 s bursty); times in s from the benchmark start\n")
-    head = ["run", "class", "kind", "truth", "detected", "found", "edges Δ start / end",
+    head = ["run", "class", "kind", "truth", "detected", "found", "edges Δ start / end", "cause window Δ",
             "class rank", "classes ranked", "explain 1st", "false drops"]  # fmt: skip
     print("| " + " | ".join(head) + " |\n|" + "---|" * len(head))
     for r in rows:

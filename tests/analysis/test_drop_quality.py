@@ -128,6 +128,14 @@ def test_a_workload_spike_is_a_latency_rise(scored: dict[str, Any]) -> None:
     assert r.found and any(kind == "latency" for *_, kind in r.detected), r.detected
 
 
+def test_a_purge_lag_gives_the_read_views_window(scored: dict[str, Any]) -> None:
+    """The throughput follows the read view ~10 s late at both ends; the drop's cause window (the
+    history list growing, app/analysis/mechanism.py) is the read view's, within the tolerance."""
+    r = scored["purge-lag-short-churn"]
+    assert r.cause_edges is not None and max(abs(e) for e in r.cause_edges) <= 3.0, (r.truth, r.cause_edges)
+    assert "purge lag; history list growing from " in r.verdict, r.verdict
+
+
 def test_diff_names_the_one_setting_that_differs_first(scored: dict[str, Any]) -> None:
     p = scored["pair-flushlog"]
     assert p.named_first.startswith("innodb_flush_log_at_trx_commit 1 → 2"), p.named_first

@@ -18,7 +18,7 @@ from benchlens.app.store import Library
 from tests.conftest import rid
 
 DROP_KEYS = {"source", "metric", "entity", "start", "end", "depth", "baseline", "min", "score", "label", "explain"}
-DROP_KEYS |= {"kind", "verdict", "classes"}
+DROP_KEYS |= {"kind", "verdict", "classes", "cause"}
 ENTRY_KEYS = {"source", "metric", "entity", "change", "before", "during", "similar", "class", "score"}
 
 
