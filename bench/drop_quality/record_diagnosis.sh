@@ -51,11 +51,14 @@ purge-lag-long-churn      purge-lag         purge       long  churn  100 30 40
 purge-lag-short-churn     purge-lag         purge       short churn  75  30 15
 flushing-long-writes      flush-throttle    flushing    long  writes 100 30 40
 flushing-short-writes     flush-throttle    flushing    short writes 75  30 12
+flushing-long-writes-2    flush-throttle    flushing    long  writes 100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
 # pages; writes workload: the shrink waits for a checkpoint, up to 77 s), purge-lag-long-smooth (a
 # read view costs the smooth workload nothing).
+# flushing-long-writes-2 (2026-11-26, later): the same run again, on a quiet machine; the first one
+# ran beside a benchmark of this project's that took the CPU from 27 s to 97 s (README).
 # global-read-lock-end-bursty was planned as a 12 s lock: waiting for it stalled the run to its end.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
