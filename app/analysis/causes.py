@@ -66,6 +66,10 @@ POOL_SHRANK = 0.8
 class Finding(NamedTuple):
     klass: str
     text: str
+    # the series that shows the cause itself, with its steady and drop levels: when it was at its
+    # drop level is the cause's own window (app/analysis/mechanism.py); None where the series
+    # sits near its drop level in the steady state too (a checkpoint age just under the sync point)
+    key: Change | None = None
 
 
 def flushing_stall(ev: Evidence) -> Finding | None:
@@ -118,9 +122,10 @@ def lock_waits(ev: Evidence) -> Finding | None:
             else "table locks"
         )
         detail = f"MDL wait {span(w.before, w.during, 'ms/s')}" + (f"; {said}" if said else "")
-        return Finding("locks", f"sessions waited on {what} ({detail})")
+        return Finding("locks", f"sessions waited on {what} ({detail})", w)
     row = ev.get(GS, "Innodb_row_lock_time")
     if row is not None and _grew(row, LOCK_WAIT_MS):
+        # no key: row lock time counts a wait when it ends (a 12 s wait lands after the lock's release)
         return Finding("locks", f"sessions waited on row locks (row lock time {span(row.before, row.during, 'ms/s')})")
     if seen:
         running = ev.get(GS, "Threads_running")
@@ -154,6 +159,7 @@ def row_locks_stuck(ev: Evidence) -> Finding | None:
         "locks",
         f"sessions stuck on row locks ({now.during:.0f} of {running.during:.0f} running sessions in a row-lock "
         f"wait; {was}): a transaction holds the rows",
+        now,
     )
 
 
@@ -161,7 +167,7 @@ def purge_lag(ev: Evidence) -> Finding | None:
     h = ev.get(GS, "Innodb_history_list_length") or ev.get("innodb_status", "history_list_length")
     if h is None or h.during < max(PURGE_RATIO * h.before, h.before + PURGE_MIN):
         return None
-    return Finding("purge", f"history list length kept growing ({span(h.before, h.during, '')}): purge lag")
+    return Finding("purge", f"history list length kept growing ({span(h.before, h.during, '')}): purge lag", h)
 
 
 def workload_grew(ev: Evidence) -> Finding | None:
@@ -177,7 +183,7 @@ def workload_grew(ev: Evidence) -> Finding | None:
     if not grew or not more or conn is None:
         return None
     work = ", ".join(f"{c.ref.metric} {span(c.before, c.during, '/s')}" for c in grew[:2])
-    return Finding("workload", f"more sessions and work: connected {span(conn.before, conn.during, '')}, {work}")
+    return Finding("workload", f"more sessions and work: connected {span(conn.before, conn.during, '')}, {work}", conn)
 
 
 def pool_shrank(ev: Evidence) -> Finding | None:
@@ -189,7 +195,7 @@ def pool_shrank(ev: Evidence) -> Finding | None:
     if reads:
         r = reads[0]
         said += f": {r.ref.entity or 'disk'} reads {span(r.before * 1024, r.during * 1024, 'B/s')}"
-    return Finding("buffer_pool", said)
+    return Finding("buffer_pool", said, p)
 
 
 def _devices(ev: Evidence) -> list[Change]:
@@ -205,11 +211,12 @@ def disk_burst(ev: Evidence) -> Finding | None:
     name = c.ref.entity or "disk"
     what = f"{name} {'writes' if writes else 'reads'} {span(c.before * 1024, c.during * 1024, 'B/s')}"
     if not writes:
-        return Finding("disk", f"{what}: reads from disk")
+        return Finding("disk", f"{what}: reads from disk", c)
     own = sum(ev.rate(GS, m)[1] for m in ("Innodb_data_written", "Innodb_os_log_written"))
     if own < OWN_SHARE * (c.during - c.before) * 1024:
-        return Finding("disk", f"{what} while InnoDB wrote < {human(max(own, 1e6), 'B/s')}: another writer on the disk")
-    return Finding("disk", f"{what}, InnoDB writing {human(own, 'B/s')}: the server's own writes")
+        said = f"{what} while InnoDB wrote < {human(max(own, 1e6), 'B/s')}: another writer on the disk"
+        return Finding("disk", said, c)
+    return Finding("disk", f"{what}, InnoDB writing {human(own, 'B/s')}: the server's own writes", c)
 
 
 def _busy(ev: Evidence) -> Finding | None:
@@ -218,7 +225,7 @@ def _busy(ev: Evidence) -> Finding | None:
     if not util:
         return None
     c = max(util, key=lambda c: c.during - c.before)
-    return Finding("disk", f"{c.ref.entity} busy {c.before:.0f} \u2192 {c.during:.0f} % of the time: the disk")
+    return Finding("disk", f"{c.ref.entity} busy {c.before:.0f} \u2192 {c.during:.0f} % of the time: the disk", c)
 
 
 def _burst(before: float, during: float) -> bool:
@@ -233,11 +240,12 @@ def cpu_taken(ev: Evidence) -> Finding | None:
     du = usr.during - usr.before if usr else 0.0
     if ds >= CPU_POINTS and ds >= du:
         fell = f" while user CPU fell {-du:.0f} points" if du < -1 else ""
-        return Finding("cpu", f"system CPU +{ds:.0f} points{fell}: CPU taken by another process (in the kernel)")
+        said = f"system CPU +{ds:.0f} points{fell}: CPU taken by another process (in the kernel)"
+        return Finding("cpu", said, sys_)
     if du >= CPU_POINTS:
         r = ev.get("vmstat", "r")
         queue = f", run queue {span(r.before, r.during, '')}" if r is not None and r.during > r.before else ""
-        return Finding("cpu", f"user CPU +{du:.0f} points{queue}: CPU taken by another process")
+        return Finding("cpu", f"user CPU +{du:.0f} points{queue}: CPU taken by another process", usr)
     return None
 
 

@@ -1,6 +1,13 @@
-"""When a drop's cause was there, for a cause the throughput follows with a lag.
+"""When a drop's cause was there: the cause's own window, beside the drop's.
 
-A purge lag is the canonical one: a transaction keeps a read view open, the history list grows
+The drop's edges are where the throughput's level changes; the cause may last longer (two disk
+writers running to the end of a run while the throughput came back to 80 % of its level after
+25 s) or lead and trail it. For a cause proven by a series at a level of its own during the drop
+(causes.Finding.key: a device's bytes, CPU points, lock wait time, the buffer pool's size, the
+sessions connected), the window is the stretch around the drop where that series stood nearer its
+drop level than its steady one, stretches close together merged as a drop's fragments are.
+
+A purge lag is the cause the throughput follows with a lag: a transaction keeps a read view open, the history list grows
 from that moment, and the throughput falls only once the unpurged versions pile up (on the churn
 workload of bench/drop_quality, ~10 s later); when the read view closes the history list stops
 growing at once, and the throughput recovers only once purge has caught up (~10 s again). The
@@ -16,7 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from benchlens.app.analysis.drops import Drop
+from benchlens.app.analysis.causes import Finding
+from benchlens.app.analysis.drops import DETECT, Drop, merge_fragments, merged_stretches, sample_step
 from benchlens.app.model import SeriesRef
 
 HISTORY = (SeriesRef("global_status", "Innodb_history_list_length"), SeriesRef("innodb_status", "history_list_length"))
@@ -32,6 +40,10 @@ class MechanismParams:
     start_share: float = 0.1
     # growth smaller than this is no purge lag (causes.PURGE_MIN's reason)
     min_growth: float = 2000.0
+    # the verdict names the window when an edge is this far from the drop's (seconds, and two
+    # samples of the series: a 2 s snapshot's edge is good to one interval either way): closer,
+    # it says no more than the drop's edges
+    said_s: float = 3.0
 
 
 MECHANISM = MechanismParams()
@@ -42,19 +54,20 @@ class CauseWindow:
     start: float  # epoch s
     end: float
     what: str  # "history list growing"
+    step: float = 0.0  # the series' sample interval: each edge is good to about one
 
     def said(self, drop: Drop) -> str:
         """The window against the drop's edges: 'history list growing from 10 s before the drop to
         10 s before its end'."""
-        start = _against(self.start - drop.start, "the drop's start", "the drop")
-        return f"{self.what} from {start} to {_against(self.end - drop.end, 'its end', 'its end')}"
+        start = _against(self.start - drop.start, "the drop's start")
+        return f"{self.what} from {start} to {_against(self.end - drop.end, 'its end')}"
 
     def as_json(self) -> dict[str, object]:
         return {"start": self.start, "end": self.end, "what": self.what}
 
 
-def _against(d: float, at: str, edge: str) -> str:
-    return at if abs(d) < 0.5 else f"{abs(d):.0f} s {'before' if d < 0 else 'after'} {edge}"
+def _against(d: float, edge: str) -> str:
+    return edge if abs(d) < 0.5 else f"{abs(d):.0f} s {'before' if d < 0 else 'after'} {edge}"
 
 
 def history_growth(t: np.ndarray, h: np.ndarray, drop: Drop, params: MechanismParams = MECHANISM) -> CauseWindow | None:
@@ -79,17 +92,54 @@ def history_growth(t: np.ndarray, h: np.ndarray, drop: Drop, params: MechanismPa
     if k >= p:
         return None
     after = float(t[p + 1]) if p + 1 < len(t) else float(t[p])
-    return CauseWindow((float(t[k]) + float(t[k + 1])) / 2.0, (float(t[p]) + after) / 2.0, "history list growing")
+    mid = ((float(t[k]) + float(t[k + 1])) / 2.0, (float(t[p]) + after) / 2.0)
+    return CauseWindow(*mid, "history list growing", sample_step(t))
+
+
+def level_window(
+    t: np.ndarray, x: np.ndarray, before: float, during: float, drop: Drop, what: str = "the cause lasted"
+) -> CauseWindow | None:
+    """The stretch around the drop where x stood nearer `during` than `before`: of the stretches
+    (fragments merged as a drop's), the one overlapping the drop most. A sample covers the
+    interval before its stamp (rates of snapshots), as a drop's do."""
+    t, x = np.asarray(t, np.float64), np.asarray(x, np.float64)
+    ok = np.isfinite(t) & np.isfinite(x)
+    t, x = t[ok], x[ok]
+    if len(t) < 2 or during == before:
+        return None
+    step = sample_step(t)
+    on = (x - (before + during) / 2.0) * np.sign(during - before) > 0
+    best, most = None, 0.0
+    for a, b in merge_fragments(t, merged_stretches(t, on, DETECT.merge_s + step), DETECT, step):
+        overlap = min(float(t[b]), drop.end) - max(float(t[a]) - step, drop.start)
+        if overlap > most:
+            best, most = (float(t[a]) - step, float(t[b])), overlap
+    return CauseWindow(best[0], best[1], what, step) if best is not None else None
 
 
 def cause_window(
-    klass: str, drop: Drop, load: Callable[[SeriesRef], tuple[np.ndarray, np.ndarray] | None]
+    found: Finding, drop: Drop, load: Callable[[SeriesRef], tuple[np.ndarray, np.ndarray] | None]
 ) -> CauseWindow | None:
-    """The window of a drop's cause, for the lagging causes (a purge lag), else None."""
-    if klass != "purge" or drop.kind != "drop":
+    """The window of a drop's proven cause: the history list's growth for a purge lag, else the
+    stretch where its key series stood at its drop level; None without a key series."""
+    if drop.kind != "drop" or found.key is None:
         return None
-    for ref in HISTORY:
-        series = load(ref)
-        if series is not None:
-            return history_growth(series[0], series[1], drop)
-    return None
+    if found.klass == "purge":
+        for ref in HISTORY:
+            series = load(ref)
+            if series is not None:
+                return history_growth(series[0], series[1], drop)
+        return None
+    series = load(found.key.ref)
+    if series is None:
+        return None
+    return level_window(series[0], series[1], found.key.before, found.key.during, drop)
+
+
+def worth_saying(window: CauseWindow, drop: Drop, params: MechanismParams = MECHANISM) -> bool:
+    """Whether the window tells more than the drop's edges: it starts before the drop or ends
+    after it by params.said_s or more, and two of the series' samples. One inside the drop says
+    less: the key series is one symptom (a dd writing into the page cache slowed the demo's run
+    4 s before its bytes reached the device)."""
+    beyond = max(drop.start - window.start, window.end - drop.end)
+    return beyond >= max(params.said_s, 2.0 * window.step)

@@ -17,7 +17,7 @@ import numpy as np
 from benchlens.app.analysis.drops import Detection, Drop, detection, steady_span
 from benchlens.app.analysis.explain import Change, Reference, classes, explain, verdict
 from benchlens.app.analysis.layout import THROUGHPUT_FORMATS
-from benchlens.app.analysis.mechanism import CauseWindow, cause_window
+from benchlens.app.analysis.mechanism import CauseWindow, cause_window, worth_saying
 from benchlens.app.analysis.patterns import Recurring, recurring
 from benchlens.app.analysis.rises import rises
 from benchlens.app.analysis.stability import Stability, stability
@@ -53,7 +53,9 @@ class RunDrop:
 
     def verdict(self) -> str:
         said = verdict(self.explain)
-        return said if self.cause is None else f"{said}; {self.cause.said(self.drop)}"
+        if self.cause is None or not worth_saying(self.cause, self.drop):
+            return said
+        return f"{said}; {self.cause.said(self.drop)}"
 
     def as_json(self) -> dict[str, object]:
         d: dict[str, object] = {"source": self.ref.format, "metric": self.ref.metric, "entity": self.ref.entity}
@@ -185,7 +187,7 @@ def _explained(
         reference = Reference(steady.lo, steady.hi, steady.exclude, 1.0 - d.depth if d.kind == "drop" else 1.0)
         changes = explain(d, others, load, top, reference=reference)
         proven = finding(changes)
-        cause = cause_window(proven.klass, d, load) if proven is not None else None
+        cause = cause_window(proven, d, load) if proven is not None else None
         out.append(RunDrop(ref, d, changes, cause))
     return out
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from benchlens.app.analysis.drops import Drop
-from benchlens.app.analysis.mechanism import history_growth
+from benchlens.app.analysis.mechanism import history_growth, level_window, worth_saying
 
 
 def _drop(start: float, end: float) -> Drop:
@@ -27,7 +27,7 @@ def test_the_history_list_grows_before_the_drop_and_stops_before_it_ends() -> No
     drop = _drop(40.0, 80.0)
     w = history_growth(t, h, drop)
     assert w is not None and (w.start, w.end) == (31.0, 69.0)
-    assert w.said(drop) == "history list growing from 9 s before the drop to 11 s before its end"
+    assert w.said(drop) == ("history list growing from 9 s before the drop's start to 11 s before its end")
 
 
 def test_no_window_without_growth() -> None:
@@ -35,3 +35,23 @@ def test_no_window_without_growth() -> None:
     h = 800.0 + np.random.default_rng(2).normal(0, 300, len(t))  # no read view: swings only
     assert history_growth(t, h, _drop(40.0, 80.0)) is None
     assert history_growth(t[:2], h[:2], _drop(40.0, 80.0)) is None  # too few snapshots
+
+
+def test_a_cause_lasting_past_the_drop_gives_its_own_window() -> None:
+    """A device written at ~150 MB/s from 40 s to the end of a 93 s run (two writers), ~7 MB/s
+    before; the throughput fell 40-65 s only. Its window is the writers', and worth saying."""
+    t = np.arange(1.0, 94.0)
+    rng = np.random.default_rng(3)
+    wkb = 7000.0 + rng.normal(0, 2000, len(t))
+    wkb[t > 40] = 150_000.0 + rng.normal(0, 40_000, int((t > 40).sum()))
+    wkb[[55, 70]] = 9000.0  # two seconds between dd passes: fragments of one stretch
+    drop = _drop(40.0, 65.0)
+    w = level_window(t, wkb, 7000.0, 147_000.0, drop)
+    assert w is not None and (w.start, w.end) == (40.0, 93.0) and worth_saying(w, drop)
+    assert w.said(drop) == "the cause lasted from the drop's start to 28 s after its end"
+    same = level_window(t, wkb, 7000.0, 147_000.0, _drop(41.0, 92.0))
+    assert same is not None and not worth_saying(same, _drop(41.0, 92.0))  # 1 s away: the drop's edges say it
+    wide = _drop(36.0, 95.0)  # the drop began before the bytes reached the device: one symptom, not said
+    inside = level_window(t, wkb, 7000.0, 147_000.0, wide)
+    assert inside is not None and inside.start == 40.0 and not worth_saying(inside, wide)
+    assert level_window(t, np.full(len(t), 7000.0), 7000.0, 147_000.0, drop) is None  # never at the drop level
