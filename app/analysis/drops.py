@@ -34,6 +34,9 @@ from numpy.lib.stride_tricks import sliding_window_view
 # 1 / (the 75th percentile of the standard normal): the median absolute deviation of normally
 # distributed data times this is its standard deviation (the usual consistency constant)
 MAD_TO_SIGMA = 1.4826
+# 1 / (the 75th percentile of |x| for x standard normal): the 75th percentile of absolute values of
+# normally distributed data times this is its standard deviation
+P75_TO_SIGMA = 1.0 / 1.1503
 
 
 @dataclass(frozen=True)
@@ -80,9 +83,13 @@ class DetectParams:
     # hysteresis: a drop's edges extend while samples stay below this fraction of the margin;
     # chosen by hand, not measured
     soft: float = 0.8
-    # relative noise (robust sigma of the sample-to-sample differences / sqrt 2, over the level)
-    # above which a series is bursty and judged on its moving average: the recorded sysbench runs
-    # of bench/drop_quality are at 0.05-0.09, per-second TPC-C commit counts at 0.3 and more
+    # relative noise (sigma of the sample-to-sample differences / sqrt 2, over the level) above
+    # which a series is bursty and judged on its moving average: the recorded sysbench runs of
+    # bench/drop_quality are at 0.05-0.15, per-second TPC-C commit counts at 0.3 and more. The
+    # sigma comes from the 75th percentile of the absolute steps (P75_TO_SIGMA), not their median:
+    # a workload that collapses for single seconds (the churn runs: deadlock storms, 650 -> 100
+    # tps and back) is as noisy as its collapses, which the median step ignores (its quiet run
+    # gave three drops of 3-6 s from clusters of them); the same threshold for normal noise
     bursty_noise: float = 0.2
     # samples of that moving average (odd); 5 halves a bursty series' noise and keeps a 3 s stall
     # at 40% of its level or less; chosen by hand, not measured
@@ -250,13 +257,13 @@ def smoothing(v: np.ndarray, params: DetectParams = DETECT) -> int:
     finite = v[np.isfinite(v)]
     if len(finite) < params.min_samples:
         return 1
-    # a stall is flat (0, 0, 0 ...): neither its level nor its repeats are the series' noise
-    steps = np.abs(np.diff(finite))
-    steps = steps[steps > 0]
+    # a stall is flat (0, 0, 0 ...): neither its level nor its repeats are the series' noise; a
+    # value repeated elsewhere is (a latency percentile reported in steps of its histogram)
+    steps = np.abs(np.diff(finite))[(finite[:-1] != 0) | (finite[1:] != 0)]
     if not len(steps):
         return 1
     level = float(np.percentile(finite, params.level_percentile))
-    noise = float(np.median(steps)) * MAD_TO_SIGMA / np.sqrt(2.0)
+    noise = float(np.percentile(steps, 75.0)) * P75_TO_SIGMA / np.sqrt(2.0)
     return params.smooth_samples if level > 0 and noise > params.bursty_noise * level else 1
 
 
@@ -311,8 +318,9 @@ def _shifted_tail(s: np.ndarray, outside: np.ndarray, use: np.ndarray, params: D
     ends on: without this a rise lasting to the end is absorbed as the run's new normal. Not for
     throughput: a quiet run of bench/drop_quality settles ~40 % lower for its second half with
     nothing injected. The change point is the Pettitt test's (a rank statistic: a few huge
-    samples do not move it), searched in the last `tail_share` of the series; the levels are
-    medians, the one before of the samples near the run's level."""
+    samples do not move it), searched in the last `tail_share` of the series, and moved back over
+    the samples before it already above twice the level; the levels are medians, the one before
+    of the samples near the run's level."""
     idx = np.flatnonzero(use)
     n, m = len(idx), params.tail_samples
     tail = np.zeros(len(s), bool)
@@ -335,6 +343,10 @@ def _shifted_tail(s: np.ndarray, outside: np.ndarray, use: np.ndarray, params: D
     level = float(np.median(x[:first][before] if before.any() else x[:first]))
     after = float(np.median(x[first:]))
     if after > 2.0 * level:  # as _global_level's "near": twice the level
+        # it began where the series left the level before it: the change point is searched in the
+        # last tail_share only (a disk burst from 41 s to the end of a 90 s rated run: from 46 s)
+        while first > 0 and x[first - 1] > 2.0 * level:
+            first -= 1
         tail[idx[first] :] = True
     return tail
 

@@ -10,8 +10,8 @@ for the pairs of runs that differ by one setting, `setting`. Every run is import
 library the way `benchlens import` does it and read the way `benchlens drops` reads it
 (app.analysis.run_drops.run_findings, top 5 entries).
 
-Per disturbance: found = a detection (a drop; a latency rise for a workload spike on the rate-
-limited workload) with both edges within the tolerance of the truth (3 s; 5 s on the bursty
+Per disturbance: found = a detection (a drop; a latency rise for a workload spike, a drop or a
+latency rise for any other disturbance of the rate-limited workload) with both edges within the tolerance of the truth (3 s; 5 s on the bursty
 workload; a truth that outlasts the benchmark ends with it); the verdict, the ranked classes and
 the rank of the expected one, the top five entries; and the first class of `benchlens explain`
 over the truth's window. For a cause the throughput follows with a lag (a purge lag), the drop
@@ -134,7 +134,9 @@ def score_run(lib: Library, folder: Path, truth: Truth, sensitivity: str = "norm
     a, b = truth.start, min(truth.end, run.bench_end or truth.end)
     score.truth = (round(a - t0, 1), round(b - t0, 1))
     score.false_drops = sum(1 for d in drops if not (d.start < b and d.end > a))
-    best = _best(f.rises if truth.scenario in RISE_SCENARIOS else f.drops, a, b)
+    # a rate-limited run rides load out: its disturbances show in the latency, or as drops when severe
+    candidates = f.rises if truth.scenario in RISE_SCENARIOS else f.drops
+    best = _best([*f.drops, *f.rises] if truth.workload == "rated" else candidates, a, b)
     score.found = False
     if best is not None:
         score.edges = (round(best.drop.start - a, 1), round(best.drop.end - b, 1))

@@ -98,6 +98,21 @@ def test_a_latency_rise_lasting_to_the_end_is_found_and_a_slow_drift_is_not() ->
     assert whole >= 15  # 17 of 20 here; none before the end-of-run level was left out of the baseline
 
 
+def test_a_latency_rise_over_most_of_the_run_to_its_end_starts_where_it_starts() -> None:
+    """A rate-limited run whose p95 goes from ~2.5 ms to ~12 ms (and 150-570 ms in its first 10 s)
+    at 41 s of 90 s, as two disk writers start (bench/drop_quality disk-writers-end-rated): more
+    than half the run, where the change point is not searched; found from 41 s, not 46 s."""
+    rng = np.random.default_rng(12)
+    t = np.arange(1, 91, dtype=float)
+    lat = 2.5 * rng.lognormal(0.0, 0.15, 90)
+    lat[40:] = 12.0 * rng.lognormal(0.0, 0.2, 50)
+    lat[[40, 41, 44, 46, 47, 48, 49]] = [167.0, 570.0, 156.0, 435.0, 344.0, 493.0, 314.0]
+    lat[[15, 17]] = [28.0, 47.0]  # two slow seconds before
+    late = [r for r in rises(t, lat) if r.end > 60]
+    assert len(late) == 1 and late[0].start == 40.0 and late[0].end == 90.0, late
+    assert late[0].depth >= 2.0  # x3 and more
+
+
 def test_a_rate_belongs_to_the_interval_before_its_stamp() -> None:
     # snapshots every 2 s; the one stamped 0.2 s after the drop holds the 2 s before it
     t = np.arange(0.2, 100.0, 2.0)

@@ -46,6 +46,11 @@ SUBSET = [
     "purge-lag-short-churn",
     # disk writers to the end of a bursty run: the throughput came back to ~80 % after 25 s
     "disk-writers-end-bursty",
+    # recorded after the detector was tuned (2026-11-26): disk writers to the end of a rated run (a
+    # latency rise over most of the run), and the churn workload undisturbed (its single-second
+    # collapses made three drops before its noise counted them: drops.P75_TO_SIGMA)
+    "disk-writers-end-rated",
+    "quiet-churn",
     "pair-flushlog-1",
     "pair-flushlog-2",
 ]
