@@ -11,13 +11,14 @@ library the way `benchlens import` does it and read the way `benchlens drops` re
 (app.analysis.run_drops.run_findings, top 5 entries).
 
 Per disturbance: found = a detection (a drop; a latency rise for a workload spike, a drop or a
-latency rise for any other disturbance of the rate-limited workload) with both edges within the tolerance of the truth (3 s; 5 s on the bursty
-workload; a truth that outlasts the benchmark ends with it); the verdict, the ranked classes and
-the rank of the expected one, the top five entries; and the first class of `benchlens explain`
-over the truth's window. For a cause the throughput follows with a lag (a purge lag), the drop
-also gives the cause's own window (app/analysis/mechanism.py: the history list growing): its edge
-errors are a column of their own, and `found_with_cause` counts a disturbance found by its drop's
-edges or by its cause's window. A detected drop that overlaps no disturbance is a false drop (the quiet
+latency rise for any other disturbance of the rate-limited workload) with both edges within the
+tolerance of the truth (3 s; 5 s on the bursty workload; a truth that outlasts the benchmark ends
+with it); the verdict, the ranked classes and the rank of the expected one, the top five entries;
+and the first class of `benchlens explain` over the truth's window. A drop whose verdict proves a
+cause also gives the cause's own window (app/analysis/mechanism.py: the history list growing for
+a purge lag, else the stretch where the series that shows the cause stood at its drop level): its
+edge errors are a column of their own, and `found_with_cause` counts a disturbance found by its
+drop's edges or by its cause's window. A detected drop that overlaps no disturbance is a false drop (the quiet
 runs have none to overlap; drops on the pairs' runs are counted apart: a run with
 16 MB of buffer pool may well drop). Per pair (runs `pair-NAME-A`, `pair-NAME-B`): the
 setting `benchlens diff` names first and the top differences per transaction.
