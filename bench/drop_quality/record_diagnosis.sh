@@ -52,6 +52,10 @@ purge-lag-short-churn     purge-lag         purge       short churn  75  30 15
 flushing-long-writes      flush-throttle    flushing    long  writes 100 30 40
 flushing-short-writes     flush-throttle    flushing    short writes 75  30 12
 flushing-long-writes-2    flush-throttle    flushing    long  writes 100 30 40
+disk-writers-end-rated    disk-writers      disk        long  rated  90  40 52
+purge-lag-late-churn      purge-lag         purge       long  churn  100 45 30
+cpu-user-end-bursty       cpu-user          cpu         long  bursty 90  40 52
+quiet-churn               quiet             -           -     churn  100 30 0
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -59,6 +63,9 @@ flushing-long-writes-2    flush-throttle    flushing    long  writes 100 30 40
 # read view costs the smooth workload nothing).
 # flushing-long-writes-2 (2026-11-26, later): the same run again, on a quiet machine; the first one
 # ran beside a benchmark of this project's that took the CPU from 27 s to 97 s (README).
+# disk-writers-end-rated, purge-lag-late-churn, cpu-user-end-bursty, quiet-churn (2026-11-26,
+# session 7): runs recorded after the day's detector and verdict changes, to check them on data
+# not tuned to; quiet-churn for the dips the churn workload makes by itself.
 # global-read-lock-end-bursty was planned as a 12 s lock: waiting for it stalled the run to its end.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
