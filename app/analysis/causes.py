@@ -68,8 +68,11 @@ class Finding(NamedTuple):
     text: str
     # the series that shows the cause itself, with its steady and drop levels: when it was at its
     # drop level is the cause's own window (app/analysis/mechanism.py); None where the series
-    # sits near its drop level in the steady state too (a checkpoint age just under the sync point)
+    # sits near its drop level in the steady state too
     key: Change | None = None
+    # the key series' limit, when the cause is its staying at it (a checkpoint age at the sync
+    # flush point, which it sits just under in the steady state): the window is where it stays
+    limit: float | None = None
 
 
 def flushing_stall(ev: Evidence) -> Finding | None:
@@ -84,6 +87,8 @@ def flushing_stall(ev: Evidence) -> Finding | None:
         "flushing",
         f"checkpoint age at the sync flush point ({human(age.during, 'B')} of {human(points.sync_age, 'B')}; "
         f"{human(age.before, 'B')} before): an InnoDB flushing stall",
+        age,
+        points.sync_age,
     )
 
 

@@ -5,7 +5,8 @@ writers running to the end of a run while the throughput came back to 80 % of it
 25 s) or lead and trail it. For a cause proven by a series at a level of its own during the drop
 (causes.Finding.key: a device's bytes, CPU points, lock wait time, the buffer pool's size, the
 sessions connected), the window is the stretch around the drop where that series stood nearer its
-drop level than its steady one, stretches close together merged as a drop's fragments are.
+drop level than its steady one, stretches close together merged as a drop's fragments are; for a
+flushing stall, where the checkpoint age stayed at the sync flush point.
 
 A purge lag is the cause the throughput follows with a lag: a transaction keeps a read view open, the history list grows
 from that moment, and the throughput falls only once the unpurged versions pile up (on the churn
@@ -40,10 +41,17 @@ class MechanismParams:
     start_share: float = 0.1
     # growth smaller than this is no purge lag (causes.PURGE_MIN's reason)
     min_growth: float = 2000.0
+    # a series at its limit (causes.Finding.limit) this close to it (a share), for this many
+    # samples in a row: a 16 MB log's checkpoint age touches its sync point for single 2 s
+    # snapshots in a steady run (flushing-short-writes) and stays there while the cleaner is held
+    pinned_tolerance: float = 1e-3
+    pinned_samples: int = 2
     # the verdict names the window when an edge is this far from the drop's (seconds, and two
     # samples of the series: a 2 s snapshot's edge is good to one interval either way): closer,
     # it says no more than the drop's edges
     said_s: float = 3.0
+    # ... or when it leaves this share of the drop at one end to something else
+    inside_share: float = 0.25
 
 
 MECHANISM = MechanismParams()
@@ -99,16 +107,41 @@ def history_growth(t: np.ndarray, h: np.ndarray, drop: Drop, params: MechanismPa
 def level_window(
     t: np.ndarray, x: np.ndarray, before: float, during: float, drop: Drop, what: str = "the cause lasted"
 ) -> CauseWindow | None:
-    """The stretch around the drop where x stood nearer `during` than `before`: of the stretches
-    (fragments merged as a drop's), the one overlapping the drop most. A sample covers the
-    interval before its stamp (rates of snapshots), as a drop's do."""
-    t, x = np.asarray(t, np.float64), np.asarray(x, np.float64)
-    ok = np.isfinite(t) & np.isfinite(x)
-    t, x = t[ok], x[ok]
+    """The stretch around the drop where x stood nearer `during` than `before`."""
+    t, x = _finite(t, x)
     if len(t) < 2 or during == before:
         return None
+    return _window(t, (x - (before + during) / 2.0) * np.sign(during - before) > 0, drop, what)
+
+
+def pinned_window(
+    t: np.ndarray, x: np.ndarray, limit: float, drop: Drop, params: MechanismParams = MECHANISM
+) -> CauseWindow | None:
+    """The stretch around the drop where x stayed at `limit` (a checkpoint age at InnoDB's sync
+    flush point), at it for params.pinned_samples snapshots in a row or more: a single snapshot
+    there is the age touching the point, as it does in a steady run near it."""
+    t, x = _finite(t, x)
+    if len(t) < 2 or not limit > 0:
+        return None
+    at = x >= (1.0 - params.pinned_tolerance) * limit
+    edges = np.diff(np.concatenate(([0], at.astype(np.int8), [0])))
+    starts, stops = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    held = np.zeros(len(at), bool)
+    for a, b in zip(starts, stops, strict=True):
+        held[a:b] = b - a >= params.pinned_samples
+    return _window(t, held, drop, "the cause lasted")
+
+
+def _finite(t: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    t, x = np.asarray(t, np.float64), np.asarray(x, np.float64)
+    ok = np.isfinite(t) & np.isfinite(x)
+    return t[ok], x[ok]
+
+
+def _window(t: np.ndarray, on: np.ndarray, drop: Drop, what: str) -> CauseWindow | None:
+    """Of the stretches of `on` (fragments merged as a drop's), the one overlapping the drop most.
+    A sample covers the interval before its stamp (rates of snapshots), as a drop's do."""
     step = sample_step(t)
-    on = (x - (before + during) / 2.0) * np.sign(during - before) > 0
     best, most = None, 0.0
     for a, b in merge_fragments(t, merged_stretches(t, on, DETECT.merge_s + step), DETECT, step):
         overlap = min(float(t[b]), drop.end) - max(float(t[a]) - step, drop.start)
@@ -133,13 +166,19 @@ def cause_window(
     series = load(found.key.ref)
     if series is None:
         return None
+    if found.limit is not None:
+        return pinned_window(series[0], series[1], found.limit, drop)
     return level_window(series[0], series[1], found.key.before, found.key.during, drop)
 
 
 def worth_saying(window: CauseWindow, drop: Drop, params: MechanismParams = MECHANISM) -> bool:
     """Whether the window tells more than the drop's edges: it starts before the drop or ends
-    after it by params.said_s or more, and two of the series' samples. One inside the drop says
+    after it by params.said_s or more (and two of the series' samples), or it leaves
+    params.inside_share of the drop or more at one end to something else (a flushing stall's
+    40 s in a 69 s drop whose last 28 s were foreign CPU load). A little inside the drop says
     less: the key series is one symptom (a dd writing into the page cache slowed the demo's run
     4 s before its bytes reached the device)."""
+    least = max(params.said_s, 2.0 * window.step)
     beyond = max(drop.start - window.start, window.end - drop.end)
-    return beyond >= max(params.said_s, 2.0 * window.step)
+    inside = max(window.start - drop.start, drop.end - window.end)
+    return beyond >= least or inside >= max(least, params.inside_share * drop.duration)

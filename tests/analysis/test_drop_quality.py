@@ -144,6 +144,8 @@ def test_a_workload_spike_is_a_latency_rise(scored: dict[str, Any]) -> None:
         ("purge-lag-short-churn", "purge lag; history list growing from "),
         # the writers ran to the end, the throughput came back part of the way: the device's writes
         ("disk-writers-end-bursty", "another writer on the disk; the cause lasted from the drop's start to "),
+        # the checkpoint age at the sync point: the drop's own edges say it, the verdict does not repeat them
+        ("flushing-short-writes", ""),
     ],
 )
 def test_the_cause_window_is_the_disturbances(scored: dict[str, Any], run: str, said: str) -> None:
@@ -152,7 +154,7 @@ def test_the_cause_window_is_the_disturbances(scored: dict[str, Any], run: str, 
     r = scored[run]
     tolerance = score.TOLERANCE.get(r.workload, score.DEFAULT_TOLERANCE)
     assert r.cause_edges is not None and max(abs(e) for e in r.cause_edges) <= tolerance, (r.truth, r.cause_edges)
-    assert said in r.verdict, r.verdict
+    assert said in r.verdict and (said or "the cause lasted" not in r.verdict), r.verdict
 
 
 def test_diff_names_the_one_setting_that_differs_first(scored: dict[str, Any]) -> None:

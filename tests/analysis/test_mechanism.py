@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from benchlens.app.analysis.drops import Drop
-from benchlens.app.analysis.mechanism import history_growth, level_window, worth_saying
+from benchlens.app.analysis.mechanism import history_growth, level_window, pinned_window, worth_saying
 
 
 def _drop(start: float, end: float) -> Drop:
@@ -55,3 +55,24 @@ def test_a_cause_lasting_past_the_drop_gives_its_own_window() -> None:
     inside = level_window(t, wkb, 7000.0, 147_000.0, wide)
     assert inside is not None and inside.start == 40.0 and not worth_saying(inside, wide)
     assert level_window(t, np.full(len(t), 7000.0), 7000.0, 147_000.0, drop) is None  # never at the drop level
+
+
+def test_a_flushing_stall_is_where_the_checkpoint_age_stays_at_the_sync_point() -> None:
+    """2 s snapshots of a 16 MB log's checkpoint age (sync point 12.87 MB), as flushing-long-writes
+    recorded it: just under the point in the steady state, touching it for single snapshots;
+    at it from 30 s to 68 s but for two snapshots (46, 56 s) while the cleaner was held back. The
+    throughput fell 27-96 s (foreign load after the stall): the window leaves 28 s of the drop to
+    something else, which is worth saying."""
+    limit = 12_871_804.0
+    t = np.arange(2.0, 100.0, 2.0)
+    age = 11_500_000.0 + np.random.default_rng(4).normal(0, 300_000, len(t))
+    age = np.minimum(age, limit - 50_000)
+    age[(t >= 30) & (t <= 68)] = limit + 300.0
+    age[np.isin(t, (46, 56))] = 12_450_000.0
+    age[np.isin(t, (12, 24, 86, 92))] = limit + 100.0  # single touches
+    drop = _drop(27.0, 96.0)
+    w = pinned_window(t, age, limit, drop)
+    assert w is not None and (w.start, w.end) == (28.0, 68.0) and worth_saying(w, drop)
+    assert w.said(drop) == "the cause lasted from 1 s after the drop's start to 28 s before its end"
+    touches = np.where((t >= 30) & (t <= 68) & ~np.isin(t, (40,)), 12_400_000.0, age)  # one snapshot at it
+    assert pinned_window(t, touches, limit, drop) is None
