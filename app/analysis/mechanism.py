@@ -6,16 +6,17 @@ writers running to the end of a run while the throughput came back to 80 % of it
 (causes.Finding.key: a device's bytes, CPU points, lock wait time, the buffer pool's size, the
 sessions connected), the window is the stretch around the drop where that series stood nearer its
 drop level than its steady one, stretches close together merged as a drop's fragments are; for a
-flushing stall, where the checkpoint age stayed at the sync flush point.
+flushing stall, where the checkpoint age stayed at the sync flush point. A latency rise's cause
+gets its window the same way.
 
-A purge lag is the cause the throughput follows with a lag: a transaction keeps a read view open, the history list grows
-from that moment, and the throughput falls only once the unpurged versions pile up (on the churn
-workload of bench/drop_quality, ~10 s later); when the read view closes the history list stops
-growing at once, and the throughput recovers only once purge has caught up (~10 s again). The
-drop's edges are the throughput's; the cause's are the history list's: it was growing from the
-interval in which it first rose clearly above its level before to the interval after its peak.
-The history list is snapshotted every few seconds: each edge is the middle of its interval, good
-to half a snapshot interval."""
+A purge lag is the cause the throughput follows with a lag: a transaction keeps a read view
+open, the history list grows from that moment, and the throughput falls only once the unpurged
+versions pile up (on the churn workload of bench/drop_quality, ~10 s later); when the read view
+closes the history list stops growing at once, and the throughput recovers only once purge has
+caught up (~10 s again). Its window is the history list's growth: from the interval in which it
+first rose clearly above its level before to the interval after its peak. The history list is
+snapshotted every few seconds: each edge is the middle of its interval, good to half a snapshot
+interval."""
 
 from __future__ import annotations
 
@@ -155,7 +156,7 @@ def cause_window(
 ) -> CauseWindow | None:
     """The window of a drop's proven cause: the history list's growth for a purge lag, else the
     stretch where its key series stood at its drop level; None without a key series."""
-    if drop.kind != "drop" or found.key is None:
+    if found.key is None:  # a drop or a latency rise alike
         return None
     if found.klass == "purge":
         for ref in HISTORY:
