@@ -20,6 +20,7 @@ import numpy as np
 from benchlens.app.analysis.align import ALIGN_MODES, x_of
 from benchlens.app.analysis.innodb import is_checkpoint_age, run_flush_points
 from benchlens.app.analysis.layout import Panel, blog_for_runs, layout_for_runs
+from benchlens.app.analysis.mechanism import worth_saying
 from benchlens.app.analysis.run_drops import decided_label, run_drops, run_findings, throughput
 from benchlens.app.analysis.summary import load_steps
 from benchlens.app.errors import AnalysisError
@@ -70,6 +71,12 @@ class Line:
     unit: str = ""
 
 
+# a cause window's strip (Mark kind "cause"): its share of a panel's height and its opacity, the
+# same in the window and the export
+CAUSE_SPAN = 0.035
+CAUSE_ALPHA = 170
+
+
 @dataclass(frozen=True)
 class Mark:
     """A shaded stretch of time: a detected drop (in the run's colour) or a manual note (grey)."""
@@ -79,7 +86,9 @@ class Mark:
     x0: float
     x1: float
     # "drop"; "note" (grey); "rise" (latency up while throughput held, hatched); "dip" (a member of
-    # recurring dips: its band, no label of its own); "recurring" (the group's one label, no band)
+    # recurring dips: its band, no label of its own); "recurring" (the group's one label, no band);
+    # "cause" (when a drop's cause was there, where the verdict says it: a strip along the foot of
+    # every panel, no label)
     kind: str
 
 
@@ -209,12 +218,14 @@ def _marks(
     marks = [Mark(run.id, n.label, *xs(n.start, n.end), "note") for n in notes if n.kind == "note"]
     if throughput(data, run.id) is None:
         return marks
-    found = run_findings(data, run.id, top=0)  # the marks need where, not why
+    found = run_findings(data, run.id, top=1)  # where, and the cause's window (its verdict's evidence)
     for kind, items in (("drop", found.singles()), ("rise", found.rises)):
         for rd in items:
             label, state = decided_label(notes, rd.drop)
             if state != "dismissed":
                 marks.append(Mark(run.id, label, *xs(rd.drop.start, rd.drop.end), kind))
+                if rd.cause is not None and worth_saying(rd.cause, rd.drop):
+                    marks.append(Mark(run.id, "", *xs(rd.cause.start, rd.cause.end), "cause"))
     for group in found.recurring:  # one label for the group; each dip its band
         marks.append(Mark(run.id, group.label(), *xs(group.pattern.start, group.pattern.end), "recurring"))
         marks += [Mark(run.id, "", *xs(m.drop.start, m.drop.end), "dip") for m in group.members]

@@ -34,7 +34,7 @@ from PySide6.QtSvg import QSvgGenerator
 from benchlens.app.analysis.align import ALIGN_MODES
 from benchlens.app.analysis.decimate import minmax_view
 from benchlens.app.analysis.layout import Panel, shortened
-from benchlens.app.figure import Figure, Line, Mark, Reference
+from benchlens.app.figure import CAUSE_ALPHA, CAUSE_SPAN, Figure, Line, Mark, Reference
 from benchlens.app.stepchart import StepChart
 from benchlens.app.ticks import format_ticks, log_ticks, time_ticks, value_ticks
 from benchlens.app.ticks import heading as heading_of
@@ -341,7 +341,9 @@ def _finite_span(y: np.ndarray) -> tuple[float, float] | None:
 
 def _bands(p: QPainter, marks: _Marks, geo: Geometry, area: QRectF) -> None:
     """Drops and recurring dips (run colour), latency rises (hatched) and notes (grey) behind
-    everything; a recurring group is its dips' bands and one label."""
+    everything; a recurring group is its dips' bands and one label; a drop's cause window, where
+    the verdict says it, a strip along the foot."""
+    rows: dict[int, int] = {}  # a run's row of cause strips, in the order the runs come
     for mark in marks.marks:
         if mark.kind == "recurring":
             continue
@@ -352,6 +354,11 @@ def _bands(p: QPainter, marks: _Marks, geo: Geometry, area: QRectF) -> None:
         if mark.kind == "rise":
             band.setAlpha(110)
             p.fillRect(box, QBrush(band, Qt.BrushStyle.BDiagPattern))
+        elif mark.kind == "cause":  # a strip along the panel's foot, a row per run, as in the window
+            band.setAlpha(CAUSE_ALPHA)
+            h = min(max(area.height() * CAUSE_SPAN, 3.0), 8.0)
+            foot = area.bottom() - h * rows.setdefault(mark.run, len(rows))
+            p.fillRect(QRectF(box.left(), foot - h, box.width(), h), band)
         else:
             p.fillRect(box, band)
 

@@ -14,7 +14,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 
-from benchlens.app.figure import Reference, StepMark
+from benchlens.app.analysis.mechanism import worth_saying
+from benchlens.app.figure import CAUSE_ALPHA, CAUSE_SPAN, Reference, StepMark
 from benchlens.app.ui.session import Session
 from benchlens.app.ui.theme import ChartTheme
 
@@ -52,6 +53,24 @@ def add_band(plots: list[pg.PlotItem], x0: float, x1: float, fill: QBrush, run: 
         band.setZValue(-10)
         band.setProperty("run", run)
         plot.addItem(band, ignoreBounds=True)
+
+
+def add_cause_strip(
+    plots: list[pg.PlotItem], x0: float, x1: float, color: QColor, run: int, row: int, said: str
+) -> None:
+    """When a drop's cause was there (where its verdict says it): a strip in the run's colour along
+    the foot of every panel, a row per run, `said` its tooltip; as the export draws it
+    (app/render.py)."""
+    fill = QColor(color)
+    fill.setAlpha(CAUSE_ALPHA)
+    for plot in plots:
+        span = (row * CAUSE_SPAN, (row + 1) * CAUSE_SPAN)
+        strip = pg.LinearRegionItem((x0, x1), movable=False, brush=QBrush(fill), pen=pg.mkPen(None), span=span)
+        strip.setZValue(-9)
+        strip.setProperty("run", run)
+        strip.setProperty("cause", said)
+        strip.setToolTip(said)
+        plot.addItem(strip, ignoreBounds=True)
 
 
 def add_step_marks(plots: list[pg.PlotItem], marks: list[StepMark], colors: dict[int, str], veil: QColor) -> None:
@@ -150,9 +169,11 @@ class MarkLabels:
 def draw_findings(session: Session, plots: list[pg.PlotItem], runs: list[int], theme: ChartTheme) -> MarkLabels:
     """Notes (grey) and what the throughput says, in the run's colour: drops, latency rises
     (hatched) and recurring dips (each dip a band, one label for the group); a band on every
-    panel, a label on the top one that stays in view. Returns the top panel's labels."""
+    panel, a label on the top one that stays in view; where a verdict says when the cause was
+    there, a strip along every panel's foot. Returns the top panel's labels."""
     s, t = session, theme
     labels = MarkLabels(plots[0], t.veil)
+    rows: dict[int, int] = {}  # a run's row of cause strips, in the order the runs come
     for r in runs:
         color = QColor(s.color(r))
 
@@ -173,6 +194,10 @@ def draw_findings(session: Session, plots: list[pg.PlotItem], runs: list[int], t
                 if state != "dismissed":
                     add_band(plots, *span(rd.drop.start, rd.drop.end), band_brush(color, kind), r)
                     labels.add(*span(rd.drop.start, rd.drop.end), decided(label, state), color)
+                    if rd.cause is not None and worth_saying(rd.cause, rd.drop):
+                        row = rows.setdefault(r, len(rows))
+                        said = rd.cause.said(rd.drop)
+                        add_cause_strip(plots, *span(rd.cause.start, rd.cause.end), color, r, row, said)
         for group in found.recurring:
             for m in group.members:
                 add_band(plots, *span(m.drop.start, m.drop.end), band_brush(color, "dip"), r)

@@ -76,3 +76,25 @@ def test_a_latency_rise_is_a_hatched_band_with_its_own_label(findings_window) ->
     assert all(rd.drop.label() in labels for rd in rises) and all("latency" in rd.drop.label() for rd in rises)
     fig = figure_of(s.rundata, s.comparison)
     assert len([m for m in fig.marks if m.run == run and m.kind == "rise"]) == len(rises)
+
+
+def test_a_cause_that_outlasts_its_drop_is_a_strip_at_every_panels_foot(qtbot, tmp_path: Path) -> None:
+    """Two disk writers ran to the end of bench/drop_quality's disk-writers-end-bursty while the
+    throughput came back to ~80 % after 25 s: the drop's band ends at 65 s, the strip of its
+    cause's window runs to the end, on every panel and in the export, the verdict's words its
+    tooltip."""
+    runs = Path(__file__).parents[2] / "bench" / "drop_quality" / "runs"
+    db = library_of(tmp_path / "cause.sqlite", {"writers": runs / "disk-writers-end-bursty"})
+    for w in comparing_all(qtbot, db, tmp_path / "settings.ini"):
+        s = w.session
+        run = s.runs()[0].id
+        (rd,) = s.findings(run).singles()
+        assert rd.cause is not None and rd.cause.end - rd.drop.end > 20
+        x0, x1 = (float(x) for x in s.x_of(run, np.array([rd.cause.start, rd.cause.end])))
+        for plot in w.chart.plots:
+            (strip,) = [i for i in plot.items if isinstance(i, pg.LinearRegionItem) and i.property("cause")]
+            assert strip.getRegion() == pytest.approx((x0, x1)) and strip.toolTip() == rd.cause.said(rd.drop)
+        assert rd.verdict().endswith(rd.cause.said(rd.drop))
+        fig = figure_of(s.rundata, s.comparison)
+        (mark,) = [m for m in fig.marks if m.kind == "cause"]
+        assert (mark.x0, mark.x1) == pytest.approx((x0, x1)) and mark.label == ""
