@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from benchlens.app.analysis.align import ALIGN_MODES, x_of
 from benchlens.app.analysis.innodb import is_checkpoint_age, run_flush_points
 from benchlens.app.analysis.layout import Panel, blog_for_runs, layout_for_runs
 from benchlens.app.analysis.mechanism import worth_saying
-from benchlens.app.analysis.run_drops import decided_label, run_drops, run_findings, throughput
+from benchlens.app.analysis.run_drops import decided_label, explained_classes, run_findings, throughput
 from benchlens.app.analysis.summary import load_steps
 from benchlens.app.errors import AnalysisError
 from benchlens.app.model import Run, RunData, SeriesRef
@@ -258,25 +258,21 @@ def default_title(runs: list[Run]) -> str:
 
 
 def default_layout(data: RunData, run_ids: list[int]) -> list[Panel]:
-    """The default panels of a comparison of these runs."""
-    return layout_for_runs(run_ids, data.available, data.data)
+    """The default panels of a comparison of these runs, the database panel the one that shows
+    what explains their drops (as the window's)."""
+    return layout_for_runs(run_ids, data.available, data.data, _explains(data, run_ids))
 
 
 def blog_layout(data: RunData, run_ids: list[int]) -> list[Panel]:
     """The panels of the blog preset: the default story in at most 4 panels, those showing the
-    resources that explain the runs' drops first (a class rated by the summed weight of its
-    series in a drop's explanation, its best drop over the runs)."""
-    weight: dict[str, float] = {}
-    for r in run_ids:
-        if throughput(data, r) is None:
-            continue
-        for rd in run_drops(data, r):
-            per_drop: dict[str, float] = {}
-            for change in rd.explain:
-                per_drop[change.klass] = per_drop.get(change.klass, 0.0) + change.weight
-            for klass, w in per_drop.items():
-                weight[klass] = max(weight.get(klass, 0.0), w)
-    return blog_for_runs(run_ids, data.available, data.data, lambda klass: weight.get(klass, 0.0))
+    resources that explain the runs' drops first (run_drops.explained_classes)."""
+    return blog_for_runs(run_ids, data.available, data.data, _explains(data, run_ids))
+
+
+def _explains(data: RunData, run_ids: list[int]) -> Callable[[str], float]:
+    found = [run_findings(data, r) for r in run_ids if throughput(data, r) is not None]
+    weight = explained_classes(rd for f in found for rd in (*f.drops, *f.rises))
+    return lambda klass: weight.get(klass, 0.0)
 
 
 def figure_of(data: RunData, view: Comparison, title: str | None = None) -> Figure:

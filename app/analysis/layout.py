@@ -5,8 +5,10 @@ throughput (`tps`) and latency; CPU (the first source of CPU_SOURCES: vmstat us/
 mpstat, pt-stalk's procstat, sar or dstat); the busiest disk in one panel (%util, else its IOPS,
 else dstat's bytes; iostat, else diskstats, sar -d or dstat); the busiest network interface (sar -n
 DEV or dstat, when the folder has one); the processes that used most CPU (pidstat, at most
-TOP_PROCESSES); and the one database panel that moved most in
-these runs (checkpoint age, history list length or the top waits). The other candidates (the
+TOP_PROCESSES); and the one database panel that shows what explains the runs' drops (checkpoint
+age for a flushing stall, the history list for a purge lag, the top waits for locks and latches),
+else the one that moved most in these runs; it comes right after throughput and latency when it
+explains the drops better than CPU and disk do. The other candidates (the
 disk's IOPS and await, the database panels not chosen) are `more_panels`, one click away. The
 blog preset of `benchlens export` is the same story in at most BLOG_PANELS panels (`blog_panels`).
 """
@@ -150,35 +152,39 @@ ROLE_CLASSES = {
 }
 
 Rating = Callable[[SeriesRef], float]
+# how much a resource class (ROLE_CLASSES' values) explains the runs' drops, 0 when nothing does
+Explains = Callable[[str], float]
 
 
 def layout_for_runs(
     runs: Iterable[int],
     available: Callable[[int], Iterable[SeriesRef]],
     data: Callable[[int, SeriesRef], tuple[np.ndarray, np.ndarray] | None],
+    explains: Explains | None = None,
 ) -> list[Panel]:
     """The default layout of a comparison: the series any run has, devices rated by their highest
-    mean over the runs, database panels by how much they moved. The window and `benchlens export`
-    both use it."""
+    mean over the runs, the database panel by what explains the drops (`explains`), then by how
+    much it moved. The window and `benchlens export` both use it."""
     have, load, spread = _rated(runs, available, data)
-    return default_panels(have, load, spread)
+    return default_panels(have, load, spread, explains)
 
 
 def more_for_runs(
     runs: Iterable[int],
     available: Callable[[int], Iterable[SeriesRef]],
     data: Callable[[int, SeriesRef], tuple[np.ndarray, np.ndarray] | None],
+    explains: Explains | None = None,
 ) -> list[Panel]:
     """The candidates the default layout of these runs leaves out ("More panels")."""
     have, load, spread = _rated(runs, available, data)
-    return more_panels(have, load, spread)
+    return more_panels(have, load, spread, explains)
 
 
 def blog_for_runs(
     runs: Iterable[int],
     available: Callable[[int], Iterable[SeriesRef]],
     data: Callable[[int, SeriesRef], tuple[np.ndarray, np.ndarray] | None],
-    explains: Callable[[str], float] | None = None,
+    explains: Explains | None = None,
 ) -> list[Panel]:
     """The blog preset's panels of these runs (blog_panels)."""
     have, load, spread = _rated(runs, available, data)
@@ -217,26 +223,30 @@ def _rated(
 
 
 def default_panels(
-    available: Iterable[SeriesRef], load: Rating | None = None, spread: Rating | None = None
+    available: Iterable[SeriesRef],
+    load: Rating | None = None,
+    spread: Rating | None = None,
+    explains: Explains | None = None,
 ) -> list[Panel]:
     """The layout a performance engineer starts from. `load` rates a device's activity (e.g. its
-    mean %util) to pick the busiest one, without it the first device in name order; `spread`
-    rates how much a database series moved to pick one database panel, without it the first of
-    DATABASE_ROLES the runs have."""
-    return [p for _, p in _story(available, load, spread)]
+    mean %util) to pick the busiest one, without it the first device in name order; `explains`
+    rates a resource class by how much it explains the drops and `spread` how much a database
+    series moved, to pick one database panel: the one whose classes explain most, then the one
+    that moved most, then the first of DATABASE_ROLES the runs have."""
+    return [p for _, p in _story(available, load, spread, explains)]
 
 
 def blog_panels(
     available: Iterable[SeriesRef],
     load: Rating | None = None,
     spread: Rating | None = None,
-    explains: Callable[[str], float] | None = None,
+    explains: Explains | None = None,
 ) -> list[Panel]:
     """The default layout cut to BLOG_PANELS: throughput and latency, then of CPU, the disk and
     the database panel those whose resource best explains the drops (`explains` rates a resource
     class of ROLE_CLASSES, e.g. by its weight in the drops' explanations), then those whose first
     series moved most (`spread`); in the story's order."""
-    story = _story(available, load, spread)
+    story = _story(available, load, spread, explains)
     head = [k for k, _ in story if k in ("throughput", "latency")]
     why, moved = explains or (lambda _: 0.0), spread or (lambda _: 0.0)
     panels = dict(story)
@@ -249,7 +259,9 @@ def blog_panels(
     return [p for k, p in story if k in keep]
 
 
-def _story(available: Iterable[SeriesRef], load: Rating | None, spread: Rating | None) -> list[tuple[str, Panel]]:
+def _story(
+    available: Iterable[SeriesRef], load: Rating | None, spread: Rating | None, explains: Explains | None = None
+) -> list[tuple[str, Panel]]:
     """default_panels with each panel's role."""
     roles = dict(candidate_panels(available, load))
     chosen: list[tuple[str, Panel]] = [(k, roles[k]) for k in ("throughput", "latency", "cpu") if k in roles]
@@ -259,18 +271,28 @@ def _story(available: Iterable[SeriesRef], load: Rating | None, spread: Rating |
     chosen += [(k, roles[k]) for k in ("network", "processes") if k in roles]
     database = [k for k in DATABASE_ROLES if k in roles]
     if database:
-        rate = spread or (lambda _: 0.0)
-        best = max(database, key=lambda k: (rate(roles[k].refs[0]), -DATABASE_ROLES.index(k)))
-        chosen.append((best, roles[best]))
+        rate, why = spread or (lambda _: 0.0), explains or (lambda _: 0.0)
+
+        def weight(role: str) -> float:
+            return max((why(c) for c in ROLE_CLASSES.get(role, ())), default=0.0)
+
+        best = max(database, key=lambda k: (weight(k), rate(roles[k].refs[0]), -DATABASE_ROLES.index(k)))
+        # what explains the drops best goes right under them: above the fold of a laptop's window
+        first = weight(best) > 0 and all(weight(best) > weight(k) for k, _ in chosen)
+        at = sum(k in ("throughput", "latency") for k, _ in chosen) if first else len(chosen)
+        chosen.insert(at, (best, roles[best]))
     return chosen
 
 
 def more_panels(
-    available: Iterable[SeriesRef], load: Rating | None = None, spread: Rating | None = None
+    available: Iterable[SeriesRef],
+    load: Rating | None = None,
+    spread: Rating | None = None,
+    explains: Explains | None = None,
 ) -> list[Panel]:
     """Every candidate panel the default layout leaves out, in the candidates' order."""
     have = list(available)
-    shown = default_panels(have, load, spread)
+    shown = default_panels(have, load, spread, explains)
     return [p for _, p in candidate_panels(have, load) if p not in shown]
 
 

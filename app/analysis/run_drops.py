@@ -9,6 +9,7 @@ Reads runs through app.model.RunData; no Qt, no library."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -220,6 +221,24 @@ def run_findings(
     rec = [RecurringDrops(g, [by_drop[id(m)] for m in g.members]) for g in groups]
     rises_out = _explained(data, run_id, lat_ref, up, steady, top) if lat_ref is not None else []
     return Findings(ref, drops, rec, rises_out, stability(t, v, steady.lo, steady.hi), (steady.lo, steady.hi))
+
+
+def explained_classes(found: Iterable[RunDrop]) -> dict[str, float]:
+    """How much each resource class explains these drops and rises (layout.Explains): per
+    finding, the summed weight of its entries of that class, and for the class of its proven
+    cause (its verdict) more than all of them, since the verdict may rest on a series the top
+    entries do not list (a checkpoint age at the sync point); the largest over the findings."""
+    out: dict[str, float] = {}
+    for rd in found:
+        per: dict[str, float] = {}
+        for change in rd.explain:
+            per[change.klass] = per.get(change.klass, 0.0) + change.weight
+        proven = finding(rd.explain)
+        if proven is not None:
+            per[proven.klass] = sum(per.values()) + 1.0
+        for klass, w in per.items():
+            out[klass] = max(out.get(klass, 0.0), w)
+    return out
 
 
 def _mostly_in(rise: Drop, drops: list[Drop]) -> bool:

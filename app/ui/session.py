@@ -14,7 +14,15 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from benchlens.app.analysis.align import x_of
 from benchlens.app.analysis.drops import Drop
 from benchlens.app.analysis.layout import Panel, layout_for_runs, more_for_runs
-from benchlens.app.analysis.run_drops import Findings, RunDrop, decided_label, decision, run_findings, throughput
+from benchlens.app.analysis.run_drops import (
+    Findings,
+    RunDrop,
+    decided_label,
+    decision,
+    explained_classes,
+    run_findings,
+    throughput,
+)
 from benchlens.app.errors import BenchlensError
 from benchlens.app.figure import Comparison
 from benchlens.app.model import Annotation, Run, SeriesInfo, SeriesRef
@@ -233,7 +241,14 @@ class Session(QObject):
         self._push(f"remove {name!r} from the comparison", do, undo)
 
     def default_layout(self) -> list[Panel]:
-        return layout_for_runs(self.comparison.runs, self.available, self.data)
+        return layout_for_runs(self.comparison.runs, self.available, self.data, self._explains())
+
+    def _explains(self) -> Callable[[str], float]:
+        """How much each resource class explains the compared runs' drops and rises, from their
+        findings (computed once per run, drawn next anyway)."""
+        found = [f for r in self.comparison.runs if (f := self.findings(r)) is not None]
+        weight = explained_classes(rd for f in found for rd in (*f.drops, *f.rises))
+        return lambda klass: weight.get(klass, 0.0)
 
     def add_series(self, refs: list[SeriesRef], panel: int | None = None) -> None:
         """Add series to a panel (None: a new panel at the bottom)."""
@@ -254,7 +269,9 @@ class Session(QObject):
         """The default layout's candidates for these runs that no panel shows ("More panels")."""
         c = self.comparison
         shown = [p.refs for p in c.panels]
-        every = layout_for_runs(c.runs, self.available, self.data) + more_for_runs(c.runs, self.available, self.data)
+        explains = self._explains()
+        every = layout_for_runs(c.runs, self.available, self.data, explains)
+        every += more_for_runs(c.runs, self.available, self.data, explains)
         return [p for p in every if p.refs not in shown]
 
     def add_panel(self, panel: Panel, at: int | None = None) -> None:

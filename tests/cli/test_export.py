@@ -156,6 +156,17 @@ def test_default_layout_is_the_story_and_the_rest_is_offered() -> None:
         assert more == ["Disk vda: IOPS", "Disk vda: await (ms)", "Checkpoint age", "Top waits (ms/s)"]
     assert default_panels(STORY, busy, lambda r: 0.3)[-1].title == "Checkpoint age"  # a tie: the fixed order
     assert default_panels(STORY)[-1].title == "Checkpoint age"  # nothing to rate by
+    # what explains the drops (a flushing stall: the checkpoint age), whatever moved most; right
+    # under throughput and latency when it explains them best, in its place otherwise
+    flushing = {"flushing": 2.0, "cpu": 1.0}
+    shown = default_panels(STORY, busy, spread, lambda c: flushing.get(c, 0.0))
+    assert [p.title for p in shown] == [*titles[:2], "Checkpoint age", *titles[2:4]]
+    cpu_first = {"flushing": 1.0, "cpu": 2.0}
+    assert [p.title for p in default_panels(STORY, busy, spread, lambda c: cpu_first.get(c, 0.0))] == [
+        *titles[:4],
+        "Checkpoint age",
+    ]
+    assert "History list length" in [p.title for p in more_panels(STORY, busy, spread, lambda c: flushing.get(c, 0.0))]
     no_util = [r for r in STORY if r.metric != "%util"]
     assert default_panels(no_util, busy, spread)[3].title.endswith("IOPS")  # the disk panel there is
 

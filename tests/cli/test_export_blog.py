@@ -67,8 +67,12 @@ def test_blog_panels_rank_what_explains_the_drops() -> None:
         return [p.title for p in blog_panels(STORY, None, spread, lambda c: explains.get(c, 0.0))]
 
     assert len(titles({})) == BLOG_PANELS
-    assert titles({"redo": 3.0, "disk": 1.0})[2:] == ["Disk sda: %util", "Checkpoint age"]  # story order
-    assert titles({"cpu": 2.0, "purge": 1.0})[2:] == ["CPU (%)", "Checkpoint age"]  # spread breaks the tie
+    # story order, the database panel that explains best right under throughput and latency
+    assert titles({"redo": 3.0, "disk": 1.0})[2:] == ["Checkpoint age", "Disk sda: %util"]
+    assert titles({"redo": 1.0, "disk": 3.0})[2:] == ["Disk sda: %util", "Checkpoint age"]
+    assert titles({"cpu": 2.0})[2:] == ["CPU (%)", "Checkpoint age"]  # spread breaks the tie
+    # the database panel is the one that shows what explains: a purge lag's history list
+    assert titles({"cpu": 2.0, "purge": 1.0})[2:] == ["CPU (%)", "History list length"]
     no_benchmark = [r for r in STORY if r.format != "sysbench"]
     assert [p.title for p in blog_panels(no_benchmark)] == ["CPU (%)", "Disk sda: %util", "Checkpoint age"]
 

@@ -98,3 +98,14 @@ def test_a_cause_that_outlasts_its_drop_is_a_strip_at_every_panels_foot(qtbot, t
         fig = figure_of(s.rundata, s.comparison)
         (mark,) = [m for m in fig.marks if m.kind == "cause"]
         assert (mark.x0, mark.x1) == pytest.approx((x0, x1)) and mark.label == ""
+
+
+def test_the_window_shows_the_database_panel_of_the_verdict(qtbot, tmp_path: Path) -> None:
+    """A real InnoDB flushing stall (bench/drop_quality's flushing-long-writes-2): the window's
+    default layout shows the checkpoint age, where the history list or the top waits moved more."""
+    runs = Path(__file__).parents[2] / "bench" / "drop_quality" / "runs"
+    db = library_of(tmp_path / "flush.sqlite", {"flush": runs / "flushing-long-writes-2"})
+    for w in comparing_all(qtbot, db, tmp_path / "settings.ini"):
+        titles = [p.title for p in w.session.comparison.panels]
+        assert "Checkpoint age" in titles and "History list length" not in titles, titles
+        assert figure_of(w.session.rundata, w.session.comparison).panels == w.session.comparison.panels
