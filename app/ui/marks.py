@@ -105,9 +105,11 @@ def add_references(plots: list[pg.PlotItem], refs: list[Reference], colors: dict
     """Limits of what a panel shows, as the export draws them (app/render.py): InnoDB's async and
     sync flush points on a checkpoint-age panel, a dashed line in the run's colour with its label;
     the panel's value range reaches the line."""
+    placed: dict[int, int] = {}  # lines per panel: their labels side by side, the points are close
     for ref in refs:
         if not 0 <= ref.panel < len(plots):
             continue
+        k = placed[ref.panel] = placed.get(ref.panel, -1) + 1
         color = QColor(colors.get(ref.run, "#777777"))
         line = pg.InfiniteLine(
             ref.y,
@@ -115,7 +117,7 @@ def add_references(plots: list[pg.PlotItem], refs: list[Reference], colors: dict
             movable=False,
             pen=pg.mkPen(color, width=1, style=Qt.PenStyle.DashLine),
             label=ref.label,
-            labelOpts={"position": 0.02, "color": color, "anchors": [(0, 1), (0, 1)]},
+            labelOpts={"position": 0.02 + 0.2 * (k % 4), "color": color, "anchors": [(0, 0), (0, 0)]},  # under it
         )
         line.setProperty("reference", ref.label)
         plots[ref.panel].addItem(line)  # not ignoreBounds: the auto range includes it
