@@ -264,15 +264,31 @@ def _panel(p: QPainter, fig: Figure, i: int, geo: Geometry, marks: _Marks, look:
 
 def _references(p: QPainter, refs: list[Reference], plot: Plot, look: Look) -> None:
     """Limits of the panel's quantity (InnoDB's flush points): a dashed line in the run's colour,
-    its label at the right end, over the line."""
-    for r in refs:
+    its label at the right end, over the line, or under it when the label of a line just above
+    would cover it; runs with the same limit (the same redo log) have one label, in the first
+    one's colour."""
+    p.setFont(look.small)
+    said: list[tuple[str, float]] = []
+    tops: list[float] = []  # the labels' tops placed so far
+    for r in sorted(refs, key=lambda r: -r.y):  # from the top down
         y = float(plot.sy(r.y))
         color = QColor(look.color[r.run])
         p.setPen(QPen(color, look.line, Qt.PenStyle.DashLine))
         p.drawLine(QPointF(plot.area.left(), y), QPointF(plot.area.right(), y))
+        if (r.label, r.y) in said:
+            continue
+        said.append((r.label, r.y))
         text = f"{r.label} {format_ticks([r.y], plot.unit)[0]}"
-        width = look.fs.horizontalAdvance(text)
-        p.drawText(QPointF(plot.area.right() - width - 4, y - 3), text)
+        width, height = look.fs.horizontalAdvance(text), look.fs.height()
+        above = y - 3 - look.fs.descent()  # the baseline of a label over the line
+        if any(abs(above - look.fs.ascent() - top) < height for top in tops) or above - height < plot.area.top():
+            above = y + 2 + look.fs.ascent()  # under it
+        tops.append(above - look.fs.ascent())
+        veil = QColor(look.theme.background)
+        veil.setAlpha(200)  # over the curves, as the marks' labels
+        p.fillRect(QRectF(plot.area.right() - width - 6, above - look.fs.ascent(), width + 4, height), veil)
+        p.setPen(color)
+        p.drawText(QPointF(plot.area.right() - width - 4, above), text)
 
 
 def _steps(p: QPainter, fig: Figure, geo: Geometry, area: QRectF, look: Look, labels: bool) -> None:

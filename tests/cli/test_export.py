@@ -184,3 +184,19 @@ def test_cli_export_without_panels_draws_the_story(tmp_path: Path) -> None:
     assert [s for s in specs if s.startswith("iostat:")] == [specs[5]] and "%util" in specs[5]
     database = {s.split(":")[0] for s in specs[6:]}
     assert len(database) == 1 and database <= {"innodb_status", "perfschema"}
+
+
+def test_two_runs_with_one_redo_log_label_its_flush_points_once(tmp_path: Path) -> None:
+    """Two runs of the same 16 MB redo log (bench/drop_quality's flushing runs): each run's
+    dashed lines, one label for each flush point, the sync point's under its line (it is at the
+    top of the panel)."""
+    runs = Path(__file__).parents[2] / "bench" / "drop_quality" / "runs"
+    db = tmp_path / "lib.sqlite"
+    with Library(db) as lib:
+        for name in ("flushing-long-writes-2", "flushing-short-writes"):
+            import_path(lib, runs / name)
+    out = tmp_path / "flush.svg"
+    args = ["export", "--run", "flushing-long-writes-2", "--run", "flushing-short-writes", "--db", str(db)]
+    assert main([*args, "--panel", "Checkpoint age=innodb_status:checkpoint_age", "--out", str(out)]) == 0
+    texts = [t for _, t in svg_texts(out)]
+    assert texts.count("sync flush point 12.9 MB") == 1 and texts.count("async flush point 11.3 MB") == 1
