@@ -47,10 +47,12 @@ class MechanismParams:
     # snapshots in a steady run (flushing-short-writes) and stays there while the cleaner is held
     pinned_tolerance: float = 1e-3
     pinned_samples: int = 2
-    # the verdict names the window when an edge is this far from the drop's (seconds, and two
-    # samples of the series: a 2 s snapshot's edge is good to one interval either way): closer,
-    # it says no more than the drop's edges
+    # the verdict names the window when an edge is this far from the drop's: seconds, and samples
+    # of the series (an edge read from 2 s snapshots is good to an interval either way, so two
+    # intervals apart may be the sampling alone: a flushing stall's age left the sync point for
+    # one snapshot 4 s before the throttle ended); closer, it says no more than the drop's edges
     said_s: float = 3.0
+    said_samples: float = 3.0
     # ... or when it leaves this share of the drop at one end to something else
     inside_share: float = 0.25
 
@@ -174,12 +176,12 @@ def cause_window(
 
 def worth_saying(window: CauseWindow, drop: Drop, params: MechanismParams = MECHANISM) -> bool:
     """Whether the window tells more than the drop's edges: it starts before the drop or ends
-    after it by params.said_s or more (and two of the series' samples), or it leaves
+    after it by params.said_s or more (and params.said_samples of the series' samples), or it leaves
     params.inside_share of the drop or more at one end to something else (a flushing stall's
     40 s in a 69 s drop whose last 28 s were foreign CPU load). A little inside the drop says
     less: the key series is one symptom (a dd writing into the page cache slowed the demo's run
     4 s before its bytes reached the device)."""
-    least = max(params.said_s, 2.0 * window.step)
+    least = max(params.said_s, params.said_samples * window.step)
     beyond = max(drop.start - window.start, window.end - drop.end)
     inside = max(window.start - drop.start, drop.end - window.end)
     return beyond >= least or inside >= max(least, params.inside_share * drop.duration)

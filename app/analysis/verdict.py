@@ -3,8 +3,9 @@ evidence of its explanation: the ranked entries and the level of every series me
 (explain.Explanation.levels).
 
 Causes (app/analysis/causes.py) are tried strongest first: InnoDB's own stalls and lock waits,
-whose series prove them directly; then the workload, which drives every resource; then the
-resources another process can take (the buffer pool, a disk, the CPU). The first cause the
+whose series prove them directly; then the workload, which drives every resource, and its own
+lock conflicts (a deadlock storm, whose retries burn CPU); then the resources another process
+can take (the buffer pool, a disk, the CPU). The first cause the
 evidence proves is the verdict and its class ranks first: a CPU-starved machine also shows disk
 latency rising, but the CPU points taken are what happened. Without a proven cause, the best
 supported class and its strongest entries, in human units.
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 from benchlens.app.analysis.causes import (
     Finding,
     cpu_taken,
+    deadlocks,
     dirty_pinned,
     disk_burst,
     flushing_stall,
@@ -39,6 +41,7 @@ CAUSES: tuple[Callable[[Evidence], Finding | None], ...] = (
     dirty_pinned,
     purge_lag,
     workload_grew,
+    deadlocks,
     pool_shrank,
     disk_burst,
     cpu_taken,

@@ -172,3 +172,19 @@ def test_lock_time_that_barely_grew_is_not_the_cause() -> None:
     grew = _levels(("global_status", "Innodb_row_lock_time", 0, 1810))
     assert verdict(grew) == "sessions waited on row locks (row lock time 0 \u2192 1.81 s/s)"
     assert classes(grew) == ["locks"]
+
+
+def test_a_deadlock_storm_is_the_workloads_own_lock_conflicts_not_another_process() -> None:
+    # quiet-churn-2's levels at 11-21 s (bench/drop_quality): nothing injected, the 32 sessions on
+    # 10 rows rolled back on deadlocks 1.7 times as often, and their retries took user CPU
+    storm = _levels(
+        ("global_status", "Innodb_deadlocks", 529, 897),
+        ("mpstat", "%usr", 58, 69),
+        ("vmstat", "r", 7, 10.2),
+    )
+    assert verdict(storm) == "sessions rolled back on deadlocks (529 \u2192 897 /s): a deadlock storm"
+    assert classes(storm)[0] == "locks"
+    # in the corpus' injected drops the deadlocks fell (a CPU hog on the bursty workload: 449 -> 125)
+    hog = _levels(("global_status", "Innodb_deadlocks", 449, 125), ("mpstat", "%usr", 50, 70))
+    assert verdict(hog).endswith("CPU taken by another process")
+    assert "deadlock" not in verdict(_levels(("global_status", "Innodb_deadlocks", 0, 0.1)))  # one, not a storm
