@@ -56,6 +56,9 @@ disk-writers-end-rated    disk-writers      disk        long  rated  90  40 52
 purge-lag-late-churn      purge-lag         purge       long  churn  100 45 30
 cpu-user-end-bursty       cpu-user          cpu         long  bursty 90  40 52
 quiet-churn               quiet             -           -     churn  100 30 0
+quiet-churn-2             quiet             -           -     churn  100 30 0
+purge-lag-short-churn-2   purge-lag         purge       short churn  75  30 15
+flushing-short-writes-2   flush-throttle    flushing    short writes 75  30 12
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -65,7 +68,9 @@ quiet-churn               quiet             -           -     churn  100 30 0
 # ran beside a benchmark of this project's that took the CPU from 27 s to 97 s (README).
 # disk-writers-end-rated, purge-lag-late-churn, cpu-user-end-bursty, quiet-churn (2026-11-26,
 # session 7): runs recorded after the day's detector and verdict changes, to check them on data
-# not tuned to; quiet-churn for the dips the churn workload makes by itself.
+# not tuned to; quiet-churn for the dips the churn workload makes by itself. quiet-churn-2,
+# purge-lag-short-churn-2, flushing-short-writes-2: the same once more, after the fixes those
+# showed (the churn workload's noise sits near the threshold at which a series is smoothed).
 # global-read-lock-end-bursty was planned as a 12 s lock: waiting for it stalled the run to its end.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
