@@ -301,7 +301,7 @@ def steady_state(
         outside = _global_level(s, finite & (np.arange(len(s)) >= warm), depth, params=params, level=level)
         if outside.any():
             warm = _settled(s, warm, (1.0 + depth) * float(np.median(s[outside])), params.settle_samples)
-    calm = ~_long_runs(~outside & finite, params.min_excluded) & finite & (np.arange(len(s)) >= warm)
+    calm = ~long_runs(~outside & finite, params.min_excluded) & finite & (np.arange(len(s)) >= warm)
     if calm.sum() < params.min_calm:
         calm = finite & (np.arange(len(s)) >= warm)
     if not calm.any():
@@ -369,7 +369,7 @@ def _settled(s: np.ndarray, warm: int, ceiling: float, width: int) -> int:
     return warm
 
 
-def _long_runs(mask: np.ndarray, n: int) -> np.ndarray:
+def long_runs(mask: np.ndarray, n: int) -> np.ndarray:
     """The samples of mask that are in runs of at least n consecutive ones."""
     edges = np.diff(np.concatenate(([0], mask.astype(np.int8), [0])))
     starts, stops = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
@@ -492,7 +492,7 @@ def _detect_one(t: np.ndarray, v: np.ndarray, sens: Sensitivity, params: DetectP
     after = np.arange(len(s)) >= st.warm
     with np.errstate(invalid="ignore"):
         # a complete stall is always a candidate, whatever the smoothing and the noise gate
-        stall = _long_runs((v <= params.stall * st.base) & np.isfinite(v) & (st.base > 0) & after, 2)
+        stall = long_runs((v <= params.stall * st.base) & np.isfinite(v) & (st.base > 0) & after, 2)
     # the moving average of w samples correlates w neighbours: a chance dip lasts w - 1 longer
     found = _pass(t, v, s, st, sens, sens.min_s + (w - 1) * step, step, stall, params)
     # a long shallow drop: its mean far below the baseline, its samples within the noise gate

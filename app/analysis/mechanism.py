@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from benchlens.app.analysis.causes import Finding
-from benchlens.app.analysis.drops import DETECT, Drop, merge_fragments, merged_stretches, sample_step
+from benchlens.app.analysis.drops import DETECT, Drop, long_runs, merge_fragments, merged_stretches, sample_step
 from benchlens.app.model import SeriesRef
 
 HISTORY = (SeriesRef("global_status", "Innodb_history_list_length"), SeriesRef("innodb_status", "history_list_length"))
@@ -38,7 +38,7 @@ class MechanismParams:
     lookback_s: float = 20.0
     # the growth starts at the last sample at most this share of the way from the lowest level
     # before the peak to the peak (a history list swinging +-300 around 800 on the churn workload
-    # still crosses it only once it grows); chosen by hand on the corpus' two purge lags
+    # still crosses it only once it grows); chosen by hand on the corpus' first two purge lags
     start_share: float = 0.1
     # growth smaller than this is no purge lag (causes.PURGE_MIN's reason)
     min_growth: float = 2000.0
@@ -68,8 +68,8 @@ class CauseWindow:
     step: float = 0.0  # the series' sample interval: each edge is good to about one
 
     def said(self, drop: Drop) -> str:
-        """The window against the drop's edges: 'history list growing from 10 s before the drop to
-        10 s before its end'."""
+        """The window against the drop's edges: 'history list growing from 9 s before the drop's
+        start to 10 s before its end'."""
         start = _against(self.start - drop.start, "the drop's start")
         return f"{self.what} from {start} to {_against(self.end - drop.end, 'its end')}"
 
@@ -126,12 +126,7 @@ def pinned_window(
     t, x = _finite(t, x)
     if len(t) < 2 or not limit > 0:
         return None
-    at = x >= (1.0 - params.pinned_tolerance) * limit
-    edges = np.diff(np.concatenate(([0], at.astype(np.int8), [0])))
-    starts, stops = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-    held = np.zeros(len(at), bool)
-    for a, b in zip(starts, stops, strict=True):
-        held[a:b] = b - a >= params.pinned_samples
+    held = long_runs(x >= (1.0 - params.pinned_tolerance) * limit, params.pinned_samples)
     return _window(t, held, drop, "the cause lasted")
 
 
