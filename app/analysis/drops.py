@@ -123,8 +123,9 @@ class DetectParams:
     sustained_s: float = 8.0
     # seconds each side of a drop needs to be split into two levels (_levels)
     split_s: float = 5.0
-    # a latency level the series keeps to its end (_shifted_tail): at least this many samples, at
-    # most this share of the series, and a Pettitt test p-value below `tail_p`; a disk burst to
+    # a latency level the series keeps to its end (_shifted_tail): at least this many samples, its
+    # change point searched in the last `tail_share` of the series (then moved back to where the
+    # level was left), a Pettitt test p-value below `tail_p`; a disk burst to
     # the end of a bursty run put its latency at x2.3 for its last 37 s, and the rolling baseline
     # followed it (tests/fixtures/diagnosis/bursty_long_drops); chosen by hand, not measured
     tail_samples: int = 8
