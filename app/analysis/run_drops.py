@@ -40,8 +40,8 @@ class RunDrop:
     ref: SeriesRef
     drop: Drop
     explain: list[Change]
-    # when the cause itself was there, for a cause the throughput follows with a lag (a purge
-    # lag: the history list growing), app/analysis/mechanism.py
+    # when its proven cause was there (app/analysis/mechanism.py: a purge lag's history list
+    # growing, the series that shows any other cause at its drop level); None without one
     cause: CauseWindow | None = None
 
     @property
