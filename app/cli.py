@@ -349,7 +349,7 @@ def cmd_summary(lib: Library, args: argparse.Namespace) -> int:
 
 def cmd_export(lib: Library, args: argparse.Namespace) -> int:
     from benchlens.app.analysis.layout import parse_panel
-    from benchlens.app.figure import Comparison, blog_layout, default_layout, figure_of, write_csv
+    from benchlens.app.figure import Comparison, blog_layout, default_layout, figure_of, findings_of, write_csv
     from benchlens.app.rundata import LibraryRunData
 
     suffix = args.out.suffix.lower()
@@ -368,9 +368,10 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
         raise CliError("give at least one --run (or a --view)")
     if args.steps:
         return _export_steps(data, view.runs, args)
+    found = findings_of(data, view.runs)  # once, for the layout and the marks
     try:
         layout = blog_layout if args.preset == "blog" else default_layout
-        view.panels = [parse_panel(s) for s in args.panel] or view.panels or layout(data, view.runs)
+        view.panels = [parse_panel(s) for s in args.panel] or view.panels or layout(data, view.runs, found)
     except ValueError as e:
         raise CliError(str(e)) from None
     if not view.panels:
@@ -381,7 +382,7 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
             raise CliError("--from and --to go together, with --from < --to")
         view.x_range = (args.x_from, args.x_to)
     view.align = args.align or view.align
-    fig = figure_of(data, view, args.title)
+    fig = figure_of(data, view, args.title, found)
 
     def draw(out: Path, size: tuple[int, int], scale: float, theme: Any) -> None:
         from benchlens.app.render import export

@@ -21,7 +21,7 @@ from benchlens.app.analysis.align import ALIGN_MODES, x_of
 from benchlens.app.analysis.innodb import is_checkpoint_age, run_flush_points
 from benchlens.app.analysis.layout import Panel, blog_for_runs, layout_for_runs
 from benchlens.app.analysis.mechanism import worth_saying
-from benchlens.app.analysis.run_drops import decided_label, explained_classes, run_findings, throughput
+from benchlens.app.analysis.run_drops import Findings, decided_label, explained_classes, run_findings, throughput
 from benchlens.app.analysis.summary import load_steps
 from benchlens.app.errors import AnalysisError
 from benchlens.app.model import Run, RunData, SeriesRef
@@ -148,7 +148,10 @@ def build(
     side_by_side: bool = False,
     title: str | None = None,
     x_range: tuple[float, float] | None = None,
+    found: dict[int, Findings] | None = None,
 ) -> Figure:
+    """The figure of these runs and panels. `found`: the runs' findings when the caller has them
+    (findings_of; the window's own): an export then detects and explains each run once."""
     offsets = offsets or {}
     runs = [data.run(r) for r in run_ids]
     if align not in ALIGN_MODES:
@@ -156,7 +159,7 @@ def build(
     lines, units = _lines(data, runs, panels, align, offsets, side_by_side)
     if not any(lines):
         raise AnalysisError("none of the requested series exists in these runs")
-    marks = [m for run in runs for m in _marks(data, runs, run, align, offsets, side_by_side)]
+    marks = [m for run in runs for m in _marks(data, runs, run, align, offsets, side_by_side, found)]
     steps = step_marks(data, runs, align, offsets, side_by_side)
     name = title if title is not None else default_title(runs)
     # the window colours a run by its place in the library, so it keeps one colour everywhere
@@ -206,7 +209,13 @@ def _lines(
 
 
 def _marks(
-    data: RunData, runs: list[Run], run: Run, align: str, offsets: dict[int, float], side_by_side: bool
+    data: RunData,
+    runs: list[Run],
+    run: Run,
+    align: str,
+    offsets: dict[int, float],
+    side_by_side: bool,
+    given: dict[int, Findings] | None = None,
 ) -> list[Mark]:
     """A run's notes and its detected drops as decided (dismissed ones left out)."""
 
@@ -218,7 +227,8 @@ def _marks(
     marks = [Mark(run.id, n.label, *xs(n.start, n.end), "note") for n in notes if n.kind == "note"]
     if throughput(data, run.id) is None:
         return marks
-    found = run_findings(data, run.id, top=1)  # where, and the cause's window (its verdict's evidence)
+    # where, and the cause's window (its verdict's evidence)
+    found = given[run.id] if given and run.id in given else run_findings(data, run.id, top=1)
     for kind, items in (("drop", found.singles()), ("rise", found.rises)):
         for rd in items:
             label, state = decided_label(notes, rd.drop)
@@ -257,28 +267,36 @@ def default_title(runs: list[Run]) -> str:
     return " vs ".join(r.name for r in runs)
 
 
-def default_layout(data: RunData, run_ids: list[int]) -> list[Panel]:
+def default_layout(data: RunData, run_ids: list[int], found: dict[int, Findings] | None = None) -> list[Panel]:
     """The default panels of a comparison of these runs, the database panel the one that shows
-    what explains their drops (as the window's)."""
-    return layout_for_runs(run_ids, data.available, data.data, _explains(data, run_ids))
+    what explains their drops (as the window's). `found`: as build's."""
+    return layout_for_runs(run_ids, data.available, data.data, _explains(data, run_ids, found))
 
 
-def blog_layout(data: RunData, run_ids: list[int]) -> list[Panel]:
+def blog_layout(data: RunData, run_ids: list[int], found: dict[int, Findings] | None = None) -> list[Panel]:
     """The panels of the blog preset: the default story in at most 4 panels, those showing the
     resources that explain the runs' drops first (run_drops.explained_classes)."""
-    return blog_for_runs(run_ids, data.available, data.data, _explains(data, run_ids))
+    return blog_for_runs(run_ids, data.available, data.data, _explains(data, run_ids, found))
 
 
-def _explains(data: RunData, run_ids: list[int]) -> Callable[[str], float]:
-    found = [run_findings(data, r) for r in run_ids if throughput(data, r) is not None]
-    weight = explained_classes(rd for f in found for rd in (*f.drops, *f.rises))
+def findings_of(data: RunData, run_ids: list[int]) -> dict[int, Findings]:
+    """What each run's throughput says (run_findings), for the runs with a benchmark log."""
+    return {r: run_findings(data, r) for r in run_ids if throughput(data, r) is not None}
+
+
+def _explains(data: RunData, run_ids: list[int], found: dict[int, Findings] | None) -> Callable[[str], float]:
+    found = found if found is not None else findings_of(data, run_ids)
+    weight = explained_classes(rd for f in found.values() for rd in (*f.drops, *f.rises))
     return lambda klass: weight.get(klass, 0.0)
 
 
-def figure_of(data: RunData, view: Comparison, title: str | None = None) -> Figure:
+def figure_of(
+    data: RunData, view: Comparison, title: str | None = None, found: dict[int, Findings] | None = None
+) -> Figure:
     """The figure of what a comparison shows: its runs, panels, alignment, offsets, time window,
-    and the runs' notes and drops as decided (dismissed ones left out)."""
-    return build(data, view.runs, view.panels, view.align, view.offsets, view.side_by_side, title, view.x_range)
+    and the runs' notes and drops as decided (dismissed ones left out). `found`: as build's."""
+    args = (view.runs, view.panels, view.align, view.offsets, view.side_by_side, title, view.x_range)
+    return build(data, *args, found)
 
 
 def csv_rows(fig: Figure) -> Iterator[list[str]]:

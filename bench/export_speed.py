@@ -116,14 +116,15 @@ def window(app: Any, db: Path, names: list[str], out: Path) -> None:
 
 def export(db: Path, names: list[str], out: Path) -> float:
     """Build the default figure and write the PNG; returns the CPU time of the drawing alone."""
-    from benchlens.app.figure import Comparison, default_layout, figure_of
+    from benchlens.app.figure import Comparison, default_layout, figure_of, findings_of
     from benchlens.app.render import SIZES, to_image
     from benchlens.app.rundata import LibraryRunData
 
     with Library(db) as lib:
         data = LibraryRunData(lib)
         ids = [lib.run(n).id for n in names]
-        fig = figure_of(data, Comparison(ids, default_layout(data, ids)))
+        found = findings_of(data, ids)  # as `benchlens export`: once, for the layout and the marks
+        fig = figure_of(data, Comparison(ids, default_layout(data, ids, found)), None, found)
     image, _, draw_cpu = timed(lambda: to_image(fig, SIZES["blog"]))
     image.save(str(out))
     return float(draw_cpu)
