@@ -285,9 +285,7 @@ def findings_of(data: RunData, run_ids: list[int]) -> dict[int, Findings]:
 
 
 def _explains(data: RunData, run_ids: list[int], found: dict[int, Findings] | None) -> Callable[[str], float]:
-    found = found if found is not None else findings_of(data, run_ids)
-    weight = explained_classes(rd for f in found.values() for rd in (*f.drops, *f.rises))
-    return lambda klass: weight.get(klass, 0.0)
+    return explained_classes((found if found is not None else findings_of(data, run_ids)).values())
 
 
 def figure_of(

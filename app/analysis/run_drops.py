@@ -9,7 +9,7 @@ Reads runs through app.model.RunData; no Qt, no library."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -223,13 +223,14 @@ def run_findings(
     return Findings(ref, drops, rec, rises_out, stability(t, v, steady.lo, steady.hi), (steady.lo, steady.hi))
 
 
-def explained_classes(found: Iterable[RunDrop]) -> dict[str, float]:
-    """How much each resource class explains these drops and rises (layout.Explains): per
-    finding, the summed weight of its entries of that class, and for the class of its proven
+def explained_classes(found: Iterable[Findings]) -> Callable[[str], float]:
+    """How much each resource class explains these runs' drops and rises (layout.Explains): per
+    drop or rise, the summed weight of its entries of that class, and for the class of its proven
     cause (its verdict) more than all of them, since the verdict may rest on a series the top
-    entries do not list (a checkpoint age at the sync point); the largest over the findings."""
+    entries do not list (a checkpoint age at the sync point); the largest over them, 0 for a class
+    that explains nothing."""
     out: dict[str, float] = {}
-    for rd in found:
+    for rd in (rd for f in found for rd in (*f.drops, *f.rises)):
         per: dict[str, float] = {}
         for change in rd.explain:
             per[change.klass] = per.get(change.klass, 0.0) + change.weight
@@ -238,7 +239,7 @@ def explained_classes(found: Iterable[RunDrop]) -> dict[str, float]:
             per[proven.klass] = sum(per.values()) + 1.0
         for klass, w in per.items():
             out[klass] = max(out.get(klass, 0.0), w)
-    return out
+    return lambda klass: out.get(klass, 0.0)
 
 
 def _mostly_in(rise: Drop, drops: list[Drop]) -> bool:

@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
 )
 
 from benchlens.app import render
-from benchlens.app.analysis.run_drops import Findings
 from benchlens.app.errors import BenchlensError
 from benchlens.app.figure import Comparison, Figure, blog_layout, csv_text, figure_of, write_csv
 from benchlens.app.ui.charts import ComparisonView
@@ -56,13 +55,8 @@ def window_view(session: Session, chart: ComparisonView) -> Comparison:
 
 
 def window_figure(session: Session, chart: ComparisonView, title: str | None = None) -> Figure:
-    return figure_of(session.rundata, window_view(session, chart), title, findings(session))
-
-
-def findings(session: Session) -> dict[int, Findings]:
-    """The compared runs' findings as the window has them: an export detects and explains nothing
-    again."""
-    return {r: f for r in session.comparison.runs if (f := session.findings(r)) is not None}
+    # the window's own findings: an export detects and explains nothing again
+    return figure_of(session.rundata, window_view(session, chart), title, session.compared_findings())
 
 
 def screen_size(chart: ComparisonView) -> tuple[int, int]:
@@ -258,7 +252,7 @@ class ExportDialog(QDialog):
         """As shown, or the blog preset (at blog size, as `benchlens export --preset blog`)."""
         blog = self.panels_choice.currentData() == "blog"
         if blog:  # the same runs and time window, the story's panels (computed when first asked for)
-            found = findings(self.session)
+            found = self.session.compared_findings()
             panels = blog_layout(self.session.rundata, self.view.runs, found)
             self.fig = figure_of(self.session.rundata, dataclasses.replace(self.view, panels=panels), None, found)
         else:

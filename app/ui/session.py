@@ -243,12 +243,14 @@ class Session(QObject):
     def default_layout(self) -> list[Panel]:
         return layout_for_runs(self.comparison.runs, self.available, self.data, self._explains())
 
+    def compared_findings(self) -> dict[int, Findings]:
+        """The findings of the compared runs that have a benchmark log (computed once per run)."""
+        return {r: f for r in self.comparison.runs if (f := self.findings(r)) is not None}
+
     def _explains(self) -> Callable[[str], float]:
-        """How much each resource class explains the compared runs' drops and rises, from their
-        findings (computed once per run, drawn next anyway)."""
-        found = [f for r in self.comparison.runs if (f := self.findings(r)) is not None]
-        weight = explained_classes(rd for f in found for rd in (*f.drops, *f.rises))
-        return lambda klass: weight.get(klass, 0.0)
+        """How much each resource class explains the compared runs' drops and rises (drawn next
+        anyway)."""
+        return explained_classes(self.compared_findings().values())
 
     def add_series(self, refs: list[SeriesRef], panel: int | None = None) -> None:
         """Add series to a panel (None: a new panel at the bottom)."""
