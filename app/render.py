@@ -262,13 +262,20 @@ def _panel(p: QPainter, fig: Figure, i: int, geo: Geometry, marks: _Marks, look:
         _mark_labels(p, marks, geo, area, look)
 
 
+def _veil(look: Look) -> QColor:
+    """The background a label sits on over the curves: both stay readable."""
+    veil = QColor(look.theme.background)
+    veil.setAlpha(200)
+    return veil
+
+
 def _references(p: QPainter, refs: list[Reference], plot: Plot, look: Look) -> None:
     """Limits of the panel's quantity (InnoDB's flush points): a dashed line in the run's colour,
     its label at the right end, over the line, or under it when the label of a line just above
     would cover it; runs with the same limit (the same redo log) have one label, in the first
     one's colour."""
     p.setFont(look.small)
-    said: list[tuple[str, float]] = []
+    said: set[tuple[str, float]] = set()
     tops: list[float] = []  # the labels' tops placed so far
     for r in sorted(refs, key=lambda r: -r.y):  # from the top down
         y = float(plot.sy(r.y))
@@ -277,16 +284,14 @@ def _references(p: QPainter, refs: list[Reference], plot: Plot, look: Look) -> N
         p.drawLine(QPointF(plot.area.left(), y), QPointF(plot.area.right(), y))
         if (r.label, r.y) in said:
             continue
-        said.append((r.label, r.y))
+        said.add((r.label, r.y))
         text = f"{r.label} {format_ticks([r.y], plot.unit)[0]}"
         width, height = look.fs.horizontalAdvance(text), look.fs.height()
         above = y - 3 - look.fs.descent()  # the baseline of a label over the line
         if any(abs(above - look.fs.ascent() - top) < height for top in tops) or above - height < plot.area.top():
             above = y + 2 + look.fs.ascent()  # under it
         tops.append(above - look.fs.ascent())
-        veil = QColor(look.theme.background)
-        veil.setAlpha(200)  # over the curves, as the marks' labels
-        p.fillRect(QRectF(plot.area.right() - width - 6, above - look.fs.ascent(), width + 4, height), veil)
+        p.fillRect(QRectF(plot.area.right() - width - 6, above - look.fs.ascent(), width + 4, height), _veil(look))
         p.setPen(color)
         p.drawText(QPointF(plot.area.right() - width - 4, above), text)
 
@@ -297,8 +302,7 @@ def _steps(p: QPainter, fig: Figure, geo: Geometry, area: QRectF, look: Look, la
     steps = [s for s in fig.steps if geo.x0 <= s.x <= geo.x1]
     rows = {run: k for k, run in enumerate(dict.fromkeys(s.run for s in steps))}
     fs = look.fs
-    veil = QColor(look.theme.background)
-    veil.setAlpha(200)
+    veil = _veil(look)
     for s in steps:
         x = float(geo.sx(s.x))
         color = QColor(look.color[s.run])
@@ -442,8 +446,7 @@ def _curves(p: QPainter, panel: Panel, lines: list[Line], geo: Geometry, plot: P
 
 def _mark_labels(p: QPainter, marks: _Marks, geo: Geometry, area: QRectF, look: Look) -> None:
     p.setFont(look.small)
-    veil = QColor(look.theme.background)
-    veil.setAlpha(200)
+    veil = _veil(look)
     starts = [float(geo.sx(max(m.x0, geo.x0))) for m in marks.marks]
     for mark, box in _label_boxes(marks.marks, starts, area, look.fs):
         p.fillRect(box, veil)
