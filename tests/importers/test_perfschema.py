@@ -61,6 +61,14 @@ def naive(path: Path) -> list[tuple[float, dict[str, list[str]]]]:
     return snaps
 
 
+def naive_rate(path: Path, event: str) -> np.ndarray:
+    """The event's first counter as a rate between snapshots, NaN where a snapshot lacks its row."""
+    snaps = naive(path)
+    t = np.array([tt for tt, _ in snaps])
+    v = np.array([float(rows[event][0]) if event in rows else np.nan for _, rows in snaps])
+    return np.diff(v) / np.diff(t)
+
+
 @pytest.mark.parametrize("path", [SUM_ONLY, COUNT_AVG_MAX, AVG_MIN_MAX], ids=lambda p: p.name)
 def test_a_select_of_some_columns_is_detected(path: Path) -> None:
     assert importers.detect(path.read_text()[:4096]) is perfschema
@@ -84,11 +92,8 @@ def test_count_star_with_printed_avg_and_max() -> None:
     """COUNT_STAR is a rate; the printed AVG/MAX (since start, not additive) are not imported when a
     counter is there, as with the full select."""
     s = series(COUNT_AVG_MAX)
-    snaps = naive(COUNT_AVG_MAX)
-    t = [tt for tt, _ in snaps]
     ev = "wait/io/table/sql/handler"
-    v = [float(rows[ev][0]) for _, rows in snaps]
-    assert s[("COUNT_STAR", ev)][1].tolist() == pytest.approx((np.diff(v) / np.diff(t)).tolist())
+    assert s[("COUNT_STAR", ev)][1].tolist() == pytest.approx(naive_rate(COUNT_AVG_MAX, ev).tolist())
     assert {m for m, _ in s} == {"COUNT_STAR"}
 
 
@@ -97,11 +102,8 @@ def test_computed_columns_are_named_in_one_warning() -> None:
     1000000, 3)` (real, 5 snapshots): COUNT_STAR is read; the alias and the expression are not
     Performance Schema columns, said once for the file instead of left out silently."""
     got, ctx = parse_series(perfschema, COMPUTED.read_bytes())
-    snaps = naive(COMPUTED)
-    t = [tt for tt, _ in snaps]
     ev = "wait/io/table/sql/handler"
-    v = [float(rows[ev][0]) for _, rows in snaps]
-    assert got[("COUNT_STAR", ev)][1].tolist() == pytest.approx((np.diff(v) / np.diff(t)).tolist())
+    assert got[("COUNT_STAR", ev)][1].tolist() == pytest.approx(naive_rate(COMPUTED, ev).tolist())
     assert {m for m, _ in got} == {"COUNT_STAR"}
     said = [w for w in ctx.warnings if w.kind == "column"]
     assert [w.text for w in said] == [
@@ -135,12 +137,10 @@ def test_a_top_n_loop_gives_rates_only_where_a_row_was_there_twice() -> None:
     is "not in the top five", not a counter at zero: the entry was given all 3,248 as one
     second's rate (3,073/s) and the leaving row read 0/s for the rest of the run."""
     s = series(TOP5)
-    snaps = naive(TOP5)
-    t = np.array([tt for tt, _ in snaps])
+    t = np.array([tt for tt, _ in naive(TOP5)])
     for ev in ("wait/io/socket/sql/client_connection", "wait/synch/cond/sql/COND_manager", "wait/io/table/sql/handler"):
-        v = np.array([float(rows[ev][0]) if ev in rows else np.nan for _, rows in snaps])
         got_t, got = s[("COUNT_STAR", ev)]
-        want = np.diff(v) / np.diff(t)  # NaN wherever either snapshot lacks the row
+        want = naive_rate(TOP5, ev)  # NaN wherever either snapshot lacks the row
         assert got_t.tolist() == t[1:].tolist()
         assert np.array_equal(np.isnan(got), np.isnan(want)), ev
         assert got[~np.isnan(got)].tolist() == pytest.approx(want[~np.isnan(want)].tolist()), ev
