@@ -16,9 +16,9 @@ gives a `Finding`: its resource class (app/analysis/relevance.py's vocabulary) a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
-from benchlens.app.analysis.evidence import Evidence, human, span
+from benchlens.app.analysis.evidence import Change, Evidence, human, span
 from benchlens.app.analysis.innodb import (
     CHECKPOINT_AGE,
     MAX_AGE,
@@ -27,9 +27,6 @@ from benchlens.app.analysis.innodb import (
     from_max_checkpoint_age,
     server_of,
 )
-
-if TYPE_CHECKING:
-    from benchlens.app.analysis.explain import Change
 
 GS = "global_status"
 # a checkpoint age this close to the sync point sits at it (the level is a mean over the window)

@@ -1,15 +1,13 @@
 """The evidence a verdict reads: the level of every series an explanation measured (before the
-window, during it), looked up by series, and the few units a verdict speaks in."""
+window, during it), looked up by series, and the few units a verdict speaks in. `Change` (one
+series' move) lives here, below explain.py, causes.py and verdict.py, which all use it."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from benchlens.app.model import SeriesRef
-
-if TYPE_CHECKING:  # explain.py imports the verdict, which imports this module
-    from benchlens.app.analysis.explain import Change
 
 UNITS = {
     "wkB/s": "kB/s",
@@ -58,6 +56,31 @@ def span(before: float, during: float, unit: str) -> str:
     """'4.7 → 379 MB/s': both ends in the unit of the larger one."""
     (a, b), u = _scaled([before, during], unit)
     return f"{_number(a)} \u2192 {_number(b)} {u}".rstrip()
+
+
+@dataclass(frozen=True)
+class Change:
+    ref: SeriesRef
+    change: float  # effect size: (level in the window - reference median) / robust sigma; signed
+    before: float  # the reference (steady-state) median
+    during: float  # the overlap-weighted level in the window
+    weight: float = 0.0  # rank: surprise not explained by the throughput, times importance
+    similar: tuple[SeriesRef, ...] = ()  # other series of the same quantity (other tools, other CPUs)
+    klass: str = "workload"  # resource class (relevance.CLASSES)
+    importance: float = 0.0
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "source": self.ref.format,
+            "metric": self.ref.metric,
+            "entity": self.ref.entity,
+            "change": round(self.change, 2),
+            "before": self.before,
+            "during": self.during,
+            "class": self.klass,
+            "score": round(self.weight, 3),
+            "similar": [r.spec() for r in self.similar],
+        }
 
 
 class Evidence:

@@ -28,6 +28,7 @@ from functools import cached_property
 import numpy as np
 
 from benchlens.app.analysis.drops import MAD_TO_SIGMA, Drop
+from benchlens.app.analysis.evidence import Change
 from benchlens.app.analysis.innodb import MAX_AGE
 from benchlens.app.analysis.relevance import RELEVANCE, RelevanceParams, class_of, importance, is_evidence
 from benchlens.app.analysis.verdict import classes as classes  # re-exported: callers import them here
@@ -105,31 +106,6 @@ class Reference:
         """The excluded spans' starts (ascending) and the latest end of any span so far."""
         spans = np.array(sorted(self.exclude), np.float64).reshape(-1, 2)
         return spans[:, 0], np.maximum.accumulate(spans[:, 1]) if len(spans) else spans[:, 1]
-
-
-@dataclass(frozen=True)
-class Change:
-    ref: SeriesRef
-    change: float  # effect size: (level in the window - reference median) / robust sigma; signed
-    before: float  # the reference (steady-state) median
-    during: float  # the overlap-weighted level in the window
-    weight: float = 0.0  # rank: surprise not explained by the throughput, times importance
-    similar: tuple[SeriesRef, ...] = ()  # other series of the same quantity (other tools, other CPUs)
-    klass: str = "workload"  # resource class (relevance.CLASSES)
-    importance: float = 0.0
-
-    def as_json(self) -> dict[str, object]:
-        return {
-            "source": self.ref.format,
-            "metric": self.ref.metric,
-            "entity": self.ref.entity,
-            "change": round(self.change, 2),
-            "before": self.before,
-            "during": self.during,
-            "class": self.klass,
-            "score": round(self.weight, 3),
-            "similar": [r.spec() for r in self.similar],
-        }
 
 
 def _step(t: np.ndarray) -> float:

@@ -16,7 +16,8 @@ from functools import partial
 import numpy as np
 
 from benchlens.app.analysis.drops import Detection, Drop, detection, steady_span
-from benchlens.app.analysis.explain import Change, Reference, classes, explain, verdict
+from benchlens.app.analysis.evidence import Change
+from benchlens.app.analysis.explain import Reference, classes, explain, verdict
 from benchlens.app.analysis.layout import THROUGHPUT_FORMATS
 from benchlens.app.analysis.mechanism import CauseWindow, cause_window, worth_saying
 from benchlens.app.analysis.patterns import Recurring, recurring

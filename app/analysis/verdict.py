@@ -14,7 +14,6 @@ supported class and its strongest entries, in human units.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from benchlens.app.analysis.causes import (
     Finding,
@@ -29,10 +28,7 @@ from benchlens.app.analysis.causes import (
     row_locks_stuck,
     workload_grew,
 )
-from benchlens.app.analysis.evidence import UNITS, Evidence, span
-
-if TYPE_CHECKING:  # explain.py imports this module
-    from benchlens.app.analysis.explain import Change
+from benchlens.app.analysis.evidence import UNITS, Change, Evidence, span
 
 CAUSES: tuple[Callable[[Evidence], Finding | None], ...] = (
     flushing_stall,

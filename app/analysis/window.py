@@ -11,7 +11,8 @@ from functools import partial
 import numpy as np
 
 from benchlens.app.analysis.drops import Drop, detect
-from benchlens.app.analysis.explain import Change, Reference, classes, explain, reference_values, verdict, window_level
+from benchlens.app.analysis.evidence import Change
+from benchlens.app.analysis.explain import Reference, classes, explain, reference_values, verdict, window_level
 from benchlens.app.analysis.run_drops import steady_reference, throughput
 from benchlens.app.analysis.summary import Window
 from benchlens.app.errors import AnalysisError

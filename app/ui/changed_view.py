@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (
 )
 
 from benchlens.app.analysis.diff import diff_runs
-from benchlens.app.analysis.explain import Change, verdict
+from benchlens.app.analysis.evidence import Change
+from benchlens.app.analysis.explain import verdict
 from benchlens.app.analysis.run_drops import RunDrop
 from benchlens.app.analysis.window import explain_window
 from benchlens.app.errors import BenchlensError

@@ -13,7 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchlens.app.analysis.explain import Change, Explanation, _statistics
+from benchlens.app.analysis.evidence import Change
+from benchlens.app.analysis.explain import Explanation, _statistics
 from benchlens.app.analysis.innodb import flush_points, from_max_checkpoint_age, run_flush_points
 from benchlens.app.analysis.layout import Panel
 from benchlens.app.analysis.run_drops import run_drops
