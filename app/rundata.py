@@ -1,12 +1,18 @@
 """The one way to a run's series: `LibraryRunData` implements app.model.RunData over a library,
 each run's series list, each loaded series and each run's source metadata read once. The CLI,
 summaries, export, drops and ingest use it; the window's Session holds one and clears it when the
-library changes (invalidate)."""
+library changes (invalidate).
+
+A run without a benchmark's throughput gets the server's own (`server:tps`, commits + rollbacks
+per second, app/analysis/server_rate.py) as a series like the stored ones, made from them when
+first read."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from benchlens.app.analysis import server_rate
+from benchlens.app.analysis.layout import THROUGHPUT_FORMATS
 from benchlens.app.model import Annotation, Run, SeriesInfo, SeriesRef
 from benchlens.app.store import Library
 from benchlens.importers._types import SourceMeta
@@ -51,8 +57,28 @@ class LibraryRunData:
     def series(self, run_id: int) -> dict[SeriesRef, SeriesInfo]:
         """The run's series by reference."""
         if run_id not in self._series:
-            self._series[run_id] = {s.ref: s for s in self.lib.series(run_id)}
+            stored = {s.ref: s for s in self.lib.series(run_id)}
+            self._series[run_id] = stored
+            server = self._server_throughput(run_id, stored)
+            if server is not None:
+                stored[server.ref] = server
         return self._series[run_id]
+
+    def _server_throughput(self, run_id: int, stored: dict[SeriesRef, SeriesInfo]) -> SeriesInfo | None:
+        """server:tps for a run that has no benchmark throughput and the counters to make it of."""
+        if any(SeriesRef(f, "tps") in stored for f in THROUGHPUT_FORMATS):
+            return None
+        made = server_rate.derive(stored, lambda ref: self.data(run_id, ref))
+        if made is None:
+            return None
+        cand, t, v = made
+        self._data[(run_id, server_rate.SERVER_TPS)] = (t, v)
+        first = stored[cand.parts[0]]
+        ref = server_rate.SERVER_TPS
+        # id -1: not a stored series; loading it is never asked of the library (data() has it)
+        return SeriesInfo(
+            -1, first.source_id, ref.format, ref.metric, ref.entity, "1/s", len(t), float(t[0]), float(t[-1])
+        )
 
     def available(self, run_id: int) -> list[SeriesRef]:
         return list(self.series(run_id))

@@ -116,7 +116,9 @@ def parse_panel(arg: str) -> Panel:
     return Panel(title.strip() or " + ".join(r.label() for r in refs), refs)
 
 
-THROUGHPUT_FORMATS = ("sysbench", "dbstress", "tpcc", "hammerdb")
+# the benchmark's own throughput first; "server" is the server's (app/analysis/server_rate.py: commits
+# + rollbacks per second), which app/rundata.py makes only for a run without a benchmark log
+THROUGHPUT_FORMATS = ("sysbench", "dbstress", "tpcc", "hammerdb", "server")
 TOP_WAITS = 4
 TOP_PROCESSES = 4
 # CPU panel sources, the first a run has: (format, entity, user, system, iowait)
@@ -306,7 +308,8 @@ def candidate_panels(available: Iterable[SeriesRef], load: Rating | None = None)
 
     for src in THROUGHPUT_FORMATS:
         if SeriesRef(src, "tps") in have:
-            out.append(("throughput", Panel("Throughput (tps)", [SeriesRef(src, "tps")])))
+            title = "Server throughput (tps)" if src == "server" else "Throughput (tps)"
+            out.append(("throughput", Panel(title, [SeriesRef(src, "tps")])))
             lat = sorted(r for r in have if r.format == src and r.metric == "lat_ms")
             if lat:
                 which = ", ".join(f"p{r.entity}" if r.entity.replace(".", "").isdigit() else r.entity for r in lat[:2])

@@ -1,0 +1,86 @@
+"""The server's own throughput, for runs without a benchmark log (pt-stalk folders, dool captures,
+status loops): transactions the server finished per second — commits plus rollbacks — else the
+statements it was sent (`Questions`). drops, the default layout and `diff` read it as
+`server:tps` like any benchmark's tps, and it says what it was made of.
+
+Why commits + rollbacks: a transaction ends in one or the other, so their sum is the rate of
+transactions whatever share fails (a deadlock storm moves work from commits to rollbacks; the
+sum still falls only when the server does less). `Com_commit` counts only explicit COMMITs: an
+autocommit workload (each statement its own transaction) leaves it at zero, and then the rate of
+statements is the nearest measure of work (`Questions`, the client's statements; `Queries` adds
+the statements of stored programs).
+
+Candidates, the first a run has whose sum is not zero over the run:
+- SHOW GLOBAL STATUS loops (importers/global_status.py: counters already per-second rates):
+  `Com_commit` + `Com_rollback`;
+- dool's `mysql5 all` plugin as DBPA records it (commits per sample, read per second by
+  importers/dstat.py): `mysql5 all.comm`;
+- `Questions`, else `Queries` (global status).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from benchlens.app.model import SeriesRef
+
+SERVER_TPS = SeriesRef("server", "tps")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    label: str  # what the panel and the verdict call it
+    parts: tuple[SeriesRef, ...]  # summed; the first gives the times
+
+
+CANDIDATES = (
+    Candidate(
+        "commits + rollbacks /s",
+        (SeriesRef("global_status", "Com_commit"), SeriesRef("global_status", "Com_rollback")),
+    ),
+    Candidate("commits /s", (SeriesRef("dstat", "mysql5_all.comm"),)),
+    Candidate("statements /s (Questions)", (SeriesRef("global_status", "Questions"),)),
+    Candidate("statements /s (Queries)", (SeriesRef("global_status", "Queries"),)),
+)
+
+
+def candidates(available: Iterable[SeriesRef]) -> list[Candidate]:
+    """The candidates whose first part the run has, in order of preference."""
+    have = set(available)
+    return [c for c in CANDIDATES if c.parts[0] in have]
+
+
+Loader = Callable[[SeriesRef], tuple[np.ndarray, np.ndarray] | None]
+
+
+def derive(available: Iterable[SeriesRef], load: Loader) -> tuple[Candidate, np.ndarray, np.ndarray] | None:
+    """The server's throughput: (what it is, times, values per second), None when the run has
+    nothing to make it of. Parts other than the first are added on the first's times (the same
+    snapshots give the same times; a part missing at a time adds nothing there)."""
+    for cand in candidates(available):
+        first = load(cand.parts[0])
+        if first is None or not len(first[0]):
+            continue
+        t = np.asarray(first[0], np.float64)
+        v = np.asarray(first[1], np.float64).copy()
+        for ref in cand.parts[1:]:
+            part = load(ref)
+            if part is None or not len(part[0]):
+                continue
+            pt, pv = np.asarray(part[0], np.float64), np.asarray(part[1], np.float64)
+            v += _on_times(pt, pv, t)
+        if np.nanmax(np.abs(v), initial=0.0) > 0:  # all zero: an autocommit workload, try the next
+            return cand, t, v
+    return None
+
+
+def _on_times(t: np.ndarray, v: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """v's sample at each time of `at` (the same snapshot's time), 0 where it has none."""
+    idx = np.searchsorted(t, at)
+    idx = np.clip(idx, 0, len(t) - 1)
+    hit = np.isclose(t[idx], at, rtol=0.0, atol=1e-3)
+    out = np.where(hit, v[idx], 0.0)
+    return np.nan_to_num(out, nan=0.0)

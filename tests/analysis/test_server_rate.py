@@ -1,0 +1,84 @@
+"""The server's own throughput (app/analysis/server_rate.py) for a run without a benchmark log
+(issue #23 part 2), on a real recording: recorded_mariadb_oltp (sysbench oltp_read_write, 2
+threads, SHOW GLOBAL STATUS every 2 s) imported without its sysbench log."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from benchlens.app.analysis import server_rate
+from benchlens.app.analysis.layout import layout_for_runs
+from benchlens.app.analysis.run_drops import run_findings, throughput
+from benchlens.app.ingest import import_path
+from benchlens.app.model import SeriesRef
+from benchlens.app.rundata import LibraryRunData
+from tests.conftest import FIXTURES
+
+RECORDED = FIXTURES / "runs" / "recorded_mariadb_oltp"
+
+
+def _import(lib, tmp_path: Path, name: str, drop: tuple[str, ...] = ()) -> int:
+    folder = shutil.copytree(RECORDED, tmp_path / name, ignore=shutil.ignore_patterns(*drop))
+    return import_path(lib, folder).id
+
+
+def test_a_run_with_a_benchmark_log_keeps_its_own_throughput(lib, tmp_path: Path) -> None:
+    run = _import(lib, tmp_path, "whole")
+    data = LibraryRunData(lib)
+    assert throughput(data, run) == SeriesRef("sysbench", "tps")
+    assert server_rate.SERVER_TPS not in data.available(run)
+
+
+def test_without_the_log_the_server_counts_the_transactions(lib, tmp_path: Path) -> None:
+    whole = _import(lib, tmp_path, "whole")
+    bare = _import(lib, tmp_path, "bare", drop=("bench.log",))
+    data = LibraryRunData(lib)
+    assert throughput(data, bare) == server_rate.SERVER_TPS
+    t, v = data.data(bare, server_rate.SERVER_TPS)
+    _, commit = data.data(bare, SeriesRef("global_status", "Com_commit"))
+    _, rollback = data.data(bare, SeriesRef("global_status", "Com_rollback"))
+    assert np.allclose(v, commit + rollback, equal_nan=True)
+    assert data.unit(bare, server_rate.SERVER_TPS) == "1/s"
+    # one sysbench transaction is one COMMIT: over the benchmark the two rates agree
+    st, sv = data.data(whole, SeriesRef("sysbench", "tps"))
+    lo, hi = float(st[0]) + 2, float(st[-1]) - 2  # the log's times, relative to the same clock
+    run_w, run_b = data.run(whole), data.run(bare)
+    shift = run_b.start - run_w.start
+    inside = (t - shift >= lo) & (t - shift <= hi)
+    assert inside.sum() >= 5
+    assert np.nanmean(v[inside]) == pytest.approx(np.mean(sv[(st >= lo) & (st <= hi)]), rel=0.1)
+
+
+def test_the_default_layout_and_drops_use_it(lib, tmp_path: Path) -> None:
+    bare = _import(lib, tmp_path, "bare", drop=("bench.log",))
+    data = LibraryRunData(lib)
+    panels = layout_for_runs([bare], data.available, data.data)
+    assert panels[0].title == "Server throughput (tps)" and panels[0].refs == [server_rate.SERVER_TPS]
+    run_findings(data, bare, None, "normal", 5)  # detection and explanation run on it
+
+
+def _series(**parts: tuple[list[float], list[float]]):
+    refs = {SeriesRef("global_status", k): (np.array(t, float), np.array(v, float)) for k, (t, v) in parts.items()}
+    return refs, refs.get
+
+
+def test_commits_missing_at_a_snapshot_add_nothing_there() -> None:
+    refs, load = _series(Com_commit=([0, 2, 4], [10, 20, 30]), Com_rollback=([2, 4], [1, 2]))
+    cand, t, v = server_rate.derive(refs, load)
+    assert cand.label == "commits + rollbacks /s"
+    assert t.tolist() == [0, 2, 4] and v.tolist() == [10, 21, 32]
+
+
+def test_an_autocommit_workload_falls_back_to_statements() -> None:
+    refs, load = _series(Com_commit=([0, 2], [0, 0]), Com_rollback=([0, 2], [0, 0]), Questions=([0, 2], [500, 520]))
+    cand, _, v = server_rate.derive(refs, load)
+    assert cand.label == "statements /s (Questions)" and v.tolist() == [500, 520]
+
+
+def test_nothing_to_make_it_of() -> None:
+    refs, load = _series(Threads_running=([0, 2], [3, 4]))
+    assert server_rate.derive(refs, load) is None
