@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from benchlens.app.analysis.idle import is_idle_wait
+from benchlens.app.analysis.system_classes import system_class
 from benchlens.app.model import SeriesRef
 
 CLASSES = (
@@ -184,6 +185,9 @@ def class_of(ref: SeriesRef) -> str:
         return "memory"
     if ref.format == "meminfo":
         return "memory"
+    system = system_class(ref)
+    if system is not None:
+        return system
     name = f"{ref.metric} {ref.entity}".lower()
     for cls, words in _NAME_RULES:
         if any(w in name for w in words):
