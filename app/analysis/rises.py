@@ -80,6 +80,8 @@ def _rises_one(t: np.ndarray, v: np.ndarray, params: RiseParams, detect_params: 
     out = []
     for a, b in edges:
         ref = float(np.nanmedian(base[a : b + 1]))
+        if not ref > 0:  # widened onto a steady level of 0 (a count with zeros): no ratio to state
+            continue
         ratio = float(np.nanmedian(v[a : b + 1])) / ref - 1.0
         start, end = float(t[a] - step), float(t[b])
         out.append(Drop(start, end, max(0.0, ratio), ref, float(np.nanmax(v[a : b + 1])), 0.0, "latency"))
