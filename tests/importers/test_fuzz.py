@@ -248,6 +248,8 @@ def kind_of(fmt: str, metric: str, ctx: Context) -> str:
         return "token" if gauge else "rate"
     if fmt == "tpcc" and metric == "tps":
         return "ratio"  # New-Order count / interval
+    if fmt == "vmstat" and "summary snapshots (-s)" in ctx.variant and ctx.units.get(metric, "").endswith("/s"):
+        return "rate"  # `vmstat -s` loops: counters since boot -> rates (importers/_vmstat_s.py)
     return "token"  # the rest as printed: vmstat, iostat, mpstat, sar, pidstat (every column) ...
 
 
