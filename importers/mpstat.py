@@ -9,6 +9,9 @@ Variants covered (fixtures in tests/fixtures/mpstat and ../shared/samples/mpstat
 - `-A`/`-I`/`-N` output: only the CPU utilisation block and the `intr/s` block are imported; the
   per-IRQ, softirq and NODE blocks have their own headers and are never read as CPU rows;
 - the `Average:` section in any language (`Durchschn.:`, `Moyenne :`) is skipped;
+- `-T` (topology): `CPU CORE SOCK NODE %usr ...`, the three left blank on the `all` row (JSON:
+  `"core": ""` ...): the topology is a label of the CPU, not a measure: not kept (the entity stays
+  the CPU, so a `-T` capture compares with one without);
 - decimal comma; JSON (`cpu-load` and `sum-interrupts`, keys without `%` mapped back; sysstat 12.0's
   `"cpu": "-1"` row is `all`).
 
@@ -35,7 +38,10 @@ name = "mpstat"
 RENAME = {"%user": "%usr"}
 H_CPU = fnv1a(b"CPU")
 H_NODE = fnv1a(b"NODE")
-_HEADER = re.compile(rf"^{CLOCK_TEXT}\s+CPU\s+(?:%usr|%user)\s.*%idle", re.M)
+H_ALL = fnv1a(b"all")
+TOPOLOGY = ("CORE", "SOCK", "NODE")  # -T's columns after CPU
+JSON_TOPOLOGY = ("core", "socket", "node")
+_HEADER = re.compile(rf"^{CLOCK_TEXT}\s+CPU(?:\s+(?:CORE|SOCK|NODE))*\s+(?:%usr|%user)\s.*%idle", re.M)
 _NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
 _IS_SYSSTAT_CPU = re.compile(r"%sys\b|%usr\b")  # sar -u prints %system and %user
 
@@ -104,6 +110,7 @@ class _Text:
         self.summary = False
         self.header_sig = 0  # signature of the header in force (0: none yet)
         self.headers: dict[int, tuple[str | None, list[str]]] = {}
+        self.topology: dict[int, int] = {}  # header signature -> its -T columns after CPU (0: none)
         self.names: dict[int, str] = {}
         if decimal == ",":
             ctx.note_variant("decimal comma")
@@ -179,8 +186,14 @@ class _Text:
         if known is None:
             words = toks.words(line)[self.k or 1 :]
             cols = [RENAME.get(w, w) for w in words[1:]]
+            topo = 0
+            while topo < min(len(cols), len(TOPOLOGY)) and cols[topo] == TOPOLOGY[topo]:
+                topo += 1
             if words[0] == "CPU" and "%idle" in cols:
-                known = ("cpu", cols)
+                known = ("cpu", cols[topo:])
+                self.topology[sig] = topo
+                if topo:
+                    self.ctx.note_variant(f"topology (-T): {' '.join(cols[:topo])} not kept")
             elif words[0] == "CPU" and cols == ["intr/s"]:
                 known = ("intr", cols)
             else:
@@ -224,18 +237,28 @@ class _Text:
             if block is None:
                 continue
             lines = row_lines[sel]
-            good = toks.count[lines] == len(cols) + k + 1
+            topo = self.topology.get(int(sig), 0)
+            # -T: a CPU's row carries its topology before the values; the `all` row leaves it blank
+            full = toks.count[lines] == len(cols) + topo + k + 1
+            bare = (toks.count[lines] == len(cols) + k + 1) & (toks.hash[toks.tok_first[lines] + k] == H_ALL)
+            good = full | bare if topo else full
             for i in lines[~good][:5]:
                 self.ctx.warn(
                     line_no + int(i),
-                    f"{toks.count[i] - k - 1} values where the header has {len(cols)}",
+                    f"{toks.count[i] - k - 1} values where the header has {len(cols) + topo}",
                     kind="unreadable",
                 )
-            lines, tt = lines[good], t[sel][good]
+            lines, tt, full = lines[good], t[sel][good], full[good]
             if len(lines) == 0:
                 continue
             order, groups = ss.label_order(toks, toks.tok_first[lines] + k, self.names)
-            values = ss.gather(toks, lines, k + 1, len(cols))[order]
+            if full.all():
+                values = ss.gather(toks, lines, k + 1 + topo, len(cols))
+            else:  # -T's `all` rows: their values start where the topology would be
+                values = np.empty((len(lines), len(cols)))
+                values[full] = ss.gather(toks, lines[full], k + 1 + topo, len(cols))
+                values[~full] = ss.gather(toks, lines[~full], k + 1, len(cols))
+            values = values[order]
             tt = tt[order]
             for cpu, rows in groups:
                 yield Block(cpu, tt[rows], {m: values[rows, j] for j, m in enumerate(cols)})
@@ -265,7 +288,7 @@ def _parse_json(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
                     ts, vals = per.setdefault(_json_cpu(load["cpu"]), ([], {}))
                     ts.append(float(t))
                     for key, v in load.items():
-                        if key != "cpu":
+                        if key not in ("cpu", *JSON_TOPOLOGY):  # -T's labels of the CPU, not measures
                             vals.setdefault(RENAME.get("%" + key, "%" + key), []).append(ss.number(v))
             intrs = entry.get("sum-interrupts") if isinstance(entry, dict) else None
             for intr in intrs if isinstance(intrs, list) else []:

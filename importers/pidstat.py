@@ -4,8 +4,11 @@ Variants covered (fixtures in tests/fixtures/pidstat, MANIFEST there; sysstat 12
 - one block per report kind (`-u` `%usr %system %guest %wait %CPU CPU`, `-d` `kB_rd/s kB_wr/s
   kB_ccwr/s iodelay`, `-r` `minflt/s majflt/s VSZ RSS %MEM`, `-w` `cswch/s nvcswch/s`, and any other
   numeric columns such as `-s`/`-v`), each under its own header line, repeated every interval;
-- `-h`: every report kind on one line per process under a `# Time ...` header; the time is the
-  clock time (12.x) or epoch seconds (older sysstat: read as UTC epochs);
+- `-h`: every report kind on one line per process under a `# Time ...` header (sysstat 10.x prints
+  `#      Time`); the time is the clock time (12.x) or epoch seconds (10.x: read as UTC epochs);
+  a `date` line before the banner (collector scripts print one) is taken as the zone's evidence;
+- `-1.00` in `kB_rd/s kB_wr/s kB_ccwr/s`: pidstat could not read the task's `/proc/PID/io` (not
+  run as root): no sample there (NaN), warned once, never -1 kB/s;
 - `-t`: `TGID TID` columns; a process row (`TID` is `-`) is followed by its threads' rows
   (`TGID` is `-`, command printed `|__name`);
 - rows timed `16:57:16` (24 h) or `04:57:16 PM` (12 h): no date in rows, so the banner's date
@@ -13,7 +16,9 @@ Variants covered (fixtures in tests/fixtures/pidstat, MANIFEST there; sysstat 12
   the time of day goes back by more than 12 h (midnight);
 - the summary in any language (`Average:`, `Durchschn.:`, `Moyenne :`) is skipped; decimal comma;
   `-l` command lines with spaces (the command is everything after the last numeric column; a
-  row whose command would start with a number does not fit its header and is skipped).
+  row whose command would start with a number does not fit its header and is skipped);
+- a file of `Average:` rows only (`pidstat 5 1 | grep Average`, a capture cut down to its summary):
+  recognised and refused in one warning that says so (averages have no time to place them at).
 
 Metrics are the column names pidstat prints (`%usr`, `%system`, `%CPU`, `kB_rd/s`, `kB_wr/s`,
 `minflt/s`, `VSZ`, `RSS`, `%MEM`, `cswch/s`, `nvcswch/s`, `iodelay` ...). Not kept: the identity
@@ -37,6 +42,7 @@ import numpy as np
 
 from benchlens.importers import _sysstat as ss
 from benchlens.importers._read import prepend
+from benchlens.importers._snapshots import marker_time
 from benchlens.importers._text import text_lines
 from benchlens.importers._times import CLOCK_TEXT
 from benchlens.importers._types import Block, Context
@@ -51,12 +57,18 @@ _CLOCK = re.compile(r"(\d\d):(\d\d):(\d\d)|(\d\d)[時时](\d\d)分(\d\d)秒")
 _KO_CLOCK = (re.compile(r"(\d\d)시"), re.compile(r"(\d\d)분"), re.compile(r"(\d\d)초"))
 _ANY_NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
 _EPOCH = re.compile(r"\d{9,11}")
-_SNIFF = re.compile(rf"^(?:{CLOCK_TEXT}|# Time)\s+(?:UID|USER)\s+(?:PID|TGID)\s.*\sCommand\s*$", re.M)
+_SNIFF = re.compile(rf"^(?:{CLOCK_TEXT}|#\s+Time)\s+(?:UID|USER)\s+(?:PID|TGID)\s.*\sCommand\s*$", re.M)
+# the summary's header in any language (`Average:`, `Durchschn.:`, `Moyenne :`): a file of these only
+_SNIFF_SUMMARY = re.compile(r"^[^\d\s:]\S*\s?:\s+(?:UID|USER)\s+(?:PID|TGID)\s.*\sCommand\s*$", re.M)
+# -d's columns, which pidstat prints as -1.00 when it cannot read the task's /proc/PID/io
+IO_COLUMNS = {"kB_rd/s", "kB_wr/s", "kB_ccwr/s"}
 MIDNIGHT_BACK = 43200  # a time of day earlier than the last by more than 12 h is the next day
 
 
 def sniff(head: str) -> float:
-    return 0.95 if _SNIFF.search(head) else 0.0
+    if _SNIFF.search(head):
+        return 0.95
+    return 0.9 if _SNIFF_SUMMARY.search(head) else 0.0  # averages only: claimed, to be refused by name
 
 
 def unit(metric: str) -> str:
@@ -101,6 +113,7 @@ class _Reader:
         self.summary = False
         self.header_t: float | None = None  # the time on the header line in force (not with -h)
         self.interval = False  # a row timed after its header: the report covers an interval
+        self.no_io: tuple[int, int] | None = None  # (first line, rows) of -1.00 I/O: not available
         if self.comma:
             ctx.note_variant("decimal comma")
 
@@ -118,6 +131,8 @@ class _Reader:
                 self._header(words[2:])
             elif not self.banner_seen and ss.BANNER.match(line):
                 self._banner(line)
+            elif not self.banner_seen and self.header is None and marker_time(line, self.ctx) is not None:
+                self.ctx.note_variant("a date line before the banner")  # a collector's `date; pidstat ...`
             elif self.ctx.room():
                 self.ctx.warn(no, f"not a pidstat line: {line.strip()[:80]!r}", kind="unreadable")
             return
@@ -176,6 +191,11 @@ class _Reader:
                 self.ctx.warn(no, f"{metric} is not a number: {values[j][:20]!r}; row skipped", kind="unreadable")
                 return
             got[metric] = float(values[j].replace(",", ".")) if self.comma else float(values[j])
+        missing = [m for m in IO_COLUMNS.intersection(got) if got[m] == -1.0]
+        for m in missing:
+            got[m] = np.nan  # pidstat's "not available": a gap, not -1 kB/s
+        if missing:
+            self.no_io = (self.no_io[0] if self.no_io else no, self.no_io[1] + 1 if self.no_io else 1)
         entity = self._entity(header.cols, values, " ".join(rest[n:]))
         t = self._time(no, stamp)
         if entity is None or t is None:
@@ -264,8 +284,22 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         for line in text_lines(data):
             no += 1
             reader.line(no, line)
+    if reader.no_io is not None:
+        first_no, rows = reader.no_io
+        ctx.warn(
+            first_no,
+            f"{rows} rows print -1.00 for kB_rd/s kB_wr/s kB_ccwr/s: pidstat could not read those tasks' "
+            "/proc/PID/io (not run as root?); no samples there",
+            kind="unreadable",
+        )
     if not reader.series:
-        if not ctx.warnings:
+        if reader.summary and not reader.times:
+            ctx.warn(
+                None,
+                "pidstat averages only (`Average:` rows, no timed samples): nothing to place in time",
+                kind="format",
+            )
+        elif not ctx.warnings:
             ctx.warn(
                 None, "no pidstat rows (a time, a PID and numbers under a `... PID ... Command` header)", kind="format"
             )

@@ -16,7 +16,8 @@ Metrics: `r b` (processes), `swpd free buff cache inact active` (KiB; `-S` canno
 output, so a capture made with `-S M` is stored as if KiB -- documented limitation), `si so`
 (KiB/s), `bi bo` (blocks/s), `in cs` (1/s), `us sy id wa st gu` (%). Entity is "" (host-wide).
 The first row is the average since boot: it is dropped with a warning.
-Not this format: `vmstat -d`/`-s`/`-m`, BSD vmstat (`avm fre flt`), recognised and refused by sniff.
+`vmstat -s` in a loop (a `date` line before each summary): read by importers/_vmstat_s.py, see there.
+Not this format: `vmstat -d`/`-m`, BSD vmstat (`avm fre flt`), recognised and refused by sniff.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from collections.abc import Iterator
 import numpy as np
 
 from benchlens.importers import _sysstat as ss
+from benchlens.importers import _vmstat_s
+from benchlens.importers._read import prepend
 from benchlens.importers._times import clock_times, dates
 from benchlens.importers._tokens import Tokens, fnv1a, tokenized
 from benchlens.importers._types import Block, Context, Timing
@@ -127,12 +130,20 @@ UNITS = {
 
 
 def sniff(head: str) -> float:
+    if _vmstat_s.looks_like(head):
+        return 0.9
     return 0.9 if any(names_of(line.split()) for line in head.splitlines()) else 0.0
 
 
 def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
+    first = next(chunks, None)
+    if first is None:
+        return
+    if _vmstat_s.looks_like(first[: 64 << 10].decode("utf-8", "replace")):
+        yield from _vmstat_s.parse(prepend(first, chunks), ctx)
+        return
     state = _State(ctx)
-    for toks, line_no in tokenized(chunks):
+    for toks, line_no in tokenized(prepend(first, chunks)):
         yield from state.chunk(toks, line_no)
     if state.text and not state.rows_seen and not ctx.warnings:  # say why nothing was read
         ctx.warn(None, "no vmstat rows (numbers under an `r b swpd ...` header) found", kind="format")

@@ -248,6 +248,8 @@ def kind_of(fmt: str, metric: str, ctx: Context) -> str:
         return "token" if gauge else "rate"
     if fmt == "tpcc" and metric == "tps":
         return "ratio"  # New-Order count / interval
+    if fmt == "vmstat" and "summary snapshots (-s)" in ctx.variant and ctx.units.get(metric, "").endswith("/s"):
+        return "rate"  # `vmstat -s` loops: counters since boot -> rates (importers/_vmstat_s.py)
     return "token"  # the rest as printed: vmstat, iostat, mpstat, sar, pidstat (every column) ...
 
 
@@ -703,8 +705,9 @@ def test_chunk_boundaries_change_nothing(fmt: str, data: st.DataObject) -> None:
 
 
 _DOT_TOKEN = re.compile(rb"(?<![^\s;])(-?\d+)\.(\d*)(?![^\s;])")
-# MM/DD/YYYY is en_US: a decimal comma next to it means DD/MM/YYYY (fr_FR), see _times.pick_date_style
-_EN_US_DATE = re.compile(rb"\b\d\d/\d\d/\d{4}\b")
+# MM/DD/YYYY is en_US: a decimal comma next to it means DD/MM/YYYY (fr_FR), see _times.pick_date_style;
+# so does MM/DD/YY whose day could be a month (es_ES's DD/MM/YY, tests/importers/test_day_first_short_years.py)
+_EN_US_DATE = re.compile(rb"\b\d\d/\d\d/\d{4}\b|\b(?:0\d|1[0-2])/(?:0\d|1[0-2])/\d\d\b")
 
 
 @functools.cache

@@ -87,3 +87,68 @@ def test_json_reports_are_timed_in_cjk_locales(path: Path) -> None:
     if fmt.name == "iostat":
         want = want[1:]  # the first report is the average since boot, dropped
     assert want and all(t.tolist() == want for t, _ in series.values()), (want, next(iter(series.values()))[0])
+
+
+TOPOLOGY = [MP / f"mpstat_12.6.1_{v}.txt" for v in ("C_T-P-ALL", "de_DE_T-P-ALL", "en_US_T-P-ALL", "C_T", "C_A-T")]
+
+
+def _naive_topology(path: Path) -> dict[tuple[str, str], list[tuple[float, float]]]:
+    """{(metric, cpu): [(epoch, value)]} of the CPU block of a `-T` capture read simply: a CPU's row
+    has its CORE SOCK NODE before the values, the `all` row leaves them blank, so the values are
+    the row's last fields whatever the row."""
+    lines = path.read_text().splitlines()
+    date = lines[0].split("\t")[1].strip()
+    layout = {8: "%m/%d/%y", 10: "%d.%m.%Y" if "." in date else "%m/%d/%Y"}[len(date)]
+    day = datetime.strptime(date, layout).replace(tzinfo=UTC)
+    want: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    cols: list[str] = []
+    for line in lines[1:]:
+        w = line.split()
+        if not w or w[0].endswith(":"):  # blank, `Average:`, `Durchschn.:`
+            continue
+        k = 2 if w[1] in ("AM", "PM") else 1
+        if not w[k + 1][0].isdigit():  # a header: the CPU block's, or another one (NODE, intr/s ...)
+            cols = w[k + 4 :] if w[k] == "CPU" and w[k + 1 : k + 4] == ["CORE", "SOCK", "NODE"] else []
+            continue
+        if not cols:
+            continue
+        clock = datetime.strptime(" ".join(w[:k]), "%I:%M:%S %p" if k == 2 else "%H:%M:%S")
+        t = day.replace(hour=clock.hour, minute=clock.minute, second=clock.second).timestamp()
+        for c, v in zip(cols, w[-len(cols) :], strict=True):
+            want.setdefault((c, w[k]), []).append((t, float(v.replace(",", "."))))
+    return want
+
+
+@pytest.mark.parametrize("path", TOPOLOGY, ids=[p.name for p in TOPOLOGY])
+def test_topology_columns_are_labels_not_values(path: Path) -> None:
+    """`mpstat -T` prints CORE SOCK NODE after the CPU, blank on the `all` row: such a capture was
+    "not a known format". Real captures (C, de_DE, en_US side by side, MANIFEST): every CPU row
+    read with the values the text gives, the `all` row too; the topology is not a series."""
+    mpstat = importers.by_name("mpstat")
+    assert importers.detect(head_of(path)) is mpstat
+    got, ctx = parse_series(mpstat, path.read_bytes())
+    want = _naive_topology(path)
+    intr = {k for k in got if k[0] == "intr/s"}  # -A's intr/s block, checked by the goldens
+    assert not ctx.warnings and set(got) - intr == set(want) and "topology (-T): CORE SOCK NODE not kept" in ctx.variant
+    for key, pairs in want.items():
+        wt, wv = np.array(pairs).T
+        assert got[key][0].tolist() == wt.tolist() and got[key][1].tolist() == wv.tolist(), key
+
+
+def test_topology_in_json_is_not_a_metric() -> None:
+    """`mpstat -T -o JSON` adds `"core": "", "socket": "", "node": ""` (filled on CPU rows): they were
+    read as metrics `%core`, `%socket`, `%node` (NaN on `all`, the core number on the CPUs). The
+    same series as the text, from the same keys."""
+    import json
+
+    path = MP / "mpstat_12.6.1_C_JSON-T-P-ALL.txt"
+    got, ctx = parse_series(importers.by_name("mpstat"), path.read_bytes())
+    assert not ctx.warnings
+    stats = json.loads(path.read_text())["sysstat"]["hosts"][0]["statistics"]
+    want = {
+        (f"%{key}", load["cpu"]): [float(s["cpu-load"][i][key]) for s in stats]
+        for i, load in enumerate(stats[0]["cpu-load"])
+        for key in load
+        if key not in ("cpu", "core", "socket", "node")
+    }
+    assert {k: v.tolist() for k, (_, v) in got.items()} == want
