@@ -20,7 +20,9 @@ are mapped: `-d` `rd_sec/s`/`wr_sec/s` (sectors) -> `rkB/s`/`wkB/s`, `avgrq-sz` 
 `retrans/s`: the NFS client's is `nfs-retrans/s` (ETCP keeps `retrans/s`).
 Entity: the row's label (CPU `all`, `0` ...; device; interface; IRQ; TTY; filesystem), empty for
 host-wide reports. `-I` per-CPU columns (`INTR all CPU0 CPU1`, 12.x) become `intr/s` of entity
-`IRQ` and `IRQ CPU0` .... Units from the column: `%`, `kB/s`, `1/s`, `kB`, `MB`, `ms` ...
+`IRQ` and `IRQ CPU0` ... (the header names the CPUs online in that interval: one report however
+often it changes). `--dec=0|1` values are read like any others. Units from the column: `%`, `kB/s`,
+`1/s`, `kB`, `MB`, `ms` ...
 `sadf -d` (`;`-separated, UTC, `-t` local or `-U` epoch times) is read by importers/_sadf.py with
 the same names, and so is `sadf -j` (JSON: keys mapped back to the column names, `memfree` ->
 `kbmemfree`, `util-percent` -> `%util`, `rkB` -> `rkB/s` ...). Not imported (noted): the USB report
@@ -144,7 +146,7 @@ class _Text:
         self.last_sec = -1  # time of day of the last row (-1: a report starts)
         self.header_sig = 0  # signature of the header in force (0: none yet)
         self.headers: dict[int, Header] = {}
-        self.owners: dict[tuple[str, str, str], int] = {}  # (label, metric, suffix) -> header signature
+        self.owners: dict[tuple[str, str, str], int] = {}  # (label, metric, suffix) -> the report that prints it
         self.names: dict[int, str] = {}
         self.rows_seen = False
         if decimal == ",":
@@ -216,12 +218,16 @@ class _Text:
             label = "last"
         names = words[1 if label == "first" else 0 : len(words) - trailing]
         label_name = words[0] if label == "first" else words[-1] if label == "last" else ""
+        decoded = [ss.sar_column(w, names, label_name) for w in names]
+        # the report this header opens, known by its row label and metrics: `-I ALL` prints its
+        # header again each interval with the CPUs online then (`INTR all CPU0 CPU1 CPU2`, then
+        # `INTR all CPU0 CPU2` once CPU1 went offline), and every one of them is the same report
+        report = fnv1a("|".join([label_name, *sorted({m for m, _, _ in decoded})]).encode())
         cols: list[tuple[str, float, str] | None] = []
-        for w in names:
-            metric, factor, suffix = ss.sar_column(w, names, label_name)
+        for metric, factor, suffix in decoded:
             key = (label_name, metric, suffix)
             # mpstat's NUMA node report (sar prints none) would give node 1 the shares of CPU 1
-            if set(names) & TEXT_COLUMNS or label_name == "NODE" or self.owners.setdefault(key, sig) != sig:
+            if set(names) & TEXT_COLUMNS or label_name == "NODE" or self.owners.setdefault(key, report) != report:
                 cols.append(None)  # another report prints this name too: the first one keeps it
                 continue
             cols.append((metric, factor, suffix))

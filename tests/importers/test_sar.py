@@ -33,13 +33,30 @@ LOCALES = ("C", "en_US", "de_DE", "fr_FR", "ISO", "ja_JP", "ko_KR", "zh_CN")
 REPORTS = ("u-ALL-P-ALL", "u-r-ALL-B-b-q-w-W-S", "d-p-n-DEV-EDEV", "A", "midnight")
 
 
+# the kernel each capture's banner names (the machine was booted again between capture days)
+KERNELS = {"_es_ES_": "Linux 6.18.44-fc-v669", "_uk_UA_": "Linux 6.18.44-fc-v669", "_dec0-A": "Linux 6.18.44-fc-v595"}
+
+
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_fixture_matches_golden(path: Path) -> None:
     got = golden.check(sar, path)
     assert got["series"] and not got["warnings"], path.name
-    kernel = "Linux 6.18.44-fc-v669" if "_es_ES_" in path.name or "_uk_UA_" in path.name else "Linux 6.18.44-fc-v782"
-    banner = {"cpus": 2, "host": "vm", "kernel": kernel}  # the es_ES and uk_UA captures: another day
+    kernel = next((k for part, k in KERNELS.items() if part in path.name), "Linux 6.18.44-fc-v782")
+    banner = {"cpus": 2, "host": "vm", "kernel": kernel}
+    if "sysstat-tests" in path.name:
+        banner = {"cpus": 9, "host": "SYSSTAT.TEST", "kernel": "Linux 1.2.3-TEST"}
     assert got["meta"] == ({"host": "vm"} if path.name.startswith("sadf") and "_j-" not in path.name else banner)
+
+
+def merged(raw: bytes) -> dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]:
+    """{(metric, entity): (t, v)} with the blocks of one series joined in file order (a report whose
+    header changes, as `-I ALL`'s does when a CPU goes offline, gives a series several blocks)."""
+    blocks, _ = parse_bytes(sar, raw)
+    parts: dict[tuple[str, str], list[tuple[np.ndarray, np.ndarray]]] = {}
+    for b in blocks:
+        for m, v in b.values.items():
+            parts.setdefault((m, b.entity), []).append((b.t, v))
+    return {k: (np.concatenate([t for t, _ in p]), np.concatenate([v for _, v in p])) for k, p in parts.items()}
 
 
 def naive_c(path: Path) -> dict[tuple[str, str], list[tuple[float, float]]]:
@@ -98,7 +115,7 @@ C_FILES = [p for p in FILES if "_C_" in p.name and p.name.startswith("sar_")]
 
 @pytest.mark.parametrize("path", C_FILES, ids=[p.name for p in C_FILES])
 def test_every_value_is_what_the_text_says(path: Path) -> None:
-    got, _ = parse_series(sar, path.read_bytes())
+    got = merged(path.read_bytes())
     want = naive_c(path)
     assert set(got) == set(want)
     for key, pairs in want.items():
@@ -107,6 +124,33 @@ def test_every_value_is_what_the_text_says(path: Path) -> None:
         wt, wv = np.array(pairs).T
         assert np.array_equal(t[order], wt), key
         assert np.array_equal(v[order], wv), key
+
+
+# (fixture, intervals): `sar --dec=0 -A 1 3` prints every report's header again each interval, and
+# `sar -f` prints `-I ALL`'s again each interval (its columns are the CPUs online then)
+EVERY_INTERVAL = [("sar_12.6.1_C_dec0-A-live.txt", 3), ("sar_12.6.1_C_dec0-A.txt", 3), ("sar_12.6.1_C_A.txt", 6)]
+
+
+@pytest.mark.parametrize(("name", "intervals"), EVERY_INTERVAL)
+def test_every_report_has_one_sample_per_interval(name: str, intervals: int) -> None:
+    """Every report type `sar -A` prints (CPU, interrupts per IRQ and CPU, network, disks, memory,
+    queue and PSI, filesystems, power ...): each of its series has one sample per interval, all at
+    the same times."""
+    got = merged((SAR / name).read_bytes())
+    assert len(got) > 400
+    times = {tuple(t.tolist()) for t, _ in got.values()}
+    assert len(times) == 1 and len(times.pop()) == intervals
+    assert {m for m, _ in got} >= {"%usr", "intr/s", "rxkB/s", "tps", "kbmemfree", "runq-sz", "MBfsfree", "MHz"}
+
+
+def test_interrupts_of_cpus_that_go_offline_keep_every_interval() -> None:
+    """sysstat's own `sar --dec=0 -A` test output (excerpt): CPU6 is offline in the 2nd and 3rd
+    interval and CPU8 only online in the last two, so `-I ALL`'s header names other CPUs each time.
+    Every interval is read (only the first was, silently); a CPU has the intervals it was online."""
+    got = merged((SAR / "sar_sysstat-tests_C_dec0-A-INTR-hotplug.txt").read_bytes())
+    assert got[("intr/s", "sum")][1].tolist() == [31915, 0, 33727, 727313]
+    assert got[("intr/s", "LOC CPU7")][1].tolist() == [468, 1133, 1708, 9113]
+    assert len(got[("intr/s", "sum CPU6")][0]) == 2 and got[("intr/s", "TLB CPU8")][1].tolist() == [1, 45]
 
 
 @pytest.mark.parametrize("report", REPORTS)
