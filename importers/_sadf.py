@@ -145,7 +145,25 @@ JSON_SECTIONS = {
     "net-sock": ("", "as is"),
     "net-tcp": ("", "rate"),
     "net-etcp": ("", "rate"),
+    "hugepages": ("", "memory"),
+    "kernel": ("", "as is"),
+    "serial": ("line", "rate"),
+    "filesystems": ("filesystem", "as is"),  # `mountpoint` instead with -F MOUNT
+    "softnet": ("cpu", "softnet"),
+    "cpu-frequency": ("number", "frequency"),  # in `power-management`
+    "psi-cpu": ("", "psi"),  # in `psi`, as psi-io and psi-mem
+    "psi-io": ("", "psi"),
+    "psi-mem": ("", "psi"),
+    "net-nfs": ("", "nfs"),
+    "net-sock6": ("", "as is"),
+    **{
+        f"net-{name}": ("", "rate")
+        for name in ("nfsd", "ip", "eip", "icmp", "eicmp", "udp", "ip6", "eip6", "icmp6", "eicmp6", "udp6")
+    },
 }
+# objects that hold sections rather than values
+_CONTAINERS = ("network", "power-management", "psi")
+_PSI = re.compile(r"(some|full)_avg(\d*)")
 _DISK_AS_IS = {"tps", "areq-sz", "aqu-sz", "await"}
 _DISK_OLD = {"rd_sec", "wr_sec", "dc_sec", "avgrq-sz", "avgqu-sz"}  # the same values in older units
 
@@ -163,7 +181,21 @@ def json_metric(key: str, rule: str) -> str | None:
         return None if key in _DISK_OLD else key if key in _DISK_AS_IS else key + "/s"
     if rule == "io":
         return key if key.endswith("tps") else key + "/s"
+    if rule == "softnet":  # the backlog length is a gauge
+        return key if key == "blg_len" else key + "/s"
+    if rule == "nfs":  # sar prints the NFS client's `retrans/s` as ETCP does: the text reader renames it
+        return "nfs-retrans/s" if key == "retrans" else key + "/s"
+    if rule == "frequency":
+        return "MHz" if key == "frequency" else None
     return key + "/s" if rule == "rate" else key
+
+
+def _psi_metric(key: str, section: str) -> str | None:
+    """`some_avg10` of psi-cpu -> `%scpu-10`, `full_avg` of psi-io -> `%fio` (sar -q PSI's columns)."""
+    m = _PSI.fullmatch(key)
+    if m is None:
+        return None
+    return f"%{m[1][0]}{section.removeprefix('psi-')}" + (f"-{m[2]}" if m[2] else "")
 
 
 def read_json(doc: dict[str, object], ctx: Context) -> Iterator[Block]:
@@ -180,8 +212,9 @@ def read_json(doc: dict[str, object], ctx: Context) -> Iterator[Block]:
                 ctx.warn(None, "a sadf -j record without a readable timestamp; skipped", kind="time")
                 continue
             sections = dict(entry)
-            net = sections.pop("network", None)
-            sections.update(net if isinstance(net, dict) else {})
+            for name in _CONTAINERS:
+                inner = sections.pop(name, None)
+                sections.update(inner if isinstance(inner, dict) else {})
             for name, body in sections.items():
                 if name == "timestamp":
                     continue
@@ -199,6 +232,8 @@ def _json_item(
     item: dict[str, object], section: str, t: float, series: dict[Key, tuple[list[float], list[float]]], ctx: Context
 ) -> None:
     label, rule = JSON_SECTIONS[section]
+    if section == "filesystems" and label not in item:
+        label = "mountpoint"
     entity = str(item.get(label, "")) if label else ""
     if section == "cpu-load" and entity == "-1":
         entity = "all"
@@ -207,7 +242,7 @@ def _json_item(
             if isinstance(v, dict) and section == "io" and key.startswith("io-"):  # io-reads, io-writes ...
                 _json_item(v, "io", t, series, ctx)
             continue
-        metric = "intr/s" if rule == "intr" else json_metric(key, rule)
+        metric = "intr/s" if rule == "intr" else _psi_metric(key, section) if rule == "psi" else json_metric(key, rule)
         ent = f"{entity} {key}" if rule == "intr" and key != "all" else entity
         if metric is None:
             continue

@@ -25,8 +25,10 @@ often it changes). `--dec=0|1` values are read like any others. Units from the c
 `1/s`, `kB`, `MB`, `ms` ...
 `sadf -d` (`;`-separated, UTC, `-t` local or `-U` epoch times) is read by importers/_sadf.py with
 the same names, and so is `sadf -j` (JSON: keys mapped back to the column names, `memfree` ->
-`kbmemfree`, `util-percent` -> `%util`, `rkB` -> `rkB/s` ...). Not imported (noted): the USB report
-(text columns), sadf -j sections other than the reports listed in _sadf.JSON_SECTIONS.
+`kbmemfree`, `util-percent` -> `%util`, `rkB` -> `rkB/s`, psi-cpu's `some_avg10` -> `%scpu-10` ...;
+`sadf -j -- -A` gives every series `sar -A` prints of the same file). Not imported (noted): the USB
+report (text columns); sadf -j sections outside _sadf.JSON_SECTIONS (fan, temperature and voltage
+sensors, USB, Fibre Channel: none on the machines captured here).
 """
 
 from __future__ import annotations

@@ -198,6 +198,21 @@ def test_sadf_gives_the_series_sar_prints(path: Path) -> None:
         assert np.array_equal(v[np.isin(t, common)], wv[np.isin(wt, common)]), key
 
 
+def test_sadf_j_of_sar_A_gives_the_series_of_the_text() -> None:
+    """`sadf -j -- -A` and `sar -A` of one data file (recorded with `sadc -S XALL`): the same 459
+    series, names, entities, units, times and values. sadf -j gave 276 before: PSI, filesystems,
+    NFS/NFSD, IP/ICMP/UDP v4 and v6 with their errors, softnet, hugepages, kernel tables, serial
+    lines and CPU frequency were skipped."""
+    text, tctx = parse_series(sar, (SAR / "sar_12.6.1_C_A.txt").read_bytes())
+    got, jctx = parse_series(sar, (SAR / "sadf_12.6.1_C_j-A.txt").read_bytes())
+    assert len(text) == 459 and set(got) == set(text)
+    assert not [v for v in jctx.variant if "not read" in v] and not jctx.warnings
+    for key, (t, v) in text.items():
+        assert np.array_equal(got[key][0], t), key
+        assert np.array_equal(got[key][1], v), key
+    assert {m: jctx.units[m] for m, _ in text} == {m: tctx.units[m] for m, _ in text}
+
+
 def test_midnight_rolls_over_and_each_report_starts_on_the_banner_day() -> None:
     got, _ = parse_series(sar, (SAR / "sar_12.6.1_C_midnight.txt").read_bytes())
     day = datetime(2026, 11, 23, tzinfo=UTC).timestamp()
