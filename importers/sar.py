@@ -5,8 +5,9 @@ Variants covered (fixtures in tests/fixtures/sar and ../shared/samples/sar):
   `-B`, `-b`, `-d [-p]`, `-n DEV|EDEV|TCP|ETCP|SOCK|IP|...`, `-q [ALL]`, `-w`, `-W`, `-S`, `-I`, `-v`,
   `-H`, `-y`, `-F` (label last), `-m CPU`; several reports in one file and `sar -A`: each block is read
   under the header line that opens it (`15:57:44  IFACE  rxpck/s ...`), repeated headers included;
-- rows timed `15:57:45` (24 h), `03:57:45 PM` (12 h), `15時57分45秒` (ja_JP), `15时57分45秒` (zh_CN) or
-  `15시 57분 45초` (ko_KR); the date comes from the banner (`11/23/26`, `11/23/2026`, `23.11.2026`,
+- rows timed `15:57:45` (24 h), `03:57:45 PM` (12 h), `15時57分45秒` (ja_JP), `15时57分45秒` (zh_CN),
+  `15시 57분 45초` (ko_KR), `15.57.45` (fi_FI, sv_FI) or `15,57,45` (a `%H,%M,%S` locale: every row
+  keeps the separator of the first); the date comes from the banner (`11/23/26`, `11/23/2026`, `23.11.2026`,
   `23/11/2026`, ISO `2026-11-23`, `2026年11月23日`, `2026년 11월 23일`); the day rolls over when the time of
   day goes back by more than 12 h (midnight) and returns to the banner's day after a report's
   summary (`sar -f` prints each report from the start of the file);
@@ -43,7 +44,7 @@ import numpy as np
 from benchlens.importers import _sadf
 from benchlens.importers import _sysstat as ss
 from benchlens.importers._read import prepend
-from benchlens.importers._times import CLOCK_TEXT, clock_times
+from benchlens.importers._times import CLOCK_OTHER_SEPARATORS, CLOCK_TEXT, clock_times
 from benchlens.importers._tokens import KIND_NUMBER, Tokens, fnv1a, tokenized
 from benchlens.importers._types import Block, Context
 
@@ -54,7 +55,7 @@ TEXT_COLUMNS = {"manufact", "product"}  # -m USB: text values, not imported
 TRAILING = {"FILESYSTEM", "MOUNTPOINT", "DEVICE", "DEV", "IFACE", "FCHOST"}
 H_LINUX, H_RESTART, H_COM = fnv1a(b"LINUX"), fnv1a(b"RESTART"), fnv1a(b"COM")
 _LABEL = re.compile(r"[A-Z][A-Z0-9]*")
-_TIME = re.compile(rf"^{CLOCK_TEXT}[ \t]+(.*)$", re.M)
+_TIME = re.compile(rf"^(?:{CLOCK_TEXT}|{CLOCK_OTHER_SEPARATORS})[ \t]+(.*)$", re.M)
 # header columns only sar prints (mpstat's `%usr %nice %sys %iowait %irq` puts %irq after %iowait)
 _SAR_ONLY = re.compile(
     r"%iowait\s+%steal|%system|proc/s|cswch/s|pswpin/s|pgpgin/s|kbmemfree|kbswpfree|runq-sz|rxpck/s|rxerr/s|\sDEV$|^DEV\s+tps"
@@ -143,6 +144,7 @@ class _Text:
         self.decimal = decimal
         self.ctx = ctx
         self.k: int | None = None  # tokens of the time: 1 ('15:57:45'), 2 ('03:57:45 PM'), 3 ('15시 57분 45초')
+        self.sep = ":"  # between hours, minutes and seconds: '.' in fi_FI ('15.57.45'), ',' ('15,57,45')
         self.banner_day: int | None = None
         self.day = 0  # days since epoch of the rows being read
         self.last_sec = -1  # time of day of the last row (-1: a report starts)
@@ -159,11 +161,11 @@ class _Text:
         if n == 0 or len(toks.val) == 0:  # blank lines only
             return
         cnt, tf = toks.count, toks.tok_first
-        if self.k is None:
-            self.k = ss.time_tokens(toks, self.ctx)
+        if self.k is None and (layout := ss.clock_layout(toks, self.ctx, other_separators=True)):
+            self.k, self.sep = layout
         k = self.k or 1
         last_tok = max(len(toks.hash) - 1, 0)
-        secs, ok = _row_times(toks, np.flatnonzero(cnt >= k + 1), k, n)
+        secs, ok = _row_times(toks, np.flatnonzero(cnt >= k + 1), k, n, self.sep)
         after_k = toks.numeric_after(k)
         lab = toks.hash[np.minimum(tf[:-1] + k, last_tok)]
         nxt = toks.hash[np.minimum(tf[:-1] + k + 1, last_tok)]
@@ -335,7 +337,7 @@ class _Text:
         return good
 
 
-def _row_times(toks: Tokens, lines: np.ndarray, k: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+def _row_times(toks: Tokens, lines: np.ndarray, k: int, n: int, sep: str = ":") -> tuple[np.ndarray, np.ndarray]:
     """(seconds of the day, ok) of every line's leading time (`15:57:45` or `03:57:45 PM`). The rows
     of one interval share their time, so only the first line of each run of equal time tokens
     (compared by hash) is decoded: a tenth of the work on a `-P ALL` report."""
@@ -347,7 +349,7 @@ def _row_times(toks: Tokens, lines: np.ndarray, k: int, n: int) -> tuple[np.ndar
     for j in range(1, k):  # `03:57:45 PM`, `15시 57분 45초`
         h = h ^ (toks.hash[np.minimum(first + j, len(toks.hash) - 1)] * np.uint64(31**j))
     starts = np.flatnonzero(np.concatenate(([True], h[1:] != h[:-1])))
-    s, o = clock_times(toks, first[starts], first[starts] + 1 if k == 2 else None)
+    s, o = clock_times(toks, first[starts], first[starts] + 1 if k == 2 else None, sep)
     mark = np.zeros(len(lines), np.int64)
     mark[starts] = 1
     run = np.cumsum(mark) - 1

@@ -29,7 +29,8 @@ from tests.conftest import (
 SAR = FIXTURES / "sar"
 FILES = fixture_files("sar")
 # ja_JP `15時57分44秒`, zh_CN `15时57分44秒` and ko_KR `15시 57분 44초` (three tokens) row times, CJK banner dates
-LOCALES = ("C", "en_US", "de_DE", "fr_FR", "ISO", "ja_JP", "ko_KR", "zh_CN")
+# fi_FI `15.57.44`, and `15,57,44` (de_DE-timecomma: a de_DE compiled here with t_fmt `%H,%M,%S`)
+LOCALES = ("C", "en_US", "de_DE", "fr_FR", "ISO", "ja_JP", "ko_KR", "zh_CN", "fi_FI", "de_DE-timecomma")
 REPORTS = ("u-ALL-P-ALL", "u-r-ALL-B-b-q-w-W-S", "d-p-n-DEV-EDEV", "A", "midnight")
 
 
@@ -243,6 +244,21 @@ def test_every_capture_is_claimed_by_sar_only() -> None:
 
 def test_a_cut_capture_reads_a_prefix() -> None:
     assert_every_cut_is_a_prefix(sar, (SAR / "sar_12.6.1_de_DE_d-p-n-DEV-EDEV.txt").read_bytes())
+    assert_every_cut_is_a_prefix(sar, (SAR / "sar_12.6.1_de_DE-timecomma_u-ALL-P-ALL.txt").read_bytes())
+
+
+def test_times_with_dots_or_commas_are_read_and_not_mixed() -> None:
+    """`15.57.45` (fi_FI) and `15,57,45` were "not a known format". A file keeps the separator of its
+    first row: a row timed otherwise is warned, never read as another time."""
+    for name, sep in (("fi_FI", "."), ("de_DE-timecomma", ",")):
+        raw = (SAR / f"sar_12.6.1_{name}_u-ALL-P-ALL.txt").read_bytes()
+        assert importers.detect(raw[:4096].decode()) is sar
+        got, ctx = parse_series(sar, raw)
+        assert f"24-hour times (hh{sep}mm{sep}ss)" in ctx.variant and not ctx.warnings
+        assert got[("%usr", "all")][0][0] == datetime(2026, 11, 23, 15, 57, 45, tzinfo=UTC).timestamp()
+    raw = (SAR / "sar_12.6.1_de_DE-timecomma_u-ALL-P-ALL.txt").read_bytes().replace(b"15,57,47 ", b"15.57.47 ")
+    got, ctx = parse_series(sar, raw)
+    assert len(got[("%usr", "all")][0]) == 11 and {w.line for w in ctx.warnings} == {10, 11, 12}
 
 
 # Hand-written from sysstat 10.x's `sar -d -p` and 7.x's `sar -n DEV` column names (labelled: no older
