@@ -4,7 +4,8 @@ importers/sar.py.
 Each report opens with `# hostname;interval;timestamp;[LABEL;]col;col...`; rows are
 `host;interval;timestamp;[label;]value;...`. Timestamps: `2026-11-23 15:57:45 UTC` (the default,
 UTC), `2026-11-23 19:27:46 EST` (sysstat >= 12.7 with `-T`, the zone sadf ran in, or `-t`, the data
-file creator's: placed by the folder clock, the name kept as the file's zone evidence),
+file creator's: placed by the folder clock, the name kept as the file's zone evidence; a zone
+without an abbreviation is named by its offset, `+04`, `-03`, `+0545`, and applied as such),
 `2026-11-23 15:57:45` (12.6 with `-t`/`-T`: local time, no zone named, placed by the folder clock)
 or epoch seconds (`-U`). `sadf -j` stamps say the same with `"utc": 1|0` (12.6) or `"tz": "UTC"`,
 `"tz": "EST"` (12.7). `sadf -x` (XML) and `-p` are not read. Values follow LC_NUMERIC (`73,85`
@@ -31,8 +32,12 @@ _LABEL = re.compile(r"[A-Z][A-Z0-9]*")
 _NUMBER = re.compile(r"[-+]?(?:\d+(?:[.,]\d*)?|[.,]\d+)")
 # `2026-11-23 15:57:45 UTC`, `... 19:27:46 EST` (sysstat >= 12.7 names the zone of -T and -t), no zone
 # (12.6 with -t/-T), or epoch seconds (-U)
-_STAMP = re.compile(r"(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?: ([A-Za-z][A-Za-z0-9+:-]{0,9}))?|(\d{1,12})")
+_STAMP = re.compile(
+    r"(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?: ([A-Za-z][A-Za-z0-9+:-]{0,9}|[+-]\d\d(?::?\d\d)?))?|(\d{1,12})"
+)
 UTC_NAMES = frozenset({"UTC", "GMT", "UCT", "Z"})
+# zones without an abbreviation are named by their offset: `+04` (Asia/Dubai), `-03`, `+0545`
+_OFFSET = re.compile(r"([+-])(\d\d):?(\d\d)?")
 _SKIP = ("LINUX-RESTART", "COM")
 Key = tuple[str, str]  # (entity, metric)
 
@@ -268,13 +273,17 @@ def _json_time(stamp: object, ctx: Context) -> float | None:
 
 
 def placed(naive: float, zone: str | None, ctx: Context) -> float:
-    """Epoch of a stamp in `zone`: UTC as is; a named zone (`EST`, `CST`: the sadf user's with -T, the
-    data file creator's with -t) on the folder clock, the name kept as evidence for its zone (an
-    ambiguous one such as CST is only trusted when --tz or the machine agrees); no zone (12.6's -t
-    and -T) on the folder clock."""
+    """Epoch of a stamp in `zone`: UTC as is; an offset (`+04`, `-03`, `+0545`) applied; a named
+    zone (`EST`, `CST`: the sadf user's with -T, the data file creator's with -t) on the folder
+    clock, the name kept as evidence for its zone (an ambiguous one such as CST is only trusted
+    when --tz or the machine agrees); no zone (12.6's -t and -T) on the folder clock."""
     if zone is not None and zone.upper() in UTC_NAMES:
         ctx.note_variant("UTC times")
         return naive
+    if zone is not None and (m := _OFFSET.fullmatch(zone)):
+        ctx.note_variant(f"times at UTC{zone}")
+        east = (int(m[2]) * 3600 + int(m[3] or 0) * 60) * (1 if m[1] == "+" else -1)
+        return naive - east
     variant = "local times (-t or -T, no zone named)" if zone is None else f"local times in {zone} (-t or -T)"
     if variant not in ctx.variant:  # once per zone named
         ctx.note_variant(variant)

@@ -74,6 +74,20 @@ def test_a_named_zone_is_kept_as_the_files_zone(name: str, abbrev: str, zone: ob
         assert np.array_equal(got[key][0], t), key
 
 
+@pytest.mark.parametrize(
+    ("name", "offset"), [("sadf_12.7.5_C_d-T-plus0545-u-q.txt", "+0545"), ("sadf_12.7.5_C_j-T-minus03-u-q.txt", "-03")]
+)
+def test_a_zone_named_by_its_offset_is_that_offset(name: str, offset: str) -> None:
+    """Zones without an abbreviation print their offset (`-T` under Asia/Kathmandu: `06:12:46 +0545`,
+    America/Sao_Paulo: `"tz": "-03"`): exact instants on any folder clock, no zone evidence claimed."""
+    want, _ = read(TEXT, ZoneInfo("Asia/Shanghai"))
+    got, ctx = read(SAR / name, ZoneInfo("Europe/Paris"))
+    assert f"times at UTC{offset}" in ctx.variant and ctx.meta.zone_abbrev is None and not ctx.warnings
+    for key, (t, v) in want.items():
+        assert np.array_equal(got[key][0], t), key
+        assert np.array_equal(got[key][1], v), key
+
+
 def test_import_places_tz_utc_and_est_exports_on_the_same_instants(tmp_path: Path) -> None:
     """Through the folder clock: a `"tz": "UTC"` export in a folder read as Tokyo time, and an `EST`
     one with no zone given (the machine's zone decides nothing: EST names its offset)."""
