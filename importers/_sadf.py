@@ -3,12 +3,17 @@ importers/sar.py.
 
 Each report opens with `# hostname;interval;timestamp;[LABEL;]col;col...`; rows are
 `host;interval;timestamp;[label;]value;...`. Timestamps: `2026-11-23 15:57:45 UTC` (the default,
-UTC), `2026-11-23 15:57:45` (`-t`: the file creator's local time, placed by the folder clock) or
-epoch seconds (`-U`). Values follow LC_NUMERIC (`73,85` under de_DE: with `;` between fields a
-comma is always a decimal mark). The CPU `-1` is `all`; `-I`'s `INTR;CPU*` header stands for an
-`all` column then one per CPU. Column names and conversions are sar's (_sysstat.sar_column).
-Restart and comment records (`LINUX-RESTART`, `COM`) are skipped. This is a plain per-line reader
-(~0.3 M lines/s): sadf output is an export, not what a monitor writes during a benchmark.
+UTC), `2026-11-23 19:27:46 EST` (sysstat >= 12.7 with `-T`, the zone sadf ran in, or `-t`, the data
+file creator's: placed by the folder clock, the name kept as the file's zone evidence; a zone
+without an abbreviation is named by its offset, `+04`, `-03`, `+0545`, and applied as such),
+`2026-11-23 15:57:45` (12.6 with `-t`/`-T`: local time, no zone named, placed by the folder clock)
+or epoch seconds (`-U`). `sadf -j` stamps say the same with `"utc": 1|0` (12.6) or `"tz": "UTC"`,
+`"tz": "EST"` (12.7). `sadf -x` (XML) and `-p` are not read. Values follow LC_NUMERIC (`73,85`
+under de_DE: with `;` between fields a comma is always a decimal mark). The CPU `-1` is `all`;
+`-I`'s `INTR;CPU*` header stands for an `all` column then one per CPU. Column names and conversions
+are sar's (_sysstat.sar_column). Restart and comment records (`LINUX-RESTART`, `COM`) are skipped.
+This is a plain per-line reader (~0.3 M lines/s): sadf output is an export, not what a monitor
+writes during a benchmark.
 """
 
 from __future__ import annotations
@@ -25,7 +30,14 @@ from benchlens.importers._types import Block, Context
 HEADER = "# hostname;interval;timestamp;"
 _LABEL = re.compile(r"[A-Z][A-Z0-9]*")
 _NUMBER = re.compile(r"[-+]?(?:\d+(?:[.,]\d*)?|[.,]\d+)")
-_STAMP = re.compile(r"(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)( UTC)?|(\d{1,12})")
+# `2026-11-23 15:57:45 UTC`, `... 19:27:46 EST` (sysstat >= 12.7 names the zone of -T and -t), no zone
+# (12.6 with -t/-T), or epoch seconds (-U)
+_STAMP = re.compile(
+    r"(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?: ([A-Za-z][A-Za-z0-9+:-]{0,9}|[+-]\d\d(?::?\d\d)?))?|(\d{1,12})"
+)
+UTC_NAMES = frozenset({"UTC", "GMT", "UCT", "Z"})
+# zones without an abbreviation are named by their offset: `+04` (Asia/Dubai), `-03`, `+0545`
+_OFFSET = re.compile(r"([+-])(\d\d):?(\d\d)?")
 _SKIP = ("LINUX-RESTART", "COM")
 Key = tuple[str, str]  # (entity, metric)
 
@@ -108,12 +120,7 @@ class CsvReader:
         if not (1 <= mo <= 12 and 1 <= d <= 31 and h < 24 and mi < 60 and s < 61 and y >= 1970):
             return None
         day = days_from_civil(np.array([y]), np.array([mo]), np.array([d]))[0]
-        naive = float(day * 86400 + h * 3600 + mi * 60 + s)
-        if m[7]:
-            self._variant("UTC times")
-            return naive
-        self._variant("local times (-t)")
-        return float(self.ctx.clock.wall(np.array([naive]))[0])
+        return placed(float(day * 86400 + h * 3600 + mi * 60 + s), m[7], self.ctx)
 
     def _variant(self, text: str) -> None:
         if text not in self.variants:
@@ -143,7 +150,25 @@ JSON_SECTIONS = {
     "net-sock": ("", "as is"),
     "net-tcp": ("", "rate"),
     "net-etcp": ("", "rate"),
+    "hugepages": ("", "memory"),
+    "kernel": ("", "as is"),
+    "serial": ("line", "rate"),
+    "filesystems": ("filesystem", "as is"),  # `mountpoint` instead with -F MOUNT
+    "softnet": ("cpu", "softnet"),
+    "cpu-frequency": ("number", "frequency"),  # in `power-management`
+    "psi-cpu": ("", "psi"),  # in `psi`, as psi-io and psi-mem
+    "psi-io": ("", "psi"),
+    "psi-mem": ("", "psi"),
+    "net-nfs": ("", "nfs"),
+    "net-sock6": ("", "as is"),
+    **{
+        f"net-{name}": ("", "rate")
+        for name in ("nfsd", "ip", "eip", "icmp", "eicmp", "udp", "ip6", "eip6", "icmp6", "eicmp6", "udp6")
+    },
 }
+# objects that hold sections rather than values
+_CONTAINERS = ("network", "power-management", "psi")
+_PSI = re.compile(r"(some|full)_avg(\d*)")
 _DISK_AS_IS = {"tps", "areq-sz", "aqu-sz", "await"}
 _DISK_OLD = {"rd_sec", "wr_sec", "dc_sec", "avgrq-sz", "avgqu-sz"}  # the same values in older units
 
@@ -161,7 +186,21 @@ def json_metric(key: str, rule: str) -> str | None:
         return None if key in _DISK_OLD else key if key in _DISK_AS_IS else key + "/s"
     if rule == "io":
         return key if key.endswith("tps") else key + "/s"
+    if rule == "softnet":  # the backlog length is a gauge
+        return key if key == "blg_len" else key + "/s"
+    if rule == "nfs":  # sar prints the NFS client's `retrans/s` as ETCP does: the text reader renames it
+        return "nfs-retrans/s" if key == "retrans" else key + "/s"
+    if rule == "frequency":
+        return "MHz" if key == "frequency" else None
     return key + "/s" if rule == "rate" else key
+
+
+def _psi_metric(key: str, section: str) -> str | None:
+    """`some_avg10` of psi-cpu -> `%scpu-10`, `full_avg` of psi-io -> `%fio` (sar -q PSI's columns)."""
+    m = _PSI.fullmatch(key)
+    if m is None:
+        return None
+    return f"%{m[1][0]}{section.removeprefix('psi-')}" + (f"-{m[2]}" if m[2] else "")
 
 
 def read_json(doc: dict[str, object], ctx: Context) -> Iterator[Block]:
@@ -178,8 +217,9 @@ def read_json(doc: dict[str, object], ctx: Context) -> Iterator[Block]:
                 ctx.warn(None, "a sadf -j record without a readable timestamp; skipped", kind="time")
                 continue
             sections = dict(entry)
-            net = sections.pop("network", None)
-            sections.update(net if isinstance(net, dict) else {})
+            for name in _CONTAINERS:
+                inner = sections.pop(name, None)
+                sections.update(inner if isinstance(inner, dict) else {})
             for name, body in sections.items():
                 if name == "timestamp":
                     continue
@@ -197,6 +237,8 @@ def _json_item(
     item: dict[str, object], section: str, t: float, series: dict[Key, tuple[list[float], list[float]]], ctx: Context
 ) -> None:
     label, rule = JSON_SECTIONS[section]
+    if section == "filesystems" and label not in item:
+        label = "mountpoint"
     entity = str(item.get(label, "")) if label else ""
     if section == "cpu-load" and entity == "-1":
         entity = "all"
@@ -205,7 +247,7 @@ def _json_item(
             if isinstance(v, dict) and section == "io" and key.startswith("io-"):  # io-reads, io-writes ...
                 _json_item(v, "io", t, series, ctx)
             continue
-        metric = "intr/s" if rule == "intr" else json_metric(key, rule)
+        metric = "intr/s" if rule == "intr" else _psi_metric(key, section) if rule == "psi" else json_metric(key, rule)
         ent = f"{entity} {key}" if rule == "intr" and key != "all" else entity
         if metric is None:
             continue
@@ -225,4 +267,34 @@ def _json_time(stamp: object, ctx: Context) -> float | None:
     if not (1 <= mo <= 12 and 1 <= d <= 31 and h < 24 and mi < 60 and s < 61 and y >= 1970):
         return None
     naive = float(days_from_civil(np.array([y]), np.array([mo]), np.array([d]))[0] * 86400 + h * 3600 + mi * 60 + s)
-    return naive if stamp.get("utc") == 1 else float(ctx.clock.wall(np.array([naive]))[0])
+    # 12.6 says `"utc": 1` (or 0: -t, -T), 12.7 names the zone: `"tz": "UTC"`, `"tz": "EST"` (-T, -t)
+    zone = stamp.get("tz")
+    return placed(naive, "UTC" if stamp.get("utc") == 1 else zone if isinstance(zone, str) and zone else None, ctx)
+
+
+def placed(naive: float, zone: str | None, ctx: Context) -> float:
+    """Epoch of a stamp in `zone`: UTC as is; an offset (`+04`, `-03`, `+0545`) applied; a named
+    zone (`EST`, `CST`: the sadf user's with -T, the data file creator's with -t) on the folder
+    clock, the name kept as evidence for its zone (an ambiguous one such as CST is only trusted
+    when --tz or the machine agrees); no zone (12.6's -t and -T) on the folder clock."""
+    if zone is not None and zone.upper() in UTC_NAMES:
+        ctx.note_variant("UTC times")
+        return naive
+    if zone is not None and (m := _OFFSET.fullmatch(zone)):
+        ctx.note_variant(f"times at UTC{zone}")
+        east = (int(m[2]) * 3600 + int(m[3] or 0) * 60) * (1 if m[1] == "+" else -1)
+        return naive - east
+    variant = "local times (-t or -T, no zone named)" if zone is None else f"local times in {zone} (-t or -T)"
+    if variant not in ctx.variant:  # once per zone named
+        ctx.note_variant(variant)
+        meta = ctx.meta
+        if zone is not None and meta.zone_abbrev is None:
+            meta.zone_abbrev = zone
+        elif zone is not None and meta.zone_abbrev != zone:
+            ctx.warn(
+                None,
+                f"times in {meta.zone_abbrev} and in {zone} (daylight saving time began or ended?): read on one "
+                "clock; give --tz with the region's zone (America/New_York ...) to place both",
+                kind="time",
+            )
+    return float(ctx.clock.wall(np.array([naive]))[0])

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from benchlens.importers._times import AM, CLOCK_TEXT, PM, dates, iso_date, pick_date_style
+from benchlens.importers._times import AM, CLOCK_OTHER_SEPARATORS, CLOCK_TEXT, PM, dates, iso_date, pick_date_style
 from benchlens.importers._tokens import KIND_TEXT, Tokens, tokenize
 from benchlens.importers._types import Context, FormatError
 
@@ -56,20 +56,35 @@ _ROW_CLOCK = re.compile(rf"({CLOCK_TEXT})[ \t]+\S+[ \t]+\S")  # a time, then a l
 LOCAL_CLOCKS = {"時": "hh時mm分ss秒", "时": "hh时mm分ss秒", "시": "hh시 mm분 ss초"}
 
 
+_OTHER_CLOCK = re.compile(CLOCK_OTHER_SEPARATORS)
+
+
 def time_tokens(toks: Tokens, ctx: Context) -> int | None:
     """How many tokens a row's time takes, from the first row of the chunk: 1 (`02:09:24`, 24 h;
     `02時09分24秒` ja_JP, `02时09分24秒` zh_CN), 2 (`02:09:24 AM`, 12 h, as en_US prints it) or 3
     (`02시 09분 24초`, ko_KR); None while no row has been seen."""
+    layout = clock_layout(toks, ctx)
+    return None if layout is None else layout[0]
+
+
+def clock_layout(toks: Tokens, ctx: Context, other_separators: bool = False) -> tuple[int, str] | None:
+    """(tokens a row's time takes, the separator of its `HH:MM:SS`) from the first row of the chunk
+    (see time_tokens); with `other_separators`, fi_FI's `02.09.24` and `02,09,24` too (separator
+    '.' or ','). None while no row has been seen."""
     for i in range(toks.n_lines):
         words = toks.words(i)
         if len(words) >= 3 and _CLOCK.fullmatch(words[0]):
             k = 2 if toks.hash[toks.tok_first[i] + 1] in (AM, PM) else 1
             ctx.note_variant("12-hour AM/PM times" if k == 2 else "24-hour times")
-            return k
+            return k, ":"
+        if other_separators and len(words) >= 3 and _OTHER_CLOCK.fullmatch(words[0]):
+            sep = words[0][2]
+            ctx.note_variant(f"24-hour times (hh{sep}mm{sep}ss)")
+            return 1, sep
         m = _ROW_CLOCK.match(toks.line(i).lstrip()) if len(words) >= 3 else None
         if m:
             ctx.note_variant(f"24-hour times ({LOCAL_CLOCKS.get(m.group(1)[2], m.group(1))})")
-            return len(m.group(1).split())
+            return len(m.group(1).split()), ":"
     return None
 
 

@@ -24,6 +24,10 @@ DATE_STYLES = {
 # A row's time as sysstat prints it (strftime %X of the locale): `15:57:44` (C, de_DE, fr_FR ...),
 # `03:57:44 PM` (en_US), `15時57分44秒` (ja_JP), `15时57分44秒` (zh_CN), `15시 57분 44초` (ko_KR: three tokens)
 CLOCK_TEXT = r"(?:\d\d:\d\d:\d\d(?: [AP]M)?|\d\d[時时]\d\d分\d\d秒|\d\d시 \d\d분 \d\d초)"
+# fi_FI and sv_FI print %X as `15.57.45`; a locale whose t_fmt is `%H,%M,%S` prints `15,57,45`
+# (issue 22: "old German sysstat"). Only readers that know every row of a file shares one
+# separator use these (clock_times' `sep`): a lone `12.34.56` may be anything.
+CLOCK_OTHER_SEPARATORS = r"(?:\d\d\.\d\d\.\d\d|\d\d,\d\d,\d\d)"
 _CJK_CLOCKS = ("hh時mm分ss秒", "hh时mm分ss秒")
 _KO_CLOCK = ("hh시", "mm분", "ss초")
 AM = fnv1a(b"AM")
@@ -110,10 +114,13 @@ def dates(toks: Tokens, idx: np.ndarray, style: str) -> tuple[np.ndarray, np.nda
     return days_from_civil(year, month, day), ok
 
 
-def clock_times(toks: Tokens, idx: np.ndarray, ampm_idx: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def clock_times(
+    toks: Tokens, idx: np.ndarray, ampm_idx: np.ndarray | None = None, sep: str = ":"
+) -> tuple[np.ndarray, np.ndarray]:
     """Seconds of the day of the times starting at tokens `idx`: 'HH:MM:SS' with an optional AM/PM
-    token each, or (without AM/PM) the CJK locales' layouts of CLOCK_TEXT."""
-    f, ok = fields(toks, idx, "hh:mm:ss")
+    token each, or (without AM/PM) the CJK locales' layouts of CLOCK_TEXT; `sep` '.' or ',' reads
+    'HH.MM.SS' or 'HH,MM,SS' (CLOCK_OTHER_SEPARATORS) instead of 'HH:MM:SS'."""
+    f, ok = fields(toks, idx, f"hh{sep}mm{sep}ss")
     hour = f["h"]
     if ampm_idx is None and not ok.all():  # tried only on the tokens that are not HH:MM:SS
         miss = np.flatnonzero(~ok)

@@ -5,8 +5,9 @@ Variants covered (fixtures in tests/fixtures/sar and ../shared/samples/sar):
   `-B`, `-b`, `-d [-p]`, `-n DEV|EDEV|TCP|ETCP|SOCK|IP|...`, `-q [ALL]`, `-w`, `-W`, `-S`, `-I`, `-v`,
   `-H`, `-y`, `-F` (label last), `-m CPU`; several reports in one file and `sar -A`: each block is read
   under the header line that opens it (`15:57:44  IFACE  rxpck/s ...`), repeated headers included;
-- rows timed `15:57:45` (24 h), `03:57:45 PM` (12 h), `15時57分45秒` (ja_JP), `15时57分45秒` (zh_CN) or
-  `15시 57분 45초` (ko_KR); the date comes from the banner (`11/23/26`, `11/23/2026`, `23.11.2026`,
+- rows timed `15:57:45` (24 h), `03:57:45 PM` (12 h), `15時57分45秒` (ja_JP), `15时57分45秒` (zh_CN),
+  `15시 57분 45초` (ko_KR), `15.57.45` (fi_FI, sv_FI) or `15,57,45` (a `%H,%M,%S` locale: every row
+  keeps the separator of the first); the date comes from the banner (`11/23/26`, `11/23/2026`, `23.11.2026`,
   `23/11/2026`, ISO `2026-11-23`, `2026年11月23日`, `2026년 11월 23일`); the day rolls over when the time of
   day goes back by more than 12 h (midnight) and returns to the banner's day after a report's
   summary (`sar -f` prints each report from the start of the file);
@@ -20,11 +21,15 @@ are mapped: `-d` `rd_sec/s`/`wr_sec/s` (sectors) -> `rkB/s`/`wkB/s`, `avgrq-sz` 
 `retrans/s`: the NFS client's is `nfs-retrans/s` (ETCP keeps `retrans/s`).
 Entity: the row's label (CPU `all`, `0` ...; device; interface; IRQ; TTY; filesystem), empty for
 host-wide reports. `-I` per-CPU columns (`INTR all CPU0 CPU1`, 12.x) become `intr/s` of entity
-`IRQ` and `IRQ CPU0` .... Units from the column: `%`, `kB/s`, `1/s`, `kB`, `MB`, `ms` ...
+`IRQ` and `IRQ CPU0` ... (the header names the CPUs online in that interval: one report however
+often it changes). `--dec=0|1` values are read like any others. Units from the column: `%`, `kB/s`,
+`1/s`, `kB`, `MB`, `ms` ...
 `sadf -d` (`;`-separated, UTC, `-t` local or `-U` epoch times) is read by importers/_sadf.py with
 the same names, and so is `sadf -j` (JSON: keys mapped back to the column names, `memfree` ->
-`kbmemfree`, `util-percent` -> `%util`, `rkB` -> `rkB/s` ...). Not imported (noted): the USB report
-(text columns), sadf -j sections other than the reports listed in _sadf.JSON_SECTIONS.
+`kbmemfree`, `util-percent` -> `%util`, `rkB` -> `rkB/s`, psi-cpu's `some_avg10` -> `%scpu-10` ...;
+`sadf -j -- -A` gives every series `sar -A` prints of the same file). Not imported (noted): the USB
+report (text columns); sadf -j sections outside _sadf.JSON_SECTIONS (fan, temperature and voltage
+sensors, USB, Fibre Channel: none on the machines captured here).
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ import numpy as np
 from benchlens.importers import _sadf
 from benchlens.importers import _sysstat as ss
 from benchlens.importers._read import prepend
-from benchlens.importers._times import CLOCK_TEXT, clock_times
+from benchlens.importers._times import CLOCK_OTHER_SEPARATORS, CLOCK_TEXT, clock_times
 from benchlens.importers._tokens import KIND_NUMBER, Tokens, fnv1a, tokenized
 from benchlens.importers._types import Block, Context
 
@@ -50,7 +55,7 @@ TEXT_COLUMNS = {"manufact", "product"}  # -m USB: text values, not imported
 TRAILING = {"FILESYSTEM", "MOUNTPOINT", "DEVICE", "DEV", "IFACE", "FCHOST"}
 H_LINUX, H_RESTART, H_COM = fnv1a(b"LINUX"), fnv1a(b"RESTART"), fnv1a(b"COM")
 _LABEL = re.compile(r"[A-Z][A-Z0-9]*")
-_TIME = re.compile(rf"^{CLOCK_TEXT}[ \t]+(.*)$", re.M)
+_TIME = re.compile(rf"^(?:{CLOCK_TEXT}|{CLOCK_OTHER_SEPARATORS})[ \t]+(.*)$", re.M)
 # header columns only sar prints (mpstat's `%usr %nice %sys %iowait %irq` puts %irq after %iowait)
 _SAR_ONLY = re.compile(
     r"%iowait\s+%steal|%system|proc/s|cswch/s|pswpin/s|pgpgin/s|kbmemfree|kbswpfree|runq-sz|rxpck/s|rxerr/s|\sDEV$|^DEV\s+tps"
@@ -139,12 +144,13 @@ class _Text:
         self.decimal = decimal
         self.ctx = ctx
         self.k: int | None = None  # tokens of the time: 1 ('15:57:45'), 2 ('03:57:45 PM'), 3 ('15시 57분 45초')
+        self.sep = ":"  # between hours, minutes and seconds: '.' in fi_FI ('15.57.45'), ',' ('15,57,45')
         self.banner_day: int | None = None
         self.day = 0  # days since epoch of the rows being read
         self.last_sec = -1  # time of day of the last row (-1: a report starts)
         self.header_sig = 0  # signature of the header in force (0: none yet)
         self.headers: dict[int, Header] = {}
-        self.owners: dict[tuple[str, str, str], int] = {}  # (label, metric, suffix) -> header signature
+        self.owners: dict[tuple[str, str, str], int] = {}  # (label, metric, suffix) -> the report that prints it
         self.names: dict[int, str] = {}
         self.rows_seen = False
         if decimal == ",":
@@ -155,11 +161,11 @@ class _Text:
         if n == 0 or len(toks.val) == 0:  # blank lines only
             return
         cnt, tf = toks.count, toks.tok_first
-        if self.k is None:
-            self.k = ss.time_tokens(toks, self.ctx)
+        if self.k is None and (layout := ss.clock_layout(toks, self.ctx, other_separators=True)):
+            self.k, self.sep = layout
         k = self.k or 1
         last_tok = max(len(toks.hash) - 1, 0)
-        secs, ok = _row_times(toks, np.flatnonzero(cnt >= k + 1), k, n)
+        secs, ok = _row_times(toks, np.flatnonzero(cnt >= k + 1), k, n, self.sep)
         after_k = toks.numeric_after(k)
         lab = toks.hash[np.minimum(tf[:-1] + k, last_tok)]
         nxt = toks.hash[np.minimum(tf[:-1] + k + 1, last_tok)]
@@ -216,12 +222,16 @@ class _Text:
             label = "last"
         names = words[1 if label == "first" else 0 : len(words) - trailing]
         label_name = words[0] if label == "first" else words[-1] if label == "last" else ""
+        decoded = [ss.sar_column(w, names, label_name) for w in names]
+        # the report this header opens, known by its row label and metrics: `-I ALL` prints its
+        # header again each interval with the CPUs online then (`INTR all CPU0 CPU1 CPU2`, then
+        # `INTR all CPU0 CPU2` once CPU1 went offline), and every one of them is the same report
+        report = fnv1a("|".join([label_name, *sorted({m for m, _, _ in decoded})]).encode())
         cols: list[tuple[str, float, str] | None] = []
-        for w in names:
-            metric, factor, suffix = ss.sar_column(w, names, label_name)
+        for metric, factor, suffix in decoded:
             key = (label_name, metric, suffix)
             # mpstat's NUMA node report (sar prints none) would give node 1 the shares of CPU 1
-            if set(names) & TEXT_COLUMNS or label_name == "NODE" or self.owners.setdefault(key, sig) != sig:
+            if set(names) & TEXT_COLUMNS or label_name == "NODE" or self.owners.setdefault(key, report) != report:
                 cols.append(None)  # another report prints this name too: the first one keeps it
                 continue
             cols.append((metric, factor, suffix))
@@ -327,7 +337,7 @@ class _Text:
         return good
 
 
-def _row_times(toks: Tokens, lines: np.ndarray, k: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+def _row_times(toks: Tokens, lines: np.ndarray, k: int, n: int, sep: str = ":") -> tuple[np.ndarray, np.ndarray]:
     """(seconds of the day, ok) of every line's leading time (`15:57:45` or `03:57:45 PM`). The rows
     of one interval share their time, so only the first line of each run of equal time tokens
     (compared by hash) is decoded: a tenth of the work on a `-P ALL` report."""
@@ -339,7 +349,7 @@ def _row_times(toks: Tokens, lines: np.ndarray, k: int, n: int) -> tuple[np.ndar
     for j in range(1, k):  # `03:57:45 PM`, `15시 57분 45초`
         h = h ^ (toks.hash[np.minimum(first + j, len(toks.hash) - 1)] * np.uint64(31**j))
     starts = np.flatnonzero(np.concatenate(([True], h[1:] != h[:-1])))
-    s, o = clock_times(toks, first[starts], first[starts] + 1 if k == 2 else None)
+    s, o = clock_times(toks, first[starts], first[starts] + 1 if k == 2 else None, sep)
     mark = np.zeros(len(lines), np.int64)
     mark[starts] = 1
     run = np.cumsum(mark) - 1

@@ -29,17 +29,47 @@ from tests.conftest import (
 SAR = FIXTURES / "sar"
 FILES = fixture_files("sar")
 # ja_JP `15時57分44秒`, zh_CN `15时57分44秒` and ko_KR `15시 57분 44초` (three tokens) row times, CJK banner dates
-LOCALES = ("C", "en_US", "de_DE", "fr_FR", "ISO", "ja_JP", "ko_KR", "zh_CN")
+# fi_FI `15.57.44`, and `15,57,44` (de_DE-timecomma: a de_DE compiled here with t_fmt `%H,%M,%S`)
+LOCALES = ("C", "en_US", "de_DE", "fr_FR", "ISO", "ja_JP", "ko_KR", "zh_CN", "fi_FI", "de_DE-timecomma")
 REPORTS = ("u-ALL-P-ALL", "u-r-ALL-B-b-q-w-W-S", "d-p-n-DEV-EDEV", "A", "midnight")
+
+
+# the kernel each capture's banner names (the machine was booted again between capture days)
+KERNELS = {
+    "_es_ES_": "Linux 6.18.44-fc-v669",
+    "_uk_UA_": "Linux 6.18.44-fc-v669",
+    "_dec0-A": "Linux 6.18.44-fc-v595",
+    "Shanghai": "Linux 6.18.44-fc-v595",
+    "12.7.5": "Linux 6.18.44-fc-v595",
+}
+# the zone a sysstat 12.7 export names (sadf -T and -t print it with every stamp)
+ZONES = {"-EST-": "EST", "-CST-": "CST"}
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_fixture_matches_golden(path: Path) -> None:
     got = golden.check(sar, path)
     assert got["series"] and not got["warnings"], path.name
-    kernel = "Linux 6.18.44-fc-v669" if "_es_ES_" in path.name or "_uk_UA_" in path.name else "Linux 6.18.44-fc-v782"
-    banner = {"cpus": 2, "host": "vm", "kernel": kernel}  # the es_ES and uk_UA captures: another day
-    assert got["meta"] == ({"host": "vm"} if path.name.startswith("sadf") and "_j-" not in path.name else banner)
+    kernel = next((k for part, k in KERNELS.items() if part in path.name), "Linux 6.18.44-fc-v782")
+    banner = {"cpus": 2, "host": "vm", "kernel": kernel}
+    if "sysstat-tests" in path.name:
+        banner = {"cpus": 9, "host": "SYSSTAT.TEST", "kernel": "Linux 1.2.3-TEST"}
+    if zone := next((z for part, z in ZONES.items() if part in path.name), None):
+        banner["zone_abbrev"] = zone
+    if path.name.startswith("sadf") and "_j-" not in path.name:
+        banner = {k: v for k, v in banner.items() if k in ("host", "zone_abbrev")}
+    assert got["meta"] == banner
+
+
+def merged(raw: bytes) -> dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]:
+    """{(metric, entity): (t, v)} with the blocks of one series joined in file order (a report whose
+    header changes, as `-I ALL`'s does when a CPU goes offline, gives a series several blocks)."""
+    blocks, _ = parse_bytes(sar, raw)
+    parts: dict[tuple[str, str], list[tuple[np.ndarray, np.ndarray]]] = {}
+    for b in blocks:
+        for m, v in b.values.items():
+            parts.setdefault((m, b.entity), []).append((b.t, v))
+    return {k: (np.concatenate([t for t, _ in p]), np.concatenate([v for _, v in p])) for k, p in parts.items()}
 
 
 def naive_c(path: Path) -> dict[tuple[str, str], list[tuple[float, float]]]:
@@ -98,7 +128,7 @@ C_FILES = [p for p in FILES if "_C_" in p.name and p.name.startswith("sar_")]
 
 @pytest.mark.parametrize("path", C_FILES, ids=[p.name for p in C_FILES])
 def test_every_value_is_what_the_text_says(path: Path) -> None:
-    got, _ = parse_series(sar, path.read_bytes())
+    got = merged(path.read_bytes())
     want = naive_c(path)
     assert set(got) == set(want)
     for key, pairs in want.items():
@@ -107,6 +137,33 @@ def test_every_value_is_what_the_text_says(path: Path) -> None:
         wt, wv = np.array(pairs).T
         assert np.array_equal(t[order], wt), key
         assert np.array_equal(v[order], wv), key
+
+
+# (fixture, intervals): `sar --dec=0 -A 1 3` prints every report's header again each interval, and
+# `sar -f` prints `-I ALL`'s again each interval (its columns are the CPUs online then)
+EVERY_INTERVAL = [("sar_12.6.1_C_dec0-A-live.txt", 3), ("sar_12.6.1_C_dec0-A.txt", 3), ("sar_12.6.1_C_A.txt", 6)]
+
+
+@pytest.mark.parametrize(("name", "intervals"), EVERY_INTERVAL)
+def test_every_report_has_one_sample_per_interval(name: str, intervals: int) -> None:
+    """Every report type `sar -A` prints (CPU, interrupts per IRQ and CPU, network, disks, memory,
+    queue and PSI, filesystems, power ...): each of its series has one sample per interval, all at
+    the same times."""
+    got = merged((SAR / name).read_bytes())
+    assert len(got) > 400
+    times = {tuple(t.tolist()) for t, _ in got.values()}
+    assert len(times) == 1 and len(times.pop()) == intervals
+    assert {m for m, _ in got} >= {"%usr", "intr/s", "rxkB/s", "tps", "kbmemfree", "runq-sz", "MBfsfree", "MHz"}
+
+
+def test_interrupts_of_cpus_that_go_offline_keep_every_interval() -> None:
+    """sysstat's own `sar --dec=0 -A` test output (excerpt): CPU6 is offline in the 2nd and 3rd
+    interval and CPU8 only online in the last two, so `-I ALL`'s header names other CPUs each time.
+    Every interval is read (only the first was, silently); a CPU has the intervals it was online."""
+    got = merged((SAR / "sar_sysstat-tests_C_dec0-A-INTR-hotplug.txt").read_bytes())
+    assert got[("intr/s", "sum")][1].tolist() == [31915, 0, 33727, 727313]
+    assert got[("intr/s", "LOC CPU7")][1].tolist() == [468, 1133, 1708, 9113]
+    assert len(got[("intr/s", "sum CPU6")][0]) == 2 and got[("intr/s", "TLB CPU8")][1].tolist() == [1, 45]
 
 
 @pytest.mark.parametrize("report", REPORTS)
@@ -123,7 +180,7 @@ def test_locales_give_identical_series(report: str) -> None:
             assert np.array_equal(got[key][1], v), (path.name, key)
 
 
-SADF = sorted(SAR.glob("sadf_*.txt"))
+SADF = sorted(SAR.glob("sadf_12.6.1_*.txt"))  # exports of sa_12.6.1_vm.data (the 12.7.5 ones: test_sadf_zones.py)
 
 
 @pytest.mark.parametrize("path", SADF, ids=[p.name for p in SADF])
@@ -131,15 +188,30 @@ def test_sadf_gives_the_series_sar_prints(path: Path) -> None:
     """`sadf -d` (UTC, `-t`, `-U`, de_DE) and `sadf -j` of the same data file read like the sar text
     captures: the same names, entities, times and values."""
     text: dict = {}
-    for name in ("A", "u-ALL-P-ALL", "u-r-ALL-B-b-q-w-W-S", "d-p-n-DEV-EDEV", "n-TCP-ETCP-SOCK-I-SUM"):
+    for name in ("A", "u-ALL-P-ALL", "u-r-ALL-B-b-q-w-W-S", "d-p-n-DEV-EDEV", "n-TCP-ETCP-SOCK-I-SUM", "F-MOUNT"):
         text.update(parse_series(sar, (SAR / f"sar_12.6.1_C_{name}.txt").read_bytes())[0])
     got, ctx = parse_series(sar, path.read_bytes())
-    assert len(got) > 30 and {"sadf -d", "sadf -j"} & set(ctx.variant) and not ctx.warnings
+    assert len(got) >= 7 and {"sadf -d", "sadf -j"} & set(ctx.variant) and not ctx.warnings
     for key, (t, v) in got.items():
         wt, wv = text[key]
         common = np.intersect1d(t, wt)
         assert len(common) >= 6 and len(np.unique(t)) == len(t), key
         assert np.array_equal(v[np.isin(t, common)], wv[np.isin(wt, common)]), key
+
+
+def test_sadf_j_of_sar_A_gives_the_series_of_the_text() -> None:
+    """`sadf -j -- -A` and `sar -A` of one data file (recorded with `sadc -S XALL`): the same 459
+    series, names, entities, units, times and values. sadf -j gave 276 before: PSI, filesystems,
+    NFS/NFSD, IP/ICMP/UDP v4 and v6 with their errors, softnet, hugepages, kernel tables, serial
+    lines and CPU frequency were skipped."""
+    text, tctx = parse_series(sar, (SAR / "sar_12.6.1_C_A.txt").read_bytes())
+    got, jctx = parse_series(sar, (SAR / "sadf_12.6.1_C_j-A.txt").read_bytes())
+    assert len(text) == 459 and set(got) == set(text)
+    assert not [v for v in jctx.variant if "not read" in v] and not jctx.warnings
+    for key, (t, v) in text.items():
+        assert np.array_equal(got[key][0], t), key
+        assert np.array_equal(got[key][1], v), key
+    assert {m: jctx.units[m] for m, _ in text} == {m: tctx.units[m] for m, _ in text}
 
 
 def test_midnight_rolls_over_and_each_report_starts_on_the_banner_day() -> None:
@@ -172,6 +244,21 @@ def test_every_capture_is_claimed_by_sar_only() -> None:
 
 def test_a_cut_capture_reads_a_prefix() -> None:
     assert_every_cut_is_a_prefix(sar, (SAR / "sar_12.6.1_de_DE_d-p-n-DEV-EDEV.txt").read_bytes())
+    assert_every_cut_is_a_prefix(sar, (SAR / "sar_12.6.1_de_DE-timecomma_u-ALL-P-ALL.txt").read_bytes())
+
+
+def test_times_with_dots_or_commas_are_read_and_not_mixed() -> None:
+    """`15.57.45` (fi_FI) and `15,57,45` were "not a known format". A file keeps the separator of its
+    first row: a row timed otherwise is warned, never read as another time."""
+    for name, sep in (("fi_FI", "."), ("de_DE-timecomma", ",")):
+        raw = (SAR / f"sar_12.6.1_{name}_u-ALL-P-ALL.txt").read_bytes()
+        assert importers.detect(raw[:4096].decode()) is sar
+        got, ctx = parse_series(sar, raw)
+        assert f"24-hour times (hh{sep}mm{sep}ss)" in ctx.variant and not ctx.warnings
+        assert got[("%usr", "all")][0][0] == datetime(2026, 11, 23, 15, 57, 45, tzinfo=UTC).timestamp()
+    raw = (SAR / "sar_12.6.1_de_DE-timecomma_u-ALL-P-ALL.txt").read_bytes().replace(b"15,57,47 ", b"15.57.47 ")
+    got, ctx = parse_series(sar, raw)
+    assert len(got[("%usr", "all")][0]) == 11 and {w.line for w in ctx.warnings} == {10, 11, 12}
 
 
 # Hand-written from sysstat 10.x's `sar -d -p` and 7.x's `sar -n DEV` column names (labelled: no older
