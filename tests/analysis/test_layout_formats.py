@@ -28,7 +28,7 @@ DSTAT = refs(dstat, FIXTURES / "dstat" / "dstat_0.7.4_C_t-C-D-N-lists.txt")
 PIDSTAT = refs(pidstat, FIXTURES / "pidstat" / "pidstat_12.6.1_C_u-d-r-w.txt")
 HAMMERDB = refs(hammerdb, FIXTURES / "hammerdb" / "hammerdb_4.x_C_tcount-timestamps-postgresql-handwritten.txt")
 DISKSTATS = refs(diskstats, FIXTURES / "diskstats" / "diskstats_6.18.44_dd-direct-write.txt")
-VMSTAT = refs(vmstat, next((FIXTURES / "vmstat").glob("*.txt")))
+VMSTAT = refs(vmstat, FIXTURES / "vmstat" / "vmstat_4.0.2_C_plain.txt")  # named: glob order is the disk's
 
 
 def titles(have: set[SeriesRef]) -> list[str]:
