@@ -321,11 +321,13 @@ def snapshot_results(
     wanted: Callable[[Result], bool],
     headers: Collection[frozenset[str]] = (),
     headerless: list[str] | None = None,
+    keep_cut: bool = False,
 ) -> Iterator[Taken]:
     """The results of a statement taken in a loop. With marker lines (see _snapshots) each
     snapshot is timed by its marker; without any, every result set in the file is one snapshot,
     placed by the folder clock (report k at launch + k x interval), like `mysqladmin -i`.
-    Results cut short (a table without its closing border) are dropped with a warning."""
+    Results cut short (a table without its closing border) are dropped with a warning, or with
+    `keep_cut` passed on with `complete` False and their complete rows, for the caller to judge."""
     untimed: list[tuple[int, Result]] = []
     timed = False
     for snap in snapshots(chunks, ctx):
@@ -354,10 +356,10 @@ def snapshot_results(
             ctx.warn(mine[1].first_line, f"{len(mine)} results after one time marker; used the first", kind="time")
         # an empty snapshot (a marker at the end of the file) is pointed at by its marker line
         line = snap.first_line if snap.lines else snap.first_line - 1
-        yield Taken(snap.t, line, _usable(mine[0], ctx) if mine else None)
+        yield Taken(snap.t, line, _usable(mine[0], ctx, keep_cut) if mine else None)
     if timed or not untimed:
         return
-    usable = [(no, r) for no, r in untimed if _usable(r, ctx) is not None]
+    usable = [(no, r) for no, r in untimed if _usable(r, ctx, keep_cut) is not None]
     if not usable:
         return
     ctx.note_variant("no timestamps")
@@ -367,9 +369,12 @@ def snapshot_results(
         yield Taken(float(t[k]), no, r)
 
 
-def _usable(res: Result, ctx: Context) -> Result | None:
+def _usable(res: Result, ctx: Context, keep_cut: bool = False) -> Result | None:
     if res.shape == "empty":
         return None
+    if res.complete is False and keep_cut and res.rows:
+        ctx.note_variant(SHAPES.get(res.shape, res.shape))
+        return res
     if res.complete is False:
         ctx.warn(
             res.first_line, f"result cut short ({len(res.rows)} rows, no closing border); skipped", kind="truncated"
