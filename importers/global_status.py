@@ -13,7 +13,8 @@ Variants covered (fixtures in tests/fixtures/global_status, captured from MariaD
 - a single snapshot without marker: the values as printed (counters as totals since start);
 - any part of the result (`SHOW GLOBAL STATUS LIKE 'rocksdb%'`, `LIKE 'Innodb_buffer_pool_read%'`):
   detection looks at the layout (`Variable_name Value` in any shape) and at the names' shape
-  (capitalised words joined by `_`; SHOW VARIABLES prints lower-case names), not at a list of names.
+  (capitalised words joined by `_`, or names known as status: Galera's lower-case `wsrep_*`; SHOW
+  VARIABLES prints lower-case names), not at a list of names that must appear.
 
 Metrics: the variable name as printed. Counters (COUNTER_PREFIXES, COUNTERS: Com_*, Handler_*,
 Innodb_rows_*, Bytes_*, MyRocks' Rocksdb_* but its memtable sizes and iterator counts ...) become
@@ -21,9 +22,11 @@ per-second rates between snapshots at the later snapshot's time (1/s; bytes B/s,
 us/s); a counter going down (restart, FLUSH STATUS) gives no rate for that interval and a warning.
 Gauges (GAUGES: Threads_running, buffer pool pages ...) keep their values at every snapshot, Uptime
 (s) among them; Uptime also names resets (with Uptime_since_flush_status, not stored) and recognises
-`-r`. Non-numeric values (ON/OFF, NULL, text) are skipped silently; numeric variables in neither
-list are kept as values, with one warning naming them. A batch or vertical result has no closing
-line: a last snapshot lacking variables of the one before is taken as cut and dropped.
+`-r`. Non-numeric values (ON/OFF, NULL, text) are skipped silently, and so is 18446744073709551615
+(2^64 - 1: an unsigned -1 meaning "not set", wsrep_local_index off a cluster; mysqladmin prints it
+as -1, kept); numeric variables in neither list are kept as values, with one warning naming them.
+A batch or vertical result has no closing line: a last snapshot lacking variables of the one
+before is taken as cut and dropped.
 Entity is "" (server-wide).
 """
 
@@ -172,6 +175,7 @@ _GAUGE_BYTES = re.compile(
     r"Innodb_read_views_memory|Error_log_buffered_bytes)$"
 )
 _ROCKSDB_BYTES = re.compile(r"^(?i:rocksdb_\w*bytes\w*)$")
+_UNSET = "18446744073709551615"  # 2^64 - 1: an unsigned -1, what the server prints for "none"
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
 _MONITOR = re.compile(r"INNODB MONITOR OUTPUT")
 _HEADER = re.compile(r"^(?:\|\s*Variable_name\s*\|\s*Value\s*\||Variable_name\tValue|\s*Variable_name: \S)", re.M)
@@ -190,7 +194,8 @@ def sniff(head: str) -> float:
         return 0.0
     names = {n for m in _ROW_NAME.finditer(head) if (n := m.group(1) or m.group(2) or m.group(3))}
     names.discard("Variable_name")
-    shaped = {n for n in names if _STATUS_SHAPED.match(n)}
+    # Galera's status is lower-case (`SHOW GLOBAL STATUS LIKE 'wsrep%'`): known names count too
+    shaped = {n for n in names if _STATUS_SHAPED.match(n) or n in GAUGES or n in COUNTERS or n in TEXT}
     if len(shaped) < 2 or 2 * len(shaped) <= len(names):
         return 0.0
     if _HEADER.search(head):
@@ -268,7 +273,11 @@ def _values(res: mt.Result, ctx: Context) -> dict[str, float]:
                     row.line, f"{var}: value goes on over {len(row.continued)} more line(s); skipped", kind="unreadable"
                 )
             continue
-        if _NUMBER.match(text):
+        if text == _UNSET:
+            ctx.note_variant(
+                "18446744073709551615 (unsigned -1: not set, e.g. wsrep_local_index off a cluster) skipped"
+            )
+        elif _NUMBER.match(text):
             out[var] = float(text)
     return out
 

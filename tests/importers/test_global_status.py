@@ -125,8 +125,9 @@ def test_uptime_is_a_series_and_text_values_are_not_and_raise_no_warning() -> No
     assert "Uptime_since_flush_status" not in got
     assert "Innodb_buffer_pool_load_status" not in got and "Compression" not in got and "Max_memory_used" not in got
     assert ctx.warnings == []
-    numeric_names = {n for n, v in tables[0][1].items() if v.replace(".", "").isdigit()}
-    assert set(got) == numeric_names - {"Uptime_since_flush_status"}  # every number is classified
+    # every number is classified, but 2^64 - 1 (an unsigned -1: wsrep_local_index off a cluster)
+    numeric_names = {n for n, v in tables[0][1].items() if v.replace(".", "").isdigit() and v != str(2**64 - 1)}
+    assert set(got) == numeric_names - {"Uptime_since_flush_status"}
 
 
 def test_flush_status_gives_no_negative_rate_and_names_the_cause() -> None:
@@ -283,6 +284,17 @@ def test_rocksdb_status_counters_become_rates_and_its_levels_stay_values() -> No
     assert got["Rocksdb_memtable_total"][1].tolist() == [numeric(v, "Rocksdb_memtable_total") for _, v in tables]
     assert ctx.units["Rocksdb_memtable_total"] == "B" and ctx.units["Rocksdb_stall_micros"] == "us/s"
     assert len(got["Rocksdb_num_iterators"][0]) == 5
+
+
+def test_galera_status_restricted_with_like_is_recognised_by_its_known_names() -> None:
+    """`SHOW GLOBAL STATUS LIKE 'wsrep%'` prints lower-case names, like SHOW VARIABLES: it is told
+    by names known as status. `18446744073709551615` (an unsigned -1: off a cluster) is no value."""
+    path = GS / "global_status_mariadb-10.11.19_like-wsrep-table.txt"
+    assert importers.detect(head_of(path)) is global_status_importer()
+    got, ctx = parse(path.read_bytes())
+    assert "18446744073709551615" in path.read_text()
+    assert "wsrep_local_index" not in got and "wsrep_cluster_conf_id" not in got
+    assert got["wsrep_cluster_size"][1].tolist() == [0.0, 0.0, 0.0] and ctx.warnings == []
 
 
 def test_global_variables_restricted_with_like_stay_refused() -> None:
