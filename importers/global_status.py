@@ -7,9 +7,12 @@ Variants covered (fixtures in tests/fixtures/global_status, captured from MariaD
   no times at all. Table 0 is placed by the folder clock (launch); the others as far after it as
   the server's Uptime says (`-i 3` gives steps of 3, 4, 3 s), so rates divide by the real elapsed
   time; without Uptime, table k at launch + k x --interval (variant "no timestamps");
-- `mysqladmin -r`: tables after the first hold differences (recognised by Uptime going 18 -> 1 -> 2):
-  they are added back up to the cumulative values before anything else. `-r` prints 0 for text
+- `mysqladmin -r`: tables after the first hold differences (recognised by Uptime going 18 -> 1 -> 2;
+  without Uptime, by every non-zero counter being lower in the 2nd table than in the 1st): they are
+  added back up to the cumulative values before anything else. `-r` prints 0 for text
   and NULL values, so only variables known as counters or gauges are kept then;
+- `mysqladmin extended-status -i N | grep ...` (it has no LIKE): table rows without header or
+  borders; the first name coming back starts the next table;
 - a single snapshot without marker: the values as printed (counters as totals since start);
 - any part of the result (`SHOW GLOBAL STATUS LIKE 'rocksdb%'`, `LIKE 'Innodb_buffer_pool_read%'`):
   detection looks at the layout (`Variable_name Value` in any shape) and at the names' shape
@@ -183,6 +186,7 @@ _HEADER = re.compile(r"^(?:\|\s*Variable_name\s*\|\s*Value\s*\||Variable_name\tV
 _ROW_NAME = re.compile(
     r"^(?:\|\s*(\w{1,80})\s*\|[^|\n]*\|\s*$|(\w{1,80})\t[^\t\n]*$|\s*Variable_name: (\w{1,80})\s*$)", re.M
 )
+_BARE_ROW = re.compile(r"^\|\s*\w{1,80}\s*\|[^|]*\|\s*$")
 # Status variables are capitalised words joined by `_` (`Com_select`, `Rocksdb_rows_read`,
 # `Innodb_buffer_pool_read_requests`); SHOW VARIABLES prints the same layout with lower-case names
 # (`innodb_buffer_pool_size`). A status table is told by that shape, whatever LIKE kept of it.
@@ -200,6 +204,10 @@ def sniff(head: str) -> float:
         return 0.0
     if _HEADER.search(head):
         return 0.95
+    # `mysqladmin ... | grep` keeps table rows only: nothing else in the file
+    lines = [x for x in head.splitlines()[:-1] if x.strip()] or head.splitlines()
+    if lines and all(_BARE_ROW.match(x) for x in lines):
+        return 0.9
     # `-B -N` prints no header: only a longer run of status names tells it
     return 0.9 if len(shaped) >= 4 else 0.0
 
@@ -322,7 +330,15 @@ def _reaccumulate(taken: list[tuple[float, int, dict[str, float], bool | None]],
     """`mysqladmin -r`: every table after the first holds differences. Uptime tells: it goes on
     counting in plain mode and drops to about the interval in relative mode."""
     up = [v.get("Uptime") for _, _, v, _ in taken[:2]]
-    if up[0] is None or up[1] is None or up[1] >= up[0]:
+    if up[0] is None or up[1] is None:
+        # Without Uptime (a grep that left it out) the counters tell: totals never all go down
+        # from one table to the next, differences of a running server are far below its totals.
+        first, second = taken[0][2], taken[1][2]
+        counters = [n for n, v in first.items() if _kind(n) == "counter" and v > 0 and n in second]
+        if not counters or any(second[n] >= first[n] for n in counters):
+            return
+        ctx.note_variant("mysqladmin -r inferred: no Uptime, every counter lower in the 2nd table than in the 1st")
+    elif up[1] >= up[0]:
         return
     ctx.note_variant("mysqladmin -r (differences, added back up)")
     # -r prints 0 for every text variable (`Compression | 0`, `Rpl_status | 0`), in the first
