@@ -23,6 +23,7 @@ long it ran.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -62,6 +63,7 @@ class Summaries:
 
     runs: list[RunTotals] = field(default_factory=list)
     current: RunTotals = field(default_factory=RunTotals)
+    bad_times: list[int] = field(default_factory=list)  # lines of a `total time` no float holds
 
     def feed(self, no: int, line: str) -> bool:
         """True when the line was one of a summary's (or a run header's) lines."""
@@ -75,7 +77,11 @@ class Summaries:
         elif m := _TRANSFERRED.match(line):
             self.current.values[("memMiB/s", "")] = float(m.group(1))
         elif m := _TIME.match(line):
-            self.current.seconds = float(m.group(1))
+            seconds = float(m.group(1))
+            if math.isfinite(seconds):
+                self.current.seconds = seconds
+            else:  # `1e400s`: no run ends there (the run, left without a time, is not kept)
+                self.bad_times.append(no)
         elif m := _LATENCY.match(line):
             entity = m.group(2) or m.group(3) or m.group(1)
             self.current.values[("lat_ms", entity)] = float(m.group(4))

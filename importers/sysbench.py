@@ -204,6 +204,8 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
             log.line(line_no, raw)
     if not log.t:
         log.totals()
+        for no in log.summaries.bad_times:
+            ctx.warn(no, "run summary's total time is no number of seconds: run skipped", kind="unreadable")
     if not log.t:
         if log.text and not ctx.warnings:  # say why nothing was read
             ctx.warn(

@@ -318,3 +318,16 @@ def test_perfkitbenchmarker_per_cpu_runs_are_read() -> None:
         assert not ctx.warnings, ctx.warnings
     s, _ = parse_series(sb, (SB / "sysbench_1.0.11_C_memory-pkb-per-cpu-prefix.txt").read_bytes())
     assert list(s[("memMiB/s", "")][1]) == [3803.18, 5343.59, 5353.06, 3811.29]  # PerfKitBenchmarker's own test
+
+
+def test_a_total_time_no_float_holds_skips_its_run_with_a_warning() -> None:
+    """Found by the fuzzer: `total time: 1e400s` (400 digits) made a run end at an infinite time."""
+    path = SB / "sysbench_1.0.20_C_fileio-rndrd-summary-only.txt"
+    text = path.read_text()
+    line = next(k for k, x in enumerate(text.splitlines(), 1) if "total time:" in x)
+    seconds = text.split("total time:")[1].split()[0]
+    s, ctx = parse_series(importers.by_name("sysbench"), text.replace(seconds, "1" + "0" * 400 + "s").encode())
+    assert s == {}
+    assert [str(w) for w in ctx.warnings] == [
+        f"line {line}: run summary's total time is no number of seconds: run skipped"
+    ]
