@@ -1,4 +1,4 @@
-"""The three shapes the mysql/mariadb client prints a result set in, read into rows of
+"""The shapes the mysql/mariadb client prints a result set in, read into rows of
 column -> text. Shared by the importers of SHOW statements (mutex, global status ...).
 
 - table (`mysql -t`, interactive sessions, `mysqladmin`): `+----+----+` borders around a
@@ -6,7 +6,10 @@ column -> text. Shared by the importers of SHOW statements (mutex, global status
 - batch (`mysql -B`, or `-e` into a pipe): a header line of column names, then rows, TAB-separated,
   with `\\t \\n \\\\ \\0` escaped; `-N` drops the header (the caller may name the columns);
 - vertical (`\\G`): `*** 1. row ***`, then one `Name: value` line per column, names right-aligned
-  so every colon of a row sits in the same column.
+  so every colon of a row sits in the same column;
+- table rows alone (`mysqladmin extended-status -i 1 | grep Innodb`): `| Name | Value |` lines
+  without header or borders, read when the caller names the columns (`headerless`); the first
+  name coming back starts the next result.
 Names contain spaces and colons (`combined buf0buf.c:935`, `sum rwlock: buf0buf.cc:1460`): table
 cells are split on `|`, batch cells on TAB, vertical lines on the first `: ` after the column name.
 Column names are matched case-insensitively: rows are keyed by the lower-cased name.
@@ -37,6 +40,8 @@ _ERROR = re.compile(r"^ERROR \d+ ")
 _UNESCAPE = re.compile(r"\\([\\tn0])")
 _ESCAPES = {"\\": "\\", "t": "\t", "n": "\n", "0": "\0"}
 _MAX_CONTINUED = 500  # lines of one multi-line cell (a PEM key is ~10)
+BARE = "table rows without header (grep)"
+_NO_END = ("batch", "vertical", "bare")  # shapes with no closing line: their end is unknown
 
 
 @dataclass
@@ -104,6 +109,8 @@ class _Reader:
             return
         if st == "vertical" and self._vertical_line(no, s):
             return
+        if st == "bare" and self._bare_line(no, s):
+            return
         self._start(no, s)
 
     def close(self) -> None:
@@ -111,12 +118,12 @@ class _Reader:
             self._check_row()
         if self.pending is not None:
             self._warn(self.pending.line, "table row cut inside a value that spans lines; skipped", "truncated")
-        self._end(None if self.state in ("batch", "vertical") else False)
+        self._end(None if self.state in _NO_END else False)
 
     # ---- starting a result, or chatter between results -------------------------------------
 
     def _start(self, no: int, s: str) -> None:
-        self._end(None if self.state in ("batch", "vertical") else False)
+        self._end(None if self.state in _NO_END else False)
         if not s.strip():
             return
         if _BORDER.match(s):
@@ -138,6 +145,10 @@ class _Reader:
             self.out.errors.append((no, s))
         elif _CHATTER.match(s) or ("\t" in s and self._batch_header(no, s)):
             pass
+        elif self._bare_cells(s) is not None:
+            self.res = Result(BARE, list(self.headerless or ()), no)
+            self.state = "bare"
+            self._bare_line(no, s)
         else:
             self._warn(no, f"not part of a mysql result: {s[:80]!r}")
 
@@ -201,6 +212,30 @@ class _Reader:
             return
         row.cells = {k.lower(): v for k, v in zip(res.columns, cells, strict=True)}
         res.rows.append(row)
+
+    # ---- table rows without header or borders (`mysqladmin extended-status | grep ...`) ----------
+
+    def _bare_cells(self, s: str) -> list[str] | None:
+        """The cells of a `| a | b |` line when the caller named the columns of headerless rows."""
+        if self.headerless is None or len(s) < 3 or s[0] != "|" or s[-1] != "|":
+            return None
+        cells = [c.strip() for c in s[1:-1].split("|")]
+        return cells if len(cells) == len(self.headerless) and cells[0] else None
+
+    def _bare_line(self, no: int, s: str) -> bool:
+        """A grep keeps the rows of every table in turn and nothing else: the first name coming
+        back is the next table."""
+        res = self.res
+        assert res is not None
+        cells = self._bare_cells(s)
+        if cells is None:
+            return False
+        if res.rows and cells[0] == res.rows[0].cells[res.columns[0].lower()]:
+            self._end(None)
+            self.res = res = Result(BARE, list(self.headerless or ()), no)
+            self.state = "bare"
+        res.rows.append(Row(no, {k.lower(): v for k, v in zip(res.columns, cells, strict=True)}))
+        return True
 
     # ---- batch (TAB-separated) ------------------------------------------------------------
 
@@ -303,6 +338,7 @@ SHAPES = {
     "batch": "batch (-B)",
     "batch without header (-N)": "batch (-B -N)",
     "vertical": "vertical (\\G)",
+    BARE: "table rows without header or borders (`mysqladmin ... | grep`)",
 }
 
 
@@ -321,11 +357,13 @@ def snapshot_results(
     wanted: Callable[[Result], bool],
     headers: Collection[frozenset[str]] = (),
     headerless: list[str] | None = None,
+    keep_cut: bool = False,
 ) -> Iterator[Taken]:
     """The results of a statement taken in a loop. With marker lines (see _snapshots) each
     snapshot is timed by its marker; without any, every result set in the file is one snapshot,
     placed by the folder clock (report k at launch + k x interval), like `mysqladmin -i`.
-    Results cut short (a table without its closing border) are dropped with a warning."""
+    Results cut short (a table without its closing border) are dropped with a warning, or with
+    `keep_cut` passed on with `complete` False and their complete rows, for the caller to judge."""
     untimed: list[tuple[int, Result]] = []
     timed = False
     for snap in snapshots(chunks, ctx):
@@ -343,7 +381,7 @@ def snapshot_results(
                     kind="format",
                 )
         if snap.t is None:
-            untimed.extend((snap.first_line, r) for r in mine)
+            untimed.extend((r.first_line, r) for r in mine)
             continue
         if not timed and untimed:
             ctx.warn(untimed[0][0], f"{len(untimed)} result(s) before the first time marker; skipped", kind="time")
@@ -354,10 +392,10 @@ def snapshot_results(
             ctx.warn(mine[1].first_line, f"{len(mine)} results after one time marker; used the first", kind="time")
         # an empty snapshot (a marker at the end of the file) is pointed at by its marker line
         line = snap.first_line if snap.lines else snap.first_line - 1
-        yield Taken(snap.t, line, _usable(mine[0], ctx) if mine else None)
+        yield Taken(snap.t, line, _usable(mine[0], ctx, keep_cut) if mine else None)
     if timed or not untimed:
         return
-    usable = [(no, r) for no, r in untimed if _usable(r, ctx) is not None]
+    usable = [(no, r) for no, r in untimed if _usable(r, ctx, keep_cut) is not None]
     if not usable:
         return
     ctx.note_variant("no timestamps")
@@ -367,9 +405,12 @@ def snapshot_results(
         yield Taken(float(t[k]), no, r)
 
 
-def _usable(res: Result, ctx: Context) -> Result | None:
+def _usable(res: Result, ctx: Context, keep_cut: bool = False) -> Result | None:
     if res.shape == "empty":
         return None
+    if res.complete is False and keep_cut and res.rows:
+        ctx.note_variant(SHAPES.get(res.shape, res.shape))
+        return res
     if res.complete is False:
         ctx.warn(
             res.first_line, f"result cut short ({len(res.rows)} rows, no closing border); skipped", kind="truncated"

@@ -7,20 +7,29 @@ Variants covered (fixtures in tests/fixtures/global_status, captured from MariaD
   no times at all. Table 0 is placed by the folder clock (launch); the others as far after it as
   the server's Uptime says (`-i 3` gives steps of 3, 4, 3 s), so rates divide by the real elapsed
   time; without Uptime, table k at launch + k x --interval (variant "no timestamps");
-- `mysqladmin -r`: tables after the first hold differences (recognised by Uptime going 18 -> 1 -> 2):
-  they are added back up to the cumulative values before anything else. `-r` prints 0 for text
+- `mysqladmin -r`: tables after the first hold differences (recognised by Uptime going 18 -> 1 -> 2;
+  without Uptime, by every non-zero counter being lower in the 2nd table than in the 1st): they are
+  added back up to the cumulative values before anything else. `-r` prints 0 for text
   and NULL values, so only variables known as counters or gauges are kept then;
-- a single snapshot without marker: the values as printed (counters as totals since start).
+- `mysqladmin extended-status -i N | grep ...` (it has no LIKE): table rows without header or
+  borders; the first name coming back starts the next table;
+- a single snapshot without marker: the values as printed (counters as totals since start);
+- any part of the result (`SHOW GLOBAL STATUS LIKE 'rocksdb%'`, `LIKE 'Innodb_buffer_pool_read%'`):
+  detection looks at the layout (`Variable_name Value` in any shape) and at the names' shape
+  (capitalised words joined by `_`, or names known as status: Galera's lower-case `wsrep_*`; SHOW
+  VARIABLES prints lower-case names), not at a list of names that must appear.
 
-Metrics: the variable name as printed. Counters (COUNTERS / COUNTER_PREFIXES: Com_*, Handler_*,
-Innodb_rows_*, Bytes_* ...) become per-second rates between snapshots at the later snapshot's
-time (1/s; bytes B/s, times s/s, ms/s, us/s); a counter going down (restart, FLUSH STATUS) gives
-no rate for that interval and a warning. Gauges (GAUGES: Threads_running, buffer pool pages ...)
-keep their values at every snapshot, Uptime (s) among them; Uptime also names resets (with
-Uptime_since_flush_status, not stored) and recognises `-r`. Non-numeric values (ON/OFF, NULL,
-text) are skipped silently; numeric variables in neither list are kept as values, with one
-warning naming them. A batch or vertical result has no closing line: a last snapshot lacking
-variables of the one before is taken as cut and dropped.
+Metrics: the variable name as printed. Counters (COUNTER_PREFIXES, COUNTERS: Com_*, Handler_*,
+Innodb_rows_*, Bytes_*, MyRocks' Rocksdb_* but its memtable sizes and iterator counts ...) become
+per-second rates between snapshots at the later snapshot's time (1/s; bytes B/s, times s/s, ms/s,
+us/s); a counter going down (restart, FLUSH STATUS) gives no rate for that interval and a warning.
+Gauges (GAUGES: Threads_running, buffer pool pages ...) keep their values at every snapshot, Uptime
+(s) among them; Uptime also names resets (with Uptime_since_flush_status, not stored) and recognises
+`-r`. Non-numeric values (ON/OFF, NULL, text) are skipped silently, and so is 18446744073709551615
+(2^64 - 1: an unsigned -1 meaning "not set", wsrep_local_index off a cluster; mysqladmin prints it
+as -1, kept); numeric variables in neither list are kept as values, with one warning naming them.
+A batch or vertical result has no closing line: a last snapshot lacking variables of the one
+before is taken as cut and dropped.
 Entity is "" (server-wide).
 """
 
@@ -168,24 +177,39 @@ _GAUGE_BYTES = re.compile(
     r"Max_memory_used|Global_connection_memory|Qcache_free_memory|Innodb_descriptors_memory|"
     r"Innodb_read_views_memory|Error_log_buffered_bytes)$"
 )
+_ROCKSDB_BYTES = re.compile(r"^(?i:rocksdb_\w*bytes\w*)$")
+_UNSET = "18446744073709551615"  # 2^64 - 1: an unsigned -1, what the server prints for "none"
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
 _MONITOR = re.compile(r"INNODB MONITOR OUTPUT")
 _HEADER = re.compile(r"^(?:\|\s*Variable_name\s*\|\s*Value\s*\||Variable_name\tValue|\s*Variable_name: \S)", re.M)
-_STATUS_NAMES = re.compile(
-    r"(?:^|[|\s])(Aborted_clients|Aborted_connects|Bytes_received|Bytes_sent|Com_select|Com_insert|Com_commit|"
-    r"Connections|Questions|Threads_connected|Threads_running|Handler_read_key|Innodb_rows_read|Uptime|"
-    r"Innodb_buffer_pool_pages_total|Created_tmp_tables|Open_tables|Slow_queries)(?=\s*\||\t|\n|$)",
-    re.M,
+# The names of a `Variable_name Value` result in any client shape: table row, batch line, `\G` line.
+_ROW_NAME = re.compile(
+    r"^(?:\|\s*(\w{1,80})\s*\|[^|\n]*\|\s*$|(\w{1,80})\t[^\t\n]*$|\s*Variable_name: (\w{1,80})\s*$)", re.M
 )
+_BARE_ROW = re.compile(r"^\|\s*\w{1,80}\s*\|[^|]*\|\s*$")
+# Status variables are capitalised words joined by `_` (`Com_select`, `Rocksdb_rows_read`,
+# `Innodb_buffer_pool_read_requests`); SHOW VARIABLES prints the same layout with lower-case names
+# (`innodb_buffer_pool_size`). A status table is told by that shape, whatever LIKE kept of it.
+_STATUS_SHAPED = re.compile(r"^(?:[A-Z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|Uptime|Questions|Queries|Connections|Syncs)$")
 
 
 def sniff(head: str) -> float:
     if _MONITOR.search(head):
         return 0.0
-    names = {m.group(1) for m in _STATUS_NAMES.finditer(head)}
-    if len(names) < 2:  # SHOW GLOBAL VARIABLES has the same header, with lower-case names
+    names = {n for m in _ROW_NAME.finditer(head) if (n := m.group(1) or m.group(2) or m.group(3))}
+    names.discard("Variable_name")
+    # Galera's status is lower-case (`SHOW GLOBAL STATUS LIKE 'wsrep%'`): known names count too
+    shaped = {n for n in names if _STATUS_SHAPED.match(n) or n in GAUGES or n in COUNTERS or n in TEXT}
+    if len(shaped) < 2 or 2 * len(shaped) <= len(names):
         return 0.0
-    return 0.95 if _HEADER.search(head) else (0.9 if len(names) >= 4 else 0.0)
+    if _HEADER.search(head):
+        return 0.95
+    # `mysqladmin ... | grep` keeps table rows only: nothing else in the file
+    lines = [x for x in head.splitlines()[:-1] if x.strip()] or head.splitlines()
+    if lines and all(_BARE_ROW.match(x) for x in lines):
+        return 0.9
+    # `-B -N` prints no header: only a longer run of status names tells it
+    return 0.9 if len(shaped) >= 4 else 0.0
 
 
 def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
@@ -257,24 +281,41 @@ def _values(res: mt.Result, ctx: Context) -> dict[str, float]:
                     row.line, f"{var}: value goes on over {len(row.continued)} more line(s); skipped", kind="unreadable"
                 )
             continue
-        if _NUMBER.match(text):
+        if text == _UNSET:
+            ctx.note_variant(
+                "18446744073709551615 (unsigned -1: not set, e.g. wsrep_local_index off a cluster) skipped"
+            )
+        elif _NUMBER.match(text):
             out[var] = float(text)
     return out
+
+
+# MyRocks (MariaDB's ha_rocksdb, Percona's and Facebook's MySQL, the last lower-case: `rocksdb_rows_read`):
+# every `Rocksdb_*` status variable counts events or bytes since start, except these few levels.
+_ROCKSDB_GAUGES = frozenset(
+    (
+        "rocksdb_memtable_total",
+        "rocksdb_memtable_unflushed",
+        "rocksdb_num_iterators",
+        "rocksdb_manual_compactions_running",
+    )
+)
 
 
 def _kind(var: str) -> str:
     if var in SKIP or var in TEXT:
         return "skip"
-    if var in GAUGES:
+    if var in GAUGES or var.lower() in _ROCKSDB_GAUGES:
         return "gauge"
-    if var in COUNTERS or var.startswith(COUNTER_PREFIXES):
+    if var in COUNTERS or var.startswith(COUNTER_PREFIXES) or var.lower().startswith("rocksdb_"):
         return "counter"
     return "unknown"
 
 
 def _unit(var: str, rate: bool) -> str:
     if _kind(var) == "counter":
-        base = "B" if var.startswith("Bytes_") or var in _BYTES else _TIME_UNITS.get(var, "")
+        base = "B" if var.startswith("Bytes_") or var in _BYTES or _ROCKSDB_BYTES.match(var) else ""
+        base = base or _TIME_UNITS.get(var, "") or ("us" if var.lower() == "rocksdb_stall_micros" else "")
         if not rate:
             return base
         return f"{base}/s" if base else "1/s"
@@ -282,14 +323,22 @@ def _unit(var: str, rate: bool) -> str:
         return _TIME_UNITS[var]
     if var.startswith(("Innodb_buffer_pool_pages_", "Innodb_ibuf_")):
         return "pages"
-    return "B" if _GAUGE_BYTES.match(var) else ""
+    return "B" if _GAUGE_BYTES.match(var) or var.lower().startswith("rocksdb_memtable_") else ""
 
 
 def _reaccumulate(taken: list[tuple[float, int, dict[str, float], bool | None]], ctx: Context) -> None:
     """`mysqladmin -r`: every table after the first holds differences. Uptime tells: it goes on
     counting in plain mode and drops to about the interval in relative mode."""
     up = [v.get("Uptime") for _, _, v, _ in taken[:2]]
-    if up[0] is None or up[1] is None or up[1] >= up[0]:
+    if up[0] is None or up[1] is None:
+        # Without Uptime (a grep that left it out) the counters tell: totals never all go down
+        # from one table to the next, differences of a running server are far below its totals.
+        first, second = taken[0][2], taken[1][2]
+        counters = [n for n, v in first.items() if _kind(n) == "counter" and v > 0 and n in second]
+        if not counters or any(second[n] >= first[n] for n in counters):
+            return
+        ctx.note_variant("mysqladmin -r inferred: no Uptime, every counter lower in the 2nd table than in the 1st")
+    elif up[1] >= up[0]:
         return
     ctx.note_variant("mysqladmin -r (differences, added back up)")
     # -r prints 0 for every text variable (`Compression | 0`, `Rpl_status | 0`), in the first

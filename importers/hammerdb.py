@@ -21,10 +21,18 @@ format strings in src/generic/gentccmn.tcl, labelled `-handwritten`):
   rest of a run log is passed over without warnings (`4 VU TEST`, `101 Virtual Users Created with
   Monitor VU`, virtual users' errors, time-profile percentiles); a log whose first result lies
   beyond the detector's head (a 100-user console) is recognised by its banner and start-up lines.
+  `N NOPM from 0 <db> TPM` with N > 0 means HammerDB could not read the server's transaction
+  counter (a real PostgreSQL-compatible server printed it): TPM and tps are unknown (NaN), warned;
+- the time profile report (`xtprof`, 4.x `hdbxtprofile.log`, see _xtprof): its run-wide block
+  (`SUMMARY OF N ACTIVE VIRTUAL USERS`) as one point per transaction at the report's banner time
+  (WALL; INDEX without a banner), entity the PROC name; a report cut before that block is refused
+  with one line.
 
 Metrics: `tpm` (transactions per minute, unit 1/min), `tps` (the same per second: tpm / 60,
 1/s; the throughput every panel and drop detection read), `nopm` (new orders per minute, 1/min)
-and `thds` (active virtual users) from results; `qph` (1/h) for TPROC-H counters. Entity "".
+and `thds` (active virtual users) from results; `qph` (1/h) for TPROC-H counters. Entity "". From
+a time profile: `xt_calls` (calls), `xt_<min|avg|max|total|p99|p95|p50...>_ms` (ms) and
+`xt_ratio_pct` (%), entity NEWORD, PAYMENT, DELIVERY, SLEV, OSTAT.
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 
+from benchlens.importers import _xtprof
 from benchlens.importers._text import text_lines
 from benchlens.importers._types import Block, Context, Timing, append_row
 
@@ -63,8 +72,12 @@ UNITS = {"tpm": "1/min", "tps": "1/s", "nopm": "1/min", "qph": "1/h", "thds": "t
 
 def sniff(head: str) -> float:
     lines = [line for line in head.splitlines()[:50] if line.strip()]
-    if any(_BANNER.match(line) or _LOG_BANNER.match(line) for line in lines[:2]):
+    if any(_BANNER.match(line) or _LOG_BANNER.match(line) or _xtprof.BANNER.match(line) for line in lines[:2]):
         return 0.95
+    if sum(1 for line in lines if line.startswith(">>>>> PROC: ")) >= 2 and any(
+        line.startswith("CALLS: ") for line in lines
+    ):
+        return 0.9  # a time profile report without its banner
     counts = sum(1 for line in lines if _COUNT.match(line))
     if lines and counts and 2 * counts >= len(lines):
         return 0.9
@@ -112,6 +125,8 @@ class _Log:
         # log's console prints `4 VU TEST` and `5 Virtual Users Created with Monitor VU`.
         self.counter_log = False
         self.run_log = False
+        self.profile = _xtprof.Profile()
+        self.profile_time: float | None = None  # the time profile report's banner
 
     def add(self, no: int, when: float | None, values: dict[str, float]) -> None:
         timed = when is not None
@@ -124,6 +139,13 @@ class _Log:
         self.t.append(when if when is not None else float(len(self.t)))
 
     def line(self, no: int, raw: str) -> None:
+        if m := _xtprof.BANNER.match(raw):
+            self.ctx.note_variant(f"time profile report ({m.group(1)})")
+            if d := re.fullmatch(_DATE, m.group(2).strip()):
+                self.profile_time = _naive(self.ctx, d, 1)
+            return
+        if self.profile.line(raw):
+            return
         if raw.startswith("Vuser ") or _LOG_BANNER.match(raw) or _CONSOLE.match(raw):
             self.run_log = True
         if m := _COUNT.match(raw):
@@ -145,6 +167,15 @@ class _Log:
         elif result := _result(raw):
             nopm, tpm = result
             self.ctx.note_variant("TEST RESULT lines (one point per run)")
+            if tpm == 0 and nopm > 0:
+                # New orders were counted in the schema while the server's transaction counter
+                # read 0: HammerDB could not read that counter (no rights, another engine).
+                self.ctx.warn(
+                    no,
+                    f"0 TPM with {nopm:g} NOPM: HammerDB could not read the server's transaction counter; TPM unknown",
+                    kind="unreadable",
+                )
+                tpm = np.nan
             values = {"tpm": tpm, "tps": tpm / 60, "nopm": nopm, "thds": self.users}
             self.add(no, self.stamp, values)
             self.users, self.stamp = np.nan, None
@@ -159,10 +190,19 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         for raw in text_lines(data):
             no += 1
             log.line(no, raw)
-    if not log.t:
+    profile = _profile(log, ctx)
+    if not log.t and profile is None:
         if not ctx.warnings:
-            ctx.warn(None, "no HammerDB `N <database> tpm` lines or TEST RESULT lines found", kind="format")
+            ctx.warn(
+                None,
+                "no HammerDB `N <database> tpm` lines, TEST RESULT lines or time profile summary found",
+                kind="format",
+            )
         return
+    if not log.t and profile is not None:
+        # A report alone: one point per transaction, at the report's banner (the end of the run).
+        log.timed = log.profile_time is not None
+        log.t.append(log.profile_time if log.profile_time is not None else 0.0)
     naive = np.array(log.t)
     if log.timed:
         t = ctx.clock.wall(naive)
@@ -172,4 +212,29 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         ctx.note_variant("no timestamps")
     ctx.units.update({k: UNITS[k] for k, _ in log.rows})
     values = {k: np.array(v) for (k, _), v in log.rows.items() if not np.isnan(np.array(v)).all()}
-    yield Block("", t, values)
+    if values:
+        yield Block("", t, values)
+    if profile is not None:  # after a run log's results: at its last one
+        at = t[-1:]
+        for proc, metrics in profile.items():
+            yield Block(proc, at, {k: np.array([v]) for k, v in metrics.items()})
+
+
+def _profile(log: _Log, ctx: Context) -> dict[str, dict[str, float]] | None:
+    """The run-wide block of a time profile report, {proc: {metric: value}}; None without one."""
+    p = log.profile
+    if not p.rows:
+        if p.users or p.proc is not None:
+            ctx.warn(
+                None,
+                "HammerDB time profile report without its run-wide block (`SUMMARY OF N ACTIVE VIRTUAL USERS`): "
+                "cut short? its per-user blocks are not read",
+                kind="truncated",
+            )
+        return None
+    ctx.note_variant("time profile summary (per-transaction latency of the run)")
+    out: dict[str, dict[str, float]] = {}
+    for (metric, proc), v in p.rows.items():
+        out.setdefault(proc, {})[metric] = v
+        ctx.units[metric] = _xtprof.UNITS.get(metric, "ms")
+    return out

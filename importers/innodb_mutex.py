@@ -10,6 +10,7 @@ documented layouts, MariaDB ones captured):
 - 5.7.8+/8.0: mutexes `spins=N,waits=N,calls=N`, rw-locks `waits=N` named `rwlock: dict0dict.cc:1184`
   or `sum rwlock: buf0buf.cc:1460`;
 - MariaDB 10.x: an empty result (nothing, or `Empty set` with -v): no series, one warning;
+- Percona Server 5.1/5.5 `show mutex status` pasted from its manual, cut at `.....` (real);
 - any client shape (table, `-B`, `-B -N`, `\\G`, see _mysql_table) with marker lines before each
   snapshot (`TS <epoch> ...`, ISO, `date`), or a single snapshot without marker.
 
@@ -21,7 +22,10 @@ snapshot's time. Entity: the mutex name as printed (5.0: the Mutex column). Rows
 a counter going down is a restart (no rate for that interval, a warning). A file holding one
 snapshot keeps the totals since start (unit: count, ms) for top-N tables. A snapshot with no rows
 is skipped (a failed query looks the same); a batch or vertical last snapshot lacking names of the
-one before is taken as cut and dropped (a cut row that was new in it cannot be seen).
+one before is taken as cut and dropped (a cut row that was new in it cannot be seen). A table
+without its closing border is dropped with a warning among several snapshots (its missing rows
+would read as zeros); a single one (a table pasted from a manual up to `.....`) keeps its complete
+rows as totals, with a warning that says the rows after the cut are missing.
 """
 
 from __future__ import annotations
@@ -64,15 +68,34 @@ def sniff(head: str) -> float:
 
 
 def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
+    taken = list(mt.snapshot_results(chunks, ctx, _wanted, HEADERS, ["Type", "Name", "Status"], keep_cut=True))
+    with_rows = [s for s in taken if s.result is not None and s.result.rows]
+    empty = len(taken) - len(with_rows)
+    if len(with_rows) == 1 and with_rows[0].result is not None and with_rows[0].result.complete is False:
+        # One table pasted without its closing border (a manual's `.....`, a copy cut short): its
+        # complete rows are what the server printed; the rows after the cut are unknown, not zero.
+        res = with_rows[0].result
+        ctx.warn(
+            res.first_line,
+            f"table cut short (no closing border): its {len(res.rows)} complete row(s) read, "
+            "the rows after the cut are missing",
+            kind="truncated",
+        )
+    else:
+        for s in [s for s in with_rows if s.result is not None and s.result.complete is False]:
+            # among several snapshots a cut one would read its missing rows as zeros: dropped
+            assert s.result is not None
+            ctx.warn(
+                s.result.first_line,
+                f"result cut short ({len(s.result.rows)} rows, no closing border); skipped",
+                kind="truncated",
+            )
+            with_rows.remove(s)
     snaps = Snapshots(absent_is_zero=True)
     lines: list[int] = []
     last_complete: bool | None = True
-    taken = empty = 0
-    for s in mt.snapshot_results(chunks, ctx, _wanted, HEADERS, ["Type", "Name", "Status"]):
-        taken += 1
-        if s.result is None or not s.result.rows:
-            empty += 1
-            continue
+    for s in with_rows:
+        assert s.result is not None
         values = _values(s.result, ctx)
         if not values:
             continue
@@ -80,7 +103,10 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         lines.append(s.line)
         last_complete = s.result.complete
     if not len(snaps):
-        ctx.warn(None, "no mutex rows (MariaDB prints none)", kind="format")
+        if empty == len(taken):
+            ctx.warn(None, "no mutex rows (MariaDB prints none)", kind="format")
+        else:
+            ctx.warn(None, "no readable mutex rows", kind="format")
         return
     if empty:
         ctx.warn(

@@ -9,15 +9,19 @@ Variants covered (fixtures in tests/fixtures/sysbench and the demo runs in resou
   reconnects:  0.00` (`errors:`/`reconnects:` absent in some builds: then no such series); any percentile;
 - `sysbench cpu|memory|threads`: `[ 1s ] thds: 4 eps: 2107.11 lat (ms,95%): 0.52` (eps stored as `tps`);
 - several runs in one log (a step load: 1, 2, 4 ... threads): times restart at the first report;
-  each run is placed right after the previous one, never overlapping.
-
-Recognised but not read (each refused with what it is): `fileio` interval reports, and logs with the
-final summary only (no --report-interval).
+  each run is placed right after the previous one, never overlapping;
+- `fileio` interval reports (`reads: 83.05 MiB/s writes: 55.37 MiB/s fsyncs: 353.35/s`) and the
+  report_csv hook's lines;
+- logs of run summaries only (no --report-interval): one point per run at its end, the run's
+  totals (see _sysbench_summary; `cpu`'s events/s, `memory`'s operations/s and MiB/s);
+- PerfKitBenchmarker's one run per CPU, `CPU N ` before each run's banner (`CPU 0 sysbench 1.0.11
+  (...)`): runs placed one after the other, the CPUs named in the variant.
 
 Metrics: `tps` (the benchmark's throughput, whatever the tool), `qps`, `r/s`, `w/s`, `o/s`,
-`err/s`, `reconn/s` (1/s), `thds` (threads), `lat_ms` (ms) with the percentile as entity (`95`,
-or `avg`/`max` when sysbench was asked for those). Entity "" for the others. An interval in which
-no event completed (every rate 0: a stall) has no latency (NaN), where sysbench prints 0.00.
+`err/s`, `reconn/s` (1/s), `memMiB/s` (memory test summaries, MiB/s), `thds` (threads), `lat_ms`
+(ms) with the percentile as entity (`95`, or `avg`/`max` when sysbench was asked for those).
+Entity "" for the others. An interval in which no event completed (every rate 0: a stall) has no
+latency (NaN), where sysbench prints 0.00.
 Times are seconds since the benchmark started: the folder's clock places them (see app/ingest.py).
 """
 
@@ -68,7 +72,9 @@ _CSV = re.compile(rf"^(?P<t>\d+),(?P<thds>\d+),{','.join(f'(?P<{g}>{_N})' for g 
 _SUMMARY = re.compile(
     r"^(?:General statistics:|Test execution summary:|\s+transactions:\s+\d+\s+\(|\s+events per second:)", re.M
 )
-_VERSION = re.compile(r"^sysbench (\d+\.\d+(?:\.\d+)?)", re.M)
+# PerfKitBenchmarker runs one sysbench per CPU, `echo -n "CPU $CPU "; taskset --cpu-list $CPU
+# sysbench memory run`: each run's banner comes after that prefix (`CPU 0 sysbench 1.0.11 (...)`).
+_VERSION = re.compile(r"^(?:CPU (\d{1,5}) )?sysbench (\d+\.\d+(?:\.\d+)?)", re.M)
 UNITS = {
     "tps": "1/s",
     "qps": "1/s",
@@ -80,6 +86,7 @@ UNITS = {
     "fsyncs/s": "1/s",
     "rMiB/s": "MiB/s",
     "wMiB/s": "MiB/s",
+    "memMiB/s": "MiB/s",
     "thds": "threads",
     "lat_ms": "ms",
 }
@@ -127,6 +134,7 @@ class _Log:
         self.steps: list[tuple[float, float]] = []  # the runs of this log (a step load)
         self.summaries = Summaries()
         self.text = False
+        self.pinned: list[int] = []  # the CPU each run was pinned to (PerfKitBenchmarker), in order
 
     def line(self, no: int, raw: str) -> None:
         self.text = self.text or bool(raw.strip())
@@ -135,8 +143,11 @@ class _Log:
         else:
             m = _CSV.match(raw)
             if m is None:
-                if no < 5 and (v := _VERSION.match(raw)) and self.ctx.meta.tool_version is None:
-                    self.ctx.meta.tool_version = f"sysbench {v.group(1)}"
+                v = _VERSION.match(raw)
+                if v and self.ctx.meta.tool_version is None:
+                    self.ctx.meta.tool_version = f"sysbench {v.group(2)}"
+                if v and v.group(1) is not None:
+                    self.pinned.append(int(v.group(1)))
                 self.summaries.feed(no, raw)
                 return
         if m is None or not np.isfinite(float(m["t"])):  # `[ 1e400s ]` has no place in time
@@ -193,6 +204,8 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
             log.line(line_no, raw)
     if not log.t:
         log.totals()
+        for no in log.summaries.bad_times:
+            ctx.warn(no, "run summary's total time is no number of seconds: run skipped", kind="unreadable")
     if not log.t:
         if log.text and not ctx.warnings:  # say why nothing was read
             ctx.warn(
@@ -202,6 +215,9 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
             )
         return
     log.steps.append((log.segment_start, log.last_t))
+    if log.pinned:
+        cpus = ", ".join(map(str, log.pinned))
+        ctx.note_variant(f"one run per CPU, run after run (PerfKitBenchmarker's `CPU N ` prefix): CPU {cpus}")
     if len(log.steps) > 1:
         ctx.note_variant(f"{len(log.steps)} runs in one log (step load)")
     ctx.meta.timing = Timing.RELATIVE

@@ -2,7 +2,8 @@
 
 No real capture was possible here (tpcc-mysql is not packaged): the layouts below were read from
 the printf calls of Percona-Lab/tpcc-mysql `src/main.c` (several versions) and from logs published
-in public repositories; the fixtures in tests/fixtures/tpcc are written by hand from them.
+in public repositories; the fixtures in tests/fixtures/tpcc are written by hand from them, but one
+real log copied from a blog.
 
 Interval lines accepted (`%4d` seconds, so the time is right-aligned in 4 characters; copies with
 the leading blanks stripped are accepted too):
@@ -19,6 +20,8 @@ the leading blanks stripped are accepted too):
   rthist.c's hist_ckp returns (called "90%" by the tool; in the versions read it is the point where
   95% of the summed response time is reached, and it saturates at 19.999 -- the histogram has
   20 x 1000 buckets). Stored as lat_ms entity `90`.
+A log pasted into markdown (a blog exported to .md: `\\[connection]: 10`, `\\*\\*\\*`, `&lt;`) is
+read once its escapes are undone (variant "pasted into markdown"; a real copy is a fixture).
 Not accepted (warning per line): the tpcc-sqlite fork's `  10, measure, trx: ...` lines.
 
 Units: response times are milliseconds. driver.c computes `rt = Δtv_sec*1000 + Δtv_nsec/1e6`
@@ -90,6 +93,11 @@ _MEASURED = re.compile(r"^\s*in\s+(\d+(?:\.\d+)?)\s+sec\.")
 _TPMC = re.compile(r"^\s*(\d+(?:\.\d+)?)\s+TpmC\b")
 _CHECK = re.compile(r"\[(OK|NG)\]")
 BANNER = "###easy### TPC-C Load Generator"
+# A log pasted into markdown (a blog exported to .md) comes back with its brackets and stars
+# escaped and `<` as an entity: `\\[connection]: 10`, `\\*\\*\\*`, `&lt;Raw Results2(sum ver.)>`.
+_MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_MD_ENTITY = {"&lt;": "<", "&gt;": ">", "&amp;": "&", "&#x20;": " ", "&nbsp;": " "}
+_MD_ENTITIES = re.compile("|".join(_MD_ENTITY))
 _NUMERIC = {
     "connection": "threads",
     "warehouse": "warehouses",
@@ -209,6 +217,11 @@ class _Reader:
         return rel, interval
 
     def line(self, line_no: int, raw: str) -> None:
+        if "\\" in raw or "&" in raw:
+            plain = _MD_ENTITIES.sub(lambda e: _MD_ENTITY[e.group()], _MD_ESCAPE.sub(r"\1", raw))
+            if plain != raw:
+                self.ctx.note_variant("pasted into markdown (\\[ \\* &lt; unescaped)")
+                raw = plain
         m = _TRX.match(raw) or _RT90.match(raw)
         if m is not None and np.isfinite(float(m.group(1))):  # `1e400` seconds: no place in time
             placed = self.interval(line_no, float(m.group(1)))

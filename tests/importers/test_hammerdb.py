@@ -67,7 +67,9 @@ def test_every_file_is_claimed_by_hammerdb_only() -> None:
 # a v3 hammerdb.log step load), each value checked against a naive reading of its lines ----------
 
 REAL = sorted(p for p in FILES if "handwritten" not in p.name)
-RUN_LOGS = [p for p in REAL if "tcount" not in p.name]
+XTPROF = FIXTURES / "hammerdb" / "hammerdb_4.x_C_xtprof-postgresql-64vu-summary.txt"
+ZERO_TPM = FIXTURES / "hammerdb" / "hammerdb_4.x_C_result-zero-tpm-postgresql-compatible.txt"
+RUN_LOGS = [p for p in REAL if "tcount" not in p.name and p not in (XTPROF, ZERO_TPM)]
 
 
 def test_real_counter_log_is_every_line_at_its_second() -> None:
@@ -122,3 +124,75 @@ def test_a_run_log_is_hammerdbs_before_its_first_result(path: Path) -> None:
     assert importers.detect(head) is hammerdb
     s, ctx = parse_series(hammerdb, head.encode())
     assert not s and any("TEST RESULT" in str(w) for w in ctx.warnings)
+
+
+def test_zero_tpm_beside_new_orders_is_unknown_not_zero() -> None:
+    """Issue 22: `System achieved 9 NOPM from 0 PostgreSQL TPM` (a PostgreSQL-compatible server whose
+    transaction counter HammerDB could not read): 9 new orders a minute with 0 transactions is
+    impossible. TPM (and tps) are unknown, with a warning, and NOPM stays."""
+    s, ctx = parse_series(hammerdb, ZERO_TPM.read_bytes())
+    assert ("tpm", "") not in s and ("tps", "") not in s  # NaN only: no series
+    assert s[("nopm", "")][1].tolist() == [9.0]
+    assert [str(w) for w in ctx.warnings] == [
+        "line 1: 0 TPM with 9 NOPM: HammerDB could not read the server's transaction counter; TPM unknown"
+    ]
+    s, ctx = parse_series(hammerdb, b"Vuser 1:TEST RESULT : System achieved 0 NOPM from 0 MariaDB TPM\n")
+    assert s[("tpm", "")][1].tolist() == [0.0] and not ctx.warnings  # nothing ran: both zero is a reading
+    # v3 prints TPM first (`6960 MySQL TPM at 2397 NOPM`, the layout of the v3 fixtures): the same rule
+    s, ctx = parse_series(hammerdb, b"Vuser 1:TEST RESULT : System achieved 0 MySQL TPM at 2397 NOPM\n")
+    assert ("tpm", "") not in s and s[("nopm", "")][1].tolist() == [2397.0] and len(ctx.warnings) == 1
+
+
+def _naive_profile(text: str) -> dict[str, dict[str, float]]:
+    """{PROC: {KEY: value}} of the block after `SUMMARY OF`, read with plain string code."""
+    out: dict[str, dict[str, float]] = {}
+    proc, summary = "", False
+    for line in text.splitlines():
+        if line.startswith(">>>>> SUMMARY OF"):
+            summary = True
+        elif line.startswith(">>>>> PROC: ") and summary:
+            proc = line.split(": ")[1]
+        elif summary and proc and ": " in line:
+            for field in line.split("\t"):
+                key, value = field.split(": ")
+                out.setdefault(proc, {})[key] = value
+    return {
+        p: {k: float(v.rstrip("ms%")) for k, v in kv.items() if v.endswith(("ms", "%")) or k == "CALLS"}
+        for p, kv in out.items()
+    }
+
+
+def test_a_time_profile_report_gives_per_transaction_latency_of_the_run() -> None:
+    """Issue 22: a real 4.x `hdbxtprofile.log` (64 virtual users against PostgreSQL) was "not a known
+    format". Its run-wide block is read: one point per transaction at the report's time."""
+    text = XTPROF.read_text()
+    assert importers.detect(head_of(XTPROF)) is hammerdb
+    s, ctx = parse_series(hammerdb, XTPROF.read_bytes())
+    want = _naive_profile(text)
+    assert set(want) == {"NEWORD", "PAYMENT", "DELIVERY", "SLEV", "OSTAT"}
+    got: dict[str, dict[str, float]] = {}
+    for (metric, proc), (t, v) in s.items():
+        assert len(t) == 1 and t[0] == s[("xt_calls", "NEWORD")][0][0]
+        got.setdefault(proc, {})[metric] = float(v[0])
+    for proc, kv in want.items():
+        assert got[proc] == {
+            ("xt_calls" if k == "CALLS" else "xt_ratio_pct" if k == "RATIO" else f"xt_{k.lower()}_ms"): v
+            for k, v in kv.items()
+        }, proc
+    assert (
+        got["NEWORD"]["xt_p99_ms"] == 191.622 and got["NEWORD"]["xt_calls"] == 1227768.0
+    )  # the summary's, not user 2's
+    assert ctx.units["xt_p99_ms"] == "ms" and ctx.units["xt_ratio_pct"] == "%" and ctx.units["xt_calls"] == "calls"
+    report = datetime(2025, 7, 2, 0, 57, 52, tzinfo=UTC).timestamp()
+    assert s[("xt_p50_ms", "OSTAT")][0][0] == report and ctx.meta.zone_abbrev == "UTC" and not ctx.warnings
+
+
+def test_a_time_profile_report_cut_before_its_summary_says_so() -> None:
+    text = XTPROF.read_text()
+    cut = text[: text.index(">>>>> SUMMARY OF")]
+    s, ctx = parse_series(hammerdb, cut.encode())
+    assert not s
+    assert [str(w) for w in ctx.warnings] == [
+        "HammerDB time profile report without its run-wide block (`SUMMARY OF N ACTIVE VIRTUAL USERS`): "
+        "cut short? its per-user blocks are not read"
+    ]

@@ -145,6 +145,38 @@ def test_mariadb_prints_no_rows() -> None:
     assert str(ctx.warnings[0]).startswith("line 6: the statement failed: ERROR 1064 (42000)")
 
 
+def test_a_single_table_pasted_without_its_closing_border_keeps_its_complete_rows() -> None:
+    """Issue 22: Percona Server's manual pastes `show mutex status` and stops at `.....` (no closing
+    border). That was refused as "cut short ... no mutex rows (MariaDB prints none)" although nine
+    rows were there: its complete rows are read as totals, with a warning that names the cut."""
+    path = MX / "innodb_mutex_percona-server-5.x_table-cut-no-closing-border.txt"
+    got, ctx = parse(path.read_bytes())
+    rows = [line.split("|") for line in path.read_text().splitlines() if line.startswith("| InnoDB")]
+    want: dict[str, float] = {}
+    for row in rows:
+        want[row[2].strip()] = want.get(row[2].strip(), 0.0) + float(row[3].strip().split("=")[1])
+    assert {e: v.tolist() for (e, _m), (_t, v) in got.items()} == {e: [v] for e, v in want.items()}
+    assert want["&new_index->lock"] == 417.0  # two rows of one name, summed
+    warnings = [str(w) for w in ctx.warnings]
+    assert (
+        "line 2: table cut short (no closing border): its 9 complete row(s) read, the rows after the cut are missing"
+        in warnings
+    )
+    assert "line 14: not a table row: '.....'" in warnings
+    assert not any("no mutex rows" in w for w in warnings)
+
+
+def test_a_cut_table_among_several_snapshots_is_still_dropped() -> None:
+    """In a loop a cut table's missing rows would read as zeros (rows are not printed at zero)."""
+    raw = (MX / "innodb_mutex_mysql-5.1_table_handwritten.txt").read_bytes()
+    text = raw.decode()
+    cut = text[: text.rindex("+--------")]  # the last table without its closing border
+    got, ctx = parse(cut.encode())
+    whole, _ = parse(raw)
+    assert all(len(t) == len(whole[k][0]) - 1 for k, (t, _v) in got.items() if k in whole)
+    assert any("result cut short" in str(w) and "skipped" in str(w) for w in ctx.warnings)
+
+
 # ---- shapes ------------------------------------------------------------------------------------
 
 

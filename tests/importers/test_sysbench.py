@@ -287,3 +287,47 @@ def test_summary_only_step_load_gives_the_steps_table(tmp_path: Path) -> None:
         steps = load_steps(LibraryRunData(lib), rep.id)
     assert steps is not None and steps.latency == "p99 ms"
     assert [(s.threads, s.n, s.tps_median) for s in steps.steps] == [(1, 1, 495.28), (2, 1, 739.41), (4, 1, 1672.38)]
+
+
+PKB = sorted(SB.glob("*pkb-per-cpu-prefix.txt"))
+
+
+def test_perfkitbenchmarker_per_cpu_runs_are_read() -> None:
+    """Issue 22: PerfKitBenchmarker runs `echo -n "CPU $CPU "; taskset --cpu-list $CPU sysbench
+    memory run` per CPU, so each run's banner reads `CPU 0 sysbench 1.0.11 (...)`: its sample output
+    (and the same command run here for cpu and memory) was "not a known format", and memory's
+    throughput lines were not read at all. Each run is one point, its values as printed."""
+    sb = importers.by_name("sysbench")
+    assert len(PKB) == 3
+    for path in PKB:
+        text = path.read_text()
+        assert importers.detect(text[:65536]) is sb, path.name
+        s, ctx = parse_series(sb, path.read_bytes())
+        cpus = [line.split()[1] for line in text.splitlines() if line.startswith("CPU ") and " sysbench " in line]
+        ends = np.cumsum(_numbers_after(text, "total time:"))
+        assert len(ends) == len(cpus) >= 2 and np.allclose(s[("thds", "")][0], ends), path.name
+        assert f"(PerfKitBenchmarker's `CPU N ` prefix): CPU {', '.join(cpus)}" in " ".join(ctx.variant)
+        assert list(s[("lat_ms", "max")][1]) == _numbers_after(text, "max:")
+        if "memory" in path.name:
+            ops = [float(x.split("(")[1].split()[0]) for x in text.splitlines() if x.startswith("Total operations:")]
+            mib = [float(x.split("(")[1].split()[0]) for x in text.splitlines() if "MiB transferred" in x]
+            assert list(s[("tps", "")][1]) == ops and list(s[("memMiB/s", "")][1]) == mib, path.name
+            assert ctx.units["memMiB/s"] == "MiB/s"
+        else:
+            assert list(s[("tps", "")][1]) == _numbers_after(text, "events per second:")
+        assert not ctx.warnings, ctx.warnings
+    s, _ = parse_series(sb, (SB / "sysbench_1.0.11_C_memory-pkb-per-cpu-prefix.txt").read_bytes())
+    assert list(s[("memMiB/s", "")][1]) == [3803.18, 5343.59, 5353.06, 3811.29]  # PerfKitBenchmarker's own test
+
+
+def test_a_total_time_no_float_holds_skips_its_run_with_a_warning() -> None:
+    """Found by the fuzzer: `total time: 1e400s` (400 digits) made a run end at an infinite time."""
+    path = SB / "sysbench_1.0.20_C_fileio-rndrd-summary-only.txt"
+    text = path.read_text()
+    line = next(k for k, x in enumerate(text.splitlines(), 1) if "total time:" in x)
+    seconds = text.split("total time:")[1].split()[0]
+    s, ctx = parse_series(importers.by_name("sysbench"), text.replace(seconds, "1" + "0" * 400 + "s").encode())
+    assert s == {}
+    assert [str(w) for w in ctx.warnings] == [
+        f"line {line}: run summary's total time is no number of seconds: run skipped"
+    ]

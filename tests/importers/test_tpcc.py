@@ -19,8 +19,10 @@ from tests.conftest import FIXTURES, Series, assert_every_cut_is_a_prefix, fixtu
 
 TP = FIXTURES / "tpcc"
 FILES = sorted(TP.glob("*.txt"))
-TRX_FILES = [p for p in FILES if "old" not in p.name]
-OLD_FILES = [p for p in FILES if "old" in p.name]
+MARKDOWN = TP / "tpcc_cnblogs-markdown_rt90-escaped-brackets.txt"
+PLAIN = [p for p in FILES if p != MARKDOWN]  # the files the plain-text helpers below can read
+TRX_FILES = [p for p in PLAIN if "old" not in p.name]
+OLD_FILES = [p for p in PLAIN if "old" in p.name]
 NAMES = ("New-Order", "Payment", "Order-Status", "Delivery", "Stock-Level")
 
 
@@ -202,7 +204,7 @@ def test_times_going_back_without_a_header_start_a_new_run() -> None:
     assert ctx.meta.log_runs == [(0.0, 25.0), (25.0, 50.0)]
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", PLAIN, ids=lambda p: p.name)
 def test_header_and_summary_go_to_meta_and_the_password_never_does(path: Path) -> None:
     text = path.read_text()
     _, ctx = parse(path.read_bytes())
@@ -226,6 +228,27 @@ def test_header_and_summary_go_to_meta_and_the_password_never_does(path: Path) -
     password = first["[pass]"]
     if password:
         assert password not in repr(meta)
+
+
+def test_a_log_pasted_into_markdown_keeps_its_thread_count() -> None:
+    """Issue 22: a tpcc_start log exported from a blog to markdown has `\\[connection]: 10`,
+    `\\*\\*\\*` banners and `&lt;Raw Results2(sum ver.)>`: the header was not read, so the thread
+    count (and warehouses, raw results) were lost. Unescaped, it reads as the plain log would."""
+    text = MARKDOWN.read_text()
+    assert "\\[connection]: 10" in text
+    plain = text.replace("\\[", "[").replace("\\*", "*").replace("&lt;", "<")
+    got, ctx = parse(MARKDOWN.read_bytes())
+    want, plain_ctx = parse(plain.encode())
+    assert got.keys() == want.keys()
+    for key in want:
+        assert np.array_equal(got[key][0], want[key][0]) and np.array_equal(got[key][1], want[key][1], equal_nan=True)
+    assert got[("thds", "")][1].tolist() == [10.0, 10.0] and ctx.meta.threads == 10 and ctx.meta.warehouses == 1
+    run = ctx.meta.tpcc_runs[0]
+    assert run == plain_ctx.meta.tpcc_runs[0] and run.tpmc == 4086.0 and run.constraints_ok is True
+    assert run.raw_results["New-Order"]["sc"] == 1362 == 686 + 676  # the interval lines' New-Order sum
+    assert run.tpmc == 1362 * 60 / 20 and "123456" not in repr(ctx.meta)
+    assert got[("lat_ms", "90")][1].tolist() == [2.044, 1.508] and got[("tps", "")][1].tolist() == [68.6, 67.6]
+    assert "pasted into markdown (\\[ \\* &lt; unescaped)" in ctx.variant and ctx.warnings == []
 
 
 def test_in_a_run_folder_the_ramp_up_starts_at_the_load_onset(tmp_path: Path) -> None:
