@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
+import json
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -39,9 +40,11 @@ from benchlens.app.interval import DEFAULT as DEFAULT_INTERVAL
 from benchlens.app.interval import Evidence, Interval, choose, command_interval, from_span
 from benchlens.app.model import Run, SeriesInfo, SeriesRef, SourceFile
 from benchlens.app.record import read_metadata
+from benchlens.app.run_record import RECORD_MARK, checked_record, used_for
 from benchlens.app.rundata import LibraryRunData
 from benchlens.app.store.library import Library
 from benchlens.app.store.writer import ImportTxn, SeriesSink
+from benchlens.app.unread import is_shell_script, what
 from benchlens.importers import AmbiguousFormat, detect, sysbench
 from benchlens.importers._read import HEAD, Reading, UnreadableCapture, chunks, decode_head, looks_binary, read_head
 from benchlens.importers._types import (
@@ -164,6 +167,8 @@ class _Scan:
     skipped: list[dict[str, str]] = field(default_factory=list)
     recorded: dict[str, Any] | None = None  # `benchlens record`'s description of the run
     recorded_path: str = ""
+    scripts: list[tuple[str, str]] = field(default_factory=list)  # (path, head) of the shell scripts beside
+    warnings: list[str] = field(default_factory=list)  # about the folder, found while scanning
 
     def recorded_start(self) -> float | None:
         """The benchmark's start as recorded, if it was."""
@@ -198,18 +203,49 @@ def _scan(root: Path) -> _Scan:
 
 def _scan_file(scan: _Scan, p: Path, rel: str) -> None:
     st, head, inside = _text_head(p)
-    if head.lstrip().startswith("{") and (meta := read_metadata(head)) is not None:
-        scan.recorded, scan.recorded_path = meta, rel  # the run's description: used, and its settings kept
+    record = _run_record(scan, rel, head, st.st_size)
     try:
         fmt = detect(head)
     except AmbiguousFormat as e:
-        raise _Skip(str(e)) from None
+        raise _Skip((what(head, p.name) or str(e)) + inside) from None
     if fmt is None:
-        raise _Skip("not a known format" + inside)
+        if is_shell_script(head, p.name):
+            scan.scripts.append((rel, head))
+        raise _Skip((what(head, p.name) or "not a known format") + inside)
     probed, reports = _probe(p, fmt)
     found = FolderFile(rel, p, st.st_size, st.st_mtime_ns, fmt, probed, pt_stalk_time(p.name), reports=reports)
     found.command = command_interval(head, fmt.name)
+    if record is not None:
+        found.notes.append(record)
     scan.files.append(found)
+
+
+def _run_record(scan: _Scan, rel: str, head: str, size: int) -> str | None:
+    """benchlens-run.json (`benchlens record`): the run's description, used to place the run (its
+    settings are read by the config importer); the note that says so. A record that cannot be
+    read is skipped with the reason; fields of the wrong type are left out with a warning."""
+    if not head.lstrip().startswith("{") or not RECORD_MARK.search(head[:4096]):
+        return None
+    meta = read_metadata(head)
+    if meta is None:
+        why = _why_not_json(head, size)
+        raise _Skip(f"benchlens' run record, {why}: the times, zone and commands it records are not used")
+    scan.recorded, scan.recorded_path = meta, rel
+    notes = checked_record(meta)
+    scan.warnings += [f"{rel}: {n}" for n in notes]
+    return used_for(meta)
+
+
+def _why_not_json(head: str, size: int) -> str:
+    if size > len(head.encode()):
+        return f"larger than {HEAD >> 10} KiB (a record is a few kB)"
+    try:
+        json.loads(head)
+    except json.JSONDecodeError as e:
+        return f"not valid JSON (line {e.lineno} column {e.colno}: {e.msg}; the file was cut?)"
+    except (ValueError, RecursionError):
+        pass
+    return "not a JSON object"
 
 
 def _text_head(p: Path) -> tuple[os.stat_result, str, str]:
@@ -300,7 +336,7 @@ class _Plan:
 
 
 def _plan(lib: Library, root: Path, scan: _Scan, opts: Options) -> _Plan:
-    warnings: list[str] = []
+    warnings: list[str] = list(scan.warnings)
     clock = _folder_clock(scan, opts, warnings)
     _drop_duplicates(scan, clock, warnings)
     _drop_summary_copies(scan, warnings)
@@ -452,7 +488,7 @@ def _import_files(job: _Job, scan: _Scan) -> tuple[list[SourceReport], tuple[flo
             if job.clock.origin is None:
                 _origin_from_timed(job, timed)
             interval = _interval(job, scan, f, timed)
-        imported = _import_saved(job, f, method, scan.skipped, interval)
+        imported = _import_saved(job, f, method, scan.skipped, interval, record=f.rel == scan.recorded_path)
         if imported is None:
             continue
         report, source_id = imported
@@ -582,11 +618,17 @@ def _bench_span(job: _Job, source_id: int) -> tuple[float, float] | None:
 
 
 def _import_saved(
-    job: _Job, f: FolderFile, relative_method: str | None, skipped: list[dict[str, str]], interval: Interval | None
+    job: _Job,
+    f: FolderFile,
+    relative_method: str | None,
+    skipped: list[dict[str, str]],
+    interval: Interval | None,
+    record: bool = False,
 ) -> tuple[SourceReport, int] | None:
     """One file in a savepoint: (its report, its source id), or None when its bytes turned out
     unreadable or it gave no series (nothing of it stays, it is listed as skipped with the reason;
-    the others are imported)."""
+    the others are imported). The run's record (benchlens-run.json) stays a source without
+    settings: it placed the run, it is never a skipped file."""
     job.txn.savepoint()
     try:
         imported = _import_file(job, f, relative_method, interval)
@@ -596,7 +638,7 @@ def _import_saved(
         job.done += f.size
         return None
     job.done += f.size
-    if imported[0].series == 0 and not imported[0].settings:  # recognised, nothing read: not an import
+    if imported[0].series == 0 and not imported[0].settings and not record:  # recognised, nothing read
         job.txn.rollback_to_savepoint()
         skipped.append({"path": f.rel, "reason": _read_nothing(imported[0])})
         return None

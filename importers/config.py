@@ -92,7 +92,9 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     first = next(chunks, b"")
     rest = _prepend(first, chunks)
     if first.lstrip()[:1] == b"{":
-        _recorded(rest, ctx)
+        if _recorded(rest, ctx):
+            yield from ()
+            return
     elif _VARIABLE_NAMES.search(first[:65536].decode("utf-8", "replace")) and not _looks_option_file(first):
         _variables(rest, ctx)
     else:
@@ -193,21 +195,23 @@ def _warn_changed(first: dict[str, tuple[str, int]], last: dict[str, tuple[str, 
 # ---- benchlens-run.json -----------------------------------------------------------------------
 
 
-def _recorded(chunks: Iterator[bytes], ctx: Context) -> None:
+def _recorded(chunks: Iterator[bytes], ctx: Context) -> bool:
+    """Read a benchlens-run.json's settings; True when it was one (a record that records no
+    commands or tools is still the run's record, not a file without settings)."""
     raw = b""
     for chunk in chunks:
         raw += chunk
         if len(raw) > MAX_JSON:
             ctx.warn(None, f"larger than {MAX_JSON >> 10} KiB: not a benchlens-run.json", kind="limit")
-            return
+            return False
     try:
         data = json.loads(raw.decode("utf-8"))
     except (ValueError, RecursionError):
         ctx.warn(None, "not valid JSON", kind="unreadable")
-        return
+        return False
     if not isinstance(data, dict) or data.get("format") != "benchlens-run":
         ctx.warn(None, "not a benchlens-run.json", kind="format")
-        return
+        return False
     ctx.note_variant("benchlens-run.json")
     for scope, key in (("command", "commands"), ("tool", "tools")):
         table = data.get(key)
@@ -217,6 +221,9 @@ def _recorded(chunks: Iterator[bytes], ctx: Context) -> None:
     for cmd in _bench_commands(data):
         for opt, value in benchmark_options(cmd):
             _add(ctx, Setting("benchmark", opt, value))
+    if not ctx.meta.settings:
+        ctx.note_variant("no commands or tools recorded")
+    return True
 
 
 def _bench_commands(data: dict[str, object]) -> list[str]:
