@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
-import json
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -37,10 +36,18 @@ from benchlens.app.folder import (
     shown,
 )
 from benchlens.app.interval import DEFAULT as DEFAULT_INTERVAL
-from benchlens.app.interval import Evidence, Interval, choose, command_interval, from_span
+from benchlens.app.interval import (
+    Evidence,
+    Interval,
+    choose,
+    command_interval,
+    from_span,
+    script_interval,
+    states_intervals,
+)
 from benchlens.app.model import Run, SeriesInfo, SeriesRef, SourceFile
 from benchlens.app.record import read_metadata
-from benchlens.app.run_record import RECORD_MARK, checked_record, used_for
+from benchlens.app.run_record import RECORD_MARK, checked_record, used_for, why_not_read
 from benchlens.app.rundata import LibraryRunData
 from benchlens.app.store.library import Library
 from benchlens.app.store.writer import ImportTxn, SeriesSink
@@ -209,9 +216,11 @@ def _scan_file(scan: _Scan, p: Path, rel: str) -> None:
     except AmbiguousFormat as e:
         raise _Skip((what(head, p.name) or str(e)) + inside) from None
     if fmt is None:
-        if is_shell_script(head, p.name):
+        said = what(head, p.name) or "not a known format"
+        if is_shell_script(head, p.name) and states_intervals(head):
             scan.scripts.append((rel, head))
-        raise _Skip((what(head, p.name) or "not a known format") + inside)
+            said = "shell script: not imported; read for the intervals it gives the monitors"
+        raise _Skip(said + inside)
     probed, reports = _probe(p, fmt)
     found = FolderFile(rel, p, st.st_size, st.st_mtime_ns, fmt, probed, pt_stalk_time(p.name), reports=reports)
     found.command = command_interval(head, fmt.name)
@@ -228,24 +237,12 @@ def _run_record(scan: _Scan, rel: str, head: str, size: int) -> str | None:
         return None
     meta = read_metadata(head)
     if meta is None:
-        why = _why_not_json(head, size)
+        why = why_not_read(head, size)
         raise _Skip(f"benchlens' run record, {why}: the times, zone and commands it records are not used")
     scan.recorded, scan.recorded_path = meta, rel
     notes = checked_record(meta)
     scan.warnings += [f"{rel}: {n}" for n in notes]
     return used_for(meta)
-
-
-def _why_not_json(head: str, size: int) -> str:
-    if size > len(head.encode()):
-        return f"larger than {HEAD >> 10} KiB (a record is a few kB)"
-    try:
-        json.loads(head)
-    except json.JSONDecodeError as e:
-        return f"not valid JSON (line {e.lineno} column {e.colno}: {e.msg}; the file was cut?)"
-    except (ValueError, RecursionError):
-        pass
-    return "not a JSON object"
 
 
 def _text_head(p: Path) -> tuple[os.stat_result, str, str]:
@@ -515,9 +512,13 @@ def _interval(job: _Job, scan: _Scan, f: FolderFile, spanned: list[tuple[int, st
         evidence.append(Evidence(f.command[0], "command", f"the command line `{f.command[1]}` printed in the file"))
     if (recorded := _recorded_command(scan, f)) is not None:
         evidence.append(recorded)
+    script, disagree = script_interval(scan.scripts, f.path.name, f.fmt.name)
+    if script is not None:
+        evidence.append(script)
     if job.opts.interval is None:  # the override decides alone
         evidence += _span_evidence(job, scan, f, spanned)
-    return choose(evidence)
+    chosen = choose(evidence)
+    return replace(chosen, warnings=(*chosen.warnings, disagree)) if disagree else chosen
 
 
 def _span(span: tuple[float | None, float | None]) -> float:

@@ -8,6 +8,7 @@ does not know are named once, never guessed at.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from typing import Any
@@ -67,3 +68,17 @@ def used_for(meta: dict[str, Any]) -> str:
     ]
     said = ", ".join(uses) if uses else "nothing in it places the run"
     return f"benchlens' run record: {'used for ' if uses else ''}{said}"
+
+
+def why_not_read(head: str, size: int) -> str:
+    """Why a file marked as a record (`"format": "benchlens-run"`) gave no record: `head` is the
+    start of it that was read (64 KiB), `size` its size."""
+    if size > len(head.encode()):
+        return f"larger than {len(head.encode()) >> 10} KiB (a record is a few kB)"
+    try:
+        json.loads(head)
+    except json.JSONDecodeError as e:
+        return f"not valid JSON (line {e.lineno} column {e.colno}: {e.msg}; the file was cut?)"
+    except (ValueError, RecursionError):
+        pass
+    return "not a JSON object"

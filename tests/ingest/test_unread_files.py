@@ -51,10 +51,12 @@ def test_files_beside_the_captures_are_named_in_one_line(lib: Library, tmp_path:
 def test_a_script_is_named_and_a_compressed_json_says_so(lib: Library, tmp_path: Path) -> None:
     d = tmp_path / "run"
     shutil.copytree(RUN, d)
-    shutil.copy(FIXTURES.parent / "capture" / "interval_evidence.sh", d / "capture.sh")
+    shutil.copy(FIXTURES.parent / "capture" / "unread_files.sh", d / "capture.sh")  # runs no monitor
+    shutil.copy(FIXTURES.parent / "capture" / "interval_evidence.sh", d / "monitors.sh")  # iostat -x 2 16 >iostat.log
     (d / "fio.json.gz").write_bytes(gzip.compress((UNREAD / "fio.json").read_bytes()))
     why = {s["path"]: s["reason"] for s in import_path(lib, d, UTC).skipped}
     assert why["capture.sh"] == "shell script: not data, not imported"
+    assert why["monitors.sh"] == "shell script: not imported; read for the intervals it gives the monitors"
     assert why["fio.json.gz"].startswith("JSON of fio --output-format=json (fio-3.33)")
     assert why["fio.json.gz"].endswith("(inside gzip data)")
 
