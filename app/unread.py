@@ -5,7 +5,8 @@ Run folders hold more than captures: the run script, the server's error log, fio
 listed as skipped with what it is, so the user sees it was looked at and why it is left out
 (never "matches several formats", never a traceback). Recognised by content only:
 - JSON (an object, an array, or JSON lines): its top-level keys, and the tool when they name one
-  (fio `--output-format=json`, pt-query-digest `--output json`, PerfKitBenchmarker samples);
+  (fio `--output-format=json`, also behind the `note:` lines fio prints when stderr goes to the
+  same file, pt-query-digest `--output json`, PerfKitBenchmarker samples);
 - a shell script (`#!` line of sh/bash/dash/ksh/zsh, or shell lines under a `.sh` name);
 - the kernel log (`dmesg`, `dmesg -T`), a MySQL/MariaDB error log (5.x, 8.x and MariaDB stamps),
   `top -b`, fio's text report, pt-summary and pt-mysql-summary.
@@ -32,6 +33,7 @@ _ERROR_LOG = re.compile(
 _TOP = re.compile(r"^top - \d\d:\d\d:\d\d up .*\n(?:Tasks|Threads):", re.M)
 _FIO_TEXT = re.compile(r"^\S+: \(g=\d+\): rw=\w+", re.M)
 _FIO_VERSION = re.compile(r"^fio-(\d[\w.]*)$", re.M)
+_NOTES_THEN_JSON = re.compile(r"(?:(?:note|fio|warning|error)\b[^\n]*\n){1,5}(?=\{\s*\n?\s*\")", re.I)
 _PT = re.compile(r"^# Percona Toolkit (System|MySQL) Summary Report #")
 
 
@@ -40,6 +42,9 @@ def what(head: str, name: str = "") -> str | None:
     text = head.lstrip("\ufeff")
     if (j := _json(text)) is not None:
         return f"{j}: {NOT_READ}"
+    if (m := _NOTES_THEN_JSON.match(text)) and (j := _json(text[m.end() :])) is not None:
+        # `fio --output-format=json > out.json 2>&1`: its notes on stderr come first
+        return f"{j}, after {m.group().count(chr(10))} line(s) of messages: {NOT_READ}"
     if m := _PT.match(text):
         tool = "pt-summary" if m.group(1) == "System" else "pt-mysql-summary"
         return f"{tool} report (Percona Toolkit): {NOT_READ}"

@@ -4,6 +4,7 @@
 #
 #   bash tests/capture/unread_files.sh OUT
 # OUT/fio.json, fio.txt          fio --output-format=json / normal, 2 s of 4k random reads
+# OUT/fio_notes.json             fio --output-format=json >fio_notes.json 2>&1: its `note:` line first
 # OUT/dmesg.txt                  dmesg (the kernel's command line left out of the fixture)
 # OUT/top.txt                    top -b -n 3 -d 1 (the fixture keeps the first screen)
 # OUT/pt-summary.txt             pt-summary (the fixture keeps the first 30 lines)
@@ -21,6 +22,9 @@ cd "$OUT"
 fio --name=randread --filename="$M/fio.dat" --size=16M --rw=randread --bs=4k --runtime=2 --time_based \
   --output-format=json --output=fio.json
 fio --name=randread --filename="$M/fio.dat" --size=16M --rw=randread --bs=4k --runtime=2 --time_based --output=fio.txt
+# fio's note on stderr lands before the JSON when both go to one file
+fio --name=seqwrite --filename="$M/fio2.dat" --size=16M --rw=write --bs=64k --iodepth=8 --ioengine=psync --runtime=1 \
+  --time_based --output-format=json >fio_notes.json 2>&1
 dmesg >dmesg.txt
 top -b -n 3 -d 1 >top.txt
 pt-summary >pt-summary.txt

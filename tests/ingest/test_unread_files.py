@@ -24,6 +24,7 @@ RECORDED = FIXTURES / "runs" / "recorded_mariadb_oltp"
 SAID = {
     "query_digest.json": "JSON of pt-query-digest --output json (top-level keys: classes, global)",
     "fio.json": "JSON of fio --output-format=json (fio-3.33) (top-level keys: fio version, timestamp,",
+    "fio_notes.json": "JSON of fio --output-format=json (fio-3.33) (top-level keys: fio version, timestamp,",
     "fio.txt": "fio report (text, fio-3.33)",
     "dmesg.txt": "kernel log (dmesg)",
     "mariadb.err": "MySQL/MariaDB error log",
