@@ -32,6 +32,7 @@ from benchlens.app.folder import (
     chained,
     group_pt_stalk,
     open_regular,
+    parent_scripts,
     pt_stalk_time,
     shown,
 )
@@ -175,6 +176,7 @@ class _Scan:
     recorded: dict[str, Any] | None = None  # `benchlens record`'s description of the run
     recorded_path: str = ""
     scripts: list[tuple[str, str]] = field(default_factory=list)  # (path, head) of the shell scripts beside
+    parent_scripts: list[tuple[str, str]] = field(default_factory=list)  # those in the folder above
     warnings: list[str] = field(default_factory=list)  # about the folder, found while scanning
 
     def recorded_start(self) -> float | None:
@@ -205,7 +207,20 @@ def _scan(root: Path) -> _Scan:
     if not scan.files:
         raise _nothing(root, scan.skipped)
     scan.files = group_pt_stalk(scan.files)
+    if root.is_dir() and any(f.meta.timing is Timing.INDEX for f in scan.files):
+        scan.parent_scripts = _parent_scripts(root)
     return scan
+
+
+def _parent_scripts(root: Path) -> list[tuple[str, str]]:
+    """(`../name`, head) of the run scripts above the folder that run a monitor with an interval."""
+    out = []
+    for p in parent_scripts(root):
+        with contextlib.suppress(_Skip):
+            _, head, _ = _text_head(p)
+            if is_shell_script(head, p.name) and states_intervals(head):
+                out.append((f"../{shown(p.name)}", head))
+    return out
 
 
 def _scan_file(scan: _Scan, p: Path, rel: str) -> None:
@@ -513,6 +528,8 @@ def _interval(job: _Job, scan: _Scan, f: FolderFile, spanned: list[tuple[int, st
     if (recorded := _recorded_command(scan, f)) is not None:
         evidence.append(recorded)
     script, disagree = script_interval(scan.scripts, f.path.name, f.fmt.name)
+    if script is None and disagree is None and scan.parent_scripts and not f.parts:
+        script, disagree = script_interval(scan.parent_scripts, f.path.name, f.fmt.name, f.path.parent.name)
     if script is not None:
         evidence.append(script)
     if job.opts.interval is None:  # the override decides alone

@@ -8,7 +8,8 @@ never assumed. The evidence, strongest first (EVIDENCE_STRENGTH):
   or recorded for the file in benchlens-run.json (with its `interval`);
 - the run script beside it (`iostat -mx $REPORT ... >> $OUTDIR/iostat.ro.$thread.res &` in
   run.sysbench, `REPORT=5` above it): the monitor's command line that writes a file of this name,
-  or the only interval the script gives that monitor. A script says what was meant to run, not
+  or the only interval the script gives that monitor; a script in the folder above counts for the
+  files it writes into a folder of this folder's name. A script says what was meant to run, not
   what ran, so it is warned about when it decides;
 - the file's own clock: a status loop carrying `Uptime` is spaced by its deltas;
 - a span beside it: the seconds a timed file of the folder covers, a relative benchmark log's
@@ -190,7 +191,7 @@ class ScriptCommand:
     line: int  # 1-based line of the script
     written: str  # the command line as the script writes it
     seconds: float
-    target: str | None  # the name of the file it writes, variables as `*`: `iostat.ro.*.res`
+    target: str | None  # the path of the file it writes, variables as `*`: `*/iostat.ro.*.res`
     values: tuple[str, ...]  # the script's variables it used: `REPORT=5`
 
 
@@ -216,8 +217,8 @@ def script_commands(text: str, fmt: str) -> list[ScriptCommand]:
         found = command_interval(expanded, fmt, None)
         if found is not None:
             target = _TARGET.search(expanded)
-            name = _UNKNOWN.sub("*", target.group(1).strip("\"'")).rsplit("/", 1)[-1] if target else None
-            out.append(ScriptCommand(no, line.strip(), found[0], name or None, tuple(dict.fromkeys(used))))
+            path = _UNKNOWN.sub("*", target.group(1).strip("\"'")) if target else None
+            out.append(ScriptCommand(no, line.strip(), found[0], path or None, tuple(dict.fromkeys(used))))
     return out
 
 
@@ -254,13 +255,17 @@ def states_intervals(text: str) -> bool:
     return any(script_commands(text, fmt) for fmt in _FOR_FORMAT)
 
 
-def script_interval(scripts: list[tuple[str, str]], name: str, fmt: str) -> tuple[Evidence | None, str | None]:
+def script_interval(
+    scripts: list[tuple[str, str]], name: str, fmt: str, folder: str | None = None
+) -> tuple[Evidence | None, str | None]:
     """The interval the run scripts give a file named `name` of format `fmt`: the command lines
     that write a file of this name, else those whose output file is not named; (evidence, None),
-    or (None, a warning) when they give different intervals, or (None, None)."""
+    or (None, a warning) when they give different intervals, or (None, None). With `folder` (the
+    scripts are in the parent of the run folder so named), only the lines that write this name
+    into a folder of that name count (`>> $OUTDIR/iostat.ro.$thread.res`)."""
     found = [(script, c) for script, text in scripts for c in script_commands(text, fmt)]
-    named = [(s, c) for s, c in found if c.target not in (None, "*") and fnmatch.fnmatchcase(name, c.target)]
-    chosen = named or [(s, c) for s, c in found if c.target in (None, "*")]
+    named = [(s, c) for s, c in found if _writes(c.target, name, folder)]
+    chosen = named or ([(s, c) for s, c in found if _unnamed(c.target)] if folder is None else [])
     if not chosen:
         return None, None
     intervals = sorted({c.seconds for _, c in chosen})
@@ -272,3 +277,18 @@ def script_interval(scripts: list[tuple[str, str]], name: str, fmt: str) -> tupl
     numbers = [v for v in c.values if _NUMBER.fullmatch(v.split("=", 1)[1])]  # the ones an interval can be
     values = f" ({', '.join(numbers)})" if numbers else ""
     return Evidence(c.seconds, "script", f"the command line `{c.written}` in {script} line {c.line}{values}"), None
+
+
+def _writes(target: str | None, name: str, folder: str | None) -> bool:
+    """The script's output path names this file (and, from the parent, this folder)."""
+    if target is None or target == "*":
+        return False
+    where, _, base = target.rpartition("/")
+    if base in ("", "*") or not fnmatch.fnmatchcase(name, base):
+        return False
+    return folder is None or (where != "" and fnmatch.fnmatchcase(folder, where.rsplit("/", 1)[-1]))
+
+
+def _unnamed(target: str | None) -> bool:
+    """The output file's name is a variable (or there is none): it may be any file."""
+    return target is None or target.rpartition("/")[2] in ("", "*")

@@ -59,6 +59,25 @@ def test_a_command_printed_in_the_file_and_interval_option_beat_the_script(lib: 
     assert src.notes == ["interval 2 s from --interval"]
 
 
+def test_the_script_above_the_results_folder_counts_for_the_files_it_writes_there(lib: Library, tmp_path: Path) -> None:
+    """The repository's own layout: run.sysbench next to res00/, which holds iostat.ro.1.res."""
+    top = tmp_path / "mysql.benchmark"
+    res = folder(top)
+    shutil.move(res / "run.sysbench", top / "run.sysbench")
+    rep = import_path(lib, res, Options(tz="UTC"))
+    assert iostat(rep).notes[0].startswith(f"interval 5 s from the command line {LINE} in ../run.sysbench line 36")
+    assert rep.skipped == []
+
+
+def test_a_script_above_that_writes_into_its_own_folder_says_nothing_of_this_one(lib: Library, tmp_path: Path) -> None:
+    top2 = tmp_path / "other"
+    res2 = folder(top2)
+    (res2 / "run.sysbench").unlink()
+    (top2 / "run.sh").write_text("#!/bin/sh\niostat -mx 2 10 > iostat.ro.1.res &\n")
+    rep = import_path(lib, res2, Options(tz="UTC"))
+    assert iostat(rep).notes == ["interval 1 s assumed: nothing in the folder tells it (use --interval)"]
+
+
 # The shapes of run scripts people write, each line as in a script (a constructed sample per case)
 @pytest.mark.parametrize(
     ("script", "name", "fmt", "want"),
