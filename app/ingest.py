@@ -669,7 +669,8 @@ def _read_nothing(report: SourceReport) -> str:
     said = [w for w in report.warnings if w.kind != "placement"]  # where nothing was placed: moot
     why = "; ".join(str(w) for w in said[:2])
     more = f" (+{len(said) - 2} more warnings)" if len(said) > 2 else ""
-    return f"looks like {report.format} but no series could be read from it" + (f": {why}{more}" if why else "")
+    what = "settings" if report.format == "config" else "series"  # configuration is read as settings
+    return f"looks like {report.format} but no {what} could be read from it" + (f": {why}{more}" if why else "")
 
 
 def _import_file(

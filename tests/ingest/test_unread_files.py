@@ -120,3 +120,21 @@ def test_a_broken_record_is_skipped_with_what_it_is(lib: Library, tmp_path: Path
     why = {s["path"]: s["reason"] for s in rep.skipped}
     assert why["benchlens-run.json"].startswith(said), why["benchlens-run.json"]
     assert why["benchlens-run.json"].endswith("the times, zone and commands it records are not used")
+
+
+def test_an_option_file_that_sets_nothing_says_so(lib: Library, tmp_path: Path) -> None:
+    """Debian's conf.d/mysql.cnf (`[mysql]`) and 60-galera.cnf (all commented out): before,
+    "not a known format"."""
+    d = shutil.copytree(RUN, tmp_path / "run")
+    for name in (
+        "config_debian12_mysql-common_conf.d_mysql.cnf.txt",
+        "config_debian12_mariadb-10.11_60-galera.cnf.txt",
+    ):
+        shutil.copy(FIXTURES / "config" / name, d / name.split("_", 3)[-1].replace(".txt", ""))
+    why = {s["path"]: s["reason"] for s in import_path(lib, d, UTC).skipped}
+    assert why == {
+        "conf.d_mysql.cnf": "looks like config but no settings could be read from it: "
+        "an option file that sets no option (sections: mysql)",
+        "60-galera.cnf": "looks like config but no settings could be read from it: "
+        "an option file that sets no option (sections: galera)",
+    }
