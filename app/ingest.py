@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -52,7 +52,7 @@ from benchlens.app.run_record import RECORD_MARK, checked_record, used_for, why_
 from benchlens.app.rundata import LibraryRunData
 from benchlens.app.store.library import Library
 from benchlens.app.store.writer import ImportTxn, SeriesSink
-from benchlens.app.unread import is_shell_script, what
+from benchlens.app.unread import is_shell_script, not_a_capture, what
 from benchlens.importers import AmbiguousFormat, detect, sysbench
 from benchlens.importers._read import HEAD, Reading, UnreadableCapture, chunks, decode_head, looks_binary, read_head
 from benchlens.importers._types import (
@@ -226,22 +226,28 @@ def _parent_scripts(root: Path) -> list[tuple[str, str]]:
 def _scan_file(scan: _Scan, p: Path, rel: str) -> None:
     st, head, inside = _text_head(p)
     record = _run_record(scan, rel, head, st.st_size)
+    if (said := not_a_capture(head, p.name)) is not None:  # a run script, a query log: never a capture
+        _unread(scan, rel, head, p.name, said, inside)
     try:
         fmt = detect(head)
     except AmbiguousFormat as e:
         raise _Skip((what(head, p.name) or str(e)) + inside) from None
     if fmt is None:
-        said = what(head, p.name) or "not a known format"
-        if is_shell_script(head, p.name) and states_intervals(head):
-            scan.scripts.append((rel, head))
-            said = "shell script: not imported; read for the intervals it gives the monitors"
-        raise _Skip(said + inside)
+        _unread(scan, rel, head, p.name, what(head, p.name) or "not a known format", inside)
     probed, reports = _probe(p, fmt)
     found = FolderFile(rel, p, st.st_size, st.st_mtime_ns, fmt, probed, pt_stalk_time(p.name), reports=reports)
     found.command = command_interval(head, fmt.name)
     if record is not None:
         found.notes.append(record)
     scan.files.append(found)
+
+
+def _unread(scan: _Scan, rel: str, head: str, name: str, said: str, inside: str) -> NoReturn:
+    """Skip a file no importer reads, with what it is; a run script is kept as interval evidence."""
+    if is_shell_script(head, name) and states_intervals(head):
+        scan.scripts.append((rel, head))
+        said = "shell script: not imported; read for the intervals it gives the monitors"
+    raise _Skip(said + inside)
 
 
 def _run_record(scan: _Scan, rel: str, head: str, size: int) -> str | None:

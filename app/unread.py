@@ -9,7 +9,9 @@ listed as skipped with what it is, so the user sees it was looked at and why it 
   same file, and pt-query-digest `--output json`);
 - a shell script (`#!` line of sh/bash/dash/ksh/zsh, or shell lines under a `.sh` name);
 - the kernel log (`dmesg`, `dmesg -T`), a MySQL/MariaDB error log (5.x, 8.x and MariaDB stamps),
-  `top -b`, fio's text report, pt-summary and pt-mysql-summary.
+  `top -b`, fio's text report, pt-summary and pt-mysql-summary;
+- never captures, whatever queries they quote (checked before the importers sniff: not_a_capture):
+  scripts (`#!`), the server's slow and general query logs, pt-query-digest's report.
 """
 
 from __future__ import annotations
@@ -34,7 +36,39 @@ _TOP = re.compile(r"^top - \d\d:\d\d:\d\d up .*\n(?:Tasks|Threads):", re.M)
 _FIO_TEXT = re.compile(r"^\S+: \(g=\d+\): rw=\w+", re.M)
 _FIO_VERSION = re.compile(r"^fio-(\d[\w.]*)$", re.M)
 _NOTES_THEN_JSON = re.compile(r"(?:(?:note|fio|warning|error)\b[^\n]*\n){1,5}(?=\{\s*\n?\s*\")", re.I)
+_PT_DIGEST = re.compile(r"^# Overall: \d+ total, \d+ unique", re.M)
+# the three lines a server writes at the top of its slow or general log, and a slow log's entry
+_SERVER_LOG = re.compile(r"\S*(?:mysqld|mariadbd)(?:\.exe)?, Version: .*started with:\s*\n")
+_SLOW_ENTRY = re.compile(r"^# User@Host: .*\n(?:# .*\n){0,4}# Query_time: \d", re.M)
 _PT = re.compile(r"^# Percona Toolkit (System|MySQL) Summary Report #")
+
+
+def not_a_capture(head: str, name: str = "") -> str | None:
+    """What the file is when it is a kind that is never a capture, whatever words it quotes (a
+    slow log or pt-query-digest's report quotes `SHOW ENGINE INNODB MUTEX` and `SELECT EVENT_NAME,
+    COUNT_STAR ...` as queries; a run script runs them): checked before the importers sniff."""
+    text = head.lstrip("\ufeff")
+    if text.startswith("#!"):
+        return (
+            "shell script: not data, not imported"
+            if _shell(text, name)
+            else f"script ({_interpreter(text)}): {NOT_READ}"
+        )
+    if m := _PT.match(text):
+        tool = "pt-summary" if m.group(1) == "System" else "pt-mysql-summary"
+        return f"{tool} report (Percona Toolkit): {NOT_READ}"
+    if _PT_DIGEST.search(text[:4096]):
+        return f"pt-query-digest report: {NOT_READ}"
+    if _SERVER_LOG.match(text) or _SLOW_ENTRY.search(text[:8192]):
+        kind = "slow query log" if _SLOW_ENTRY.search(text[:65536]) else "general query log"
+        return f"MySQL/MariaDB {kind}: {NOT_READ}"
+    return None
+
+
+def _interpreter(text: str) -> str:
+    words = text[2:].split("\n", 1)[0].split()
+    prog = words[0].rsplit("/", 1)[-1] if words else "?"
+    return words[1].rsplit("/", 1)[-1] if prog == "env" and len(words) > 1 else prog
 
 
 def what(head: str, name: str = "") -> str | None:
@@ -45,9 +79,8 @@ def what(head: str, name: str = "") -> str | None:
     if (m := _NOTES_THEN_JSON.match(text)) and (j := _json(text[m.end() :])) is not None:
         # `fio --output-format=json > out.json 2>&1`: its notes on stderr come first
         return f"{j}, after {m.group().count(chr(10))} line(s) of messages: {NOT_READ}"
-    if m := _PT.match(text):
-        tool = "pt-summary" if m.group(1) == "System" else "pt-mysql-summary"
-        return f"{tool} report (Percona Toolkit): {NOT_READ}"
+    if (said := not_a_capture(text, name)) is not None:
+        return said
     if _shell(text, name):
         return "shell script: not data, not imported"
     lines = text.splitlines()[:50]

@@ -12,7 +12,8 @@
 # OUT/pt-mysql-summary.txt       pt-mysql-summary on it (first 30 lines kept)
 # OUT/query_digest.json          pt-query-digest --output json of its slow log (long_query_time=0)
 #                                while sysbench ran and the snapshot queries of `benchlens record`
-#                                looped, filtered to those queries (the JSON quotes them)
+#                                looped, filtered to those queries (the JSON quotes them); its text
+#                                report (query_digest.txt) and an excerpt of the slow log (slow.log)
 set -euo pipefail
 OUT=${1:?usage: unread_files.sh OUT}
 M=/tmp/unread_files_maria
@@ -48,6 +49,9 @@ done
 wait %2 || true
 pt-query-digest --limit 100% --filter '$event->{arg} =~ m/show engine innodb mutex|performance_schema\.events_waits/i' \
   --output json "$M/slow.log" >query_digest.json
+pt-query-digest --limit 100% --filter '$event->{arg} =~ m/show engine innodb mutex|performance_schema\.events_waits/i' \
+  "$M/slow.log" >query_digest.txt
+{ sed -n 1,10p "$M/slow.log"; sed -n 43,66p "$M/slow.log"; } >slow.log  # the prepare's INSERT left out
 pt-mysql-summary -- --socket="$M/mysqld.sock" --user=root >pt-mysql-summary.txt
 cp "$M/mariadb.err" .
 kill "$PID"

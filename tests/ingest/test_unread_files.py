@@ -31,6 +31,9 @@ SAID = {
     "top.txt": "top -b output",
     "pt-summary.txt": "pt-summary report (Percona Toolkit)",
     "pt-mysql-summary.txt": "pt-mysql-summary report (Percona Toolkit)",
+    # they quote SHOW ENGINE INNODB MUTEX and SELECT EVENT_NAME, COUNT_STAR: were a tie innodb_mutex/perfschema
+    "slow.log": "MySQL/MariaDB slow query log",
+    "query_digest.txt": "pt-query-digest report",
 }
 
 
