@@ -11,9 +11,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from benchlens.app.ingest import import_path
+from benchlens.app.interval import script_interval
 from benchlens.app.store import Library
+from benchlens.app.unread import what
 from tests.bad_input import RUN, UTC
 from tests.conftest import FIXTURES
 
@@ -141,3 +145,22 @@ def test_an_option_file_that_sets_nothing_says_so(lib: Library, tmp_path: Path) 
         "60-galera.cnf": "looks like config but no settings could be read from it: "
         "an option file that sets no option (sections: galera)",
     }
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.one_of(
+        st.text(max_size=400),
+        st.sampled_from(sorted(SAID)).flatmap(
+            lambda n: st.integers(0, 3000).map(lambda k: (UNREAD / n).read_text()[:k])  # cut anywhere
+        ),
+    ),
+    name=st.sampled_from(["run.sh", "x.json", "notes"]),
+)
+def test_naming_any_text_never_raises(text: str, name: str) -> None:
+    """What a file is, and the interval a script gives, are read from any text (a head cut
+    anywhere, unbalanced quotes and brackets) without an exception: one line or nothing."""
+    said = what(text, name)
+    assert said is None or ("\n" not in said and said.strip())
+    for fmt in ("iostat", "vmstat", "mpstat"):
+        script_interval([(name, text)], "iostat.log", fmt)
