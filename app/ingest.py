@@ -137,7 +137,8 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
         job = _Job(lib, txn, run_id, plan.clock, opts, sum(f.size for f in scan.files))
         reports, bench = _import_files(job, scan)
         if not any(r.series for r in reports):  # no sources, or configuration alone: no run
-            raise _nothing(root, scan.skipped + [{"path": r.path, "reason": "settings only"} for r in reports])
+            only = [{"path": r.path, "reason": _settings_only(r.path, scan)} for r in reports]
+            raise _nothing(root, scan.skipped + only)
         if plan.existing is not None and plan.same_hashes(txn.source_hashes(run_id)):
             txn.rollback()
             return _unchanged(lib, plan.existing, scan.skipped)
@@ -154,6 +155,10 @@ def _resolved(path: str | Path) -> Path:
         return Path(path).resolve()
     except (RuntimeError, OSError) as e:  # a symlink loop
         raise FolderError(f"{shown(str(path))}: cannot resolve the path ({shown(str(e))})") from None
+
+
+def _settings_only(path: str, scan: _Scan) -> str:
+    return "the run's record, and no capture beside it" if path == scan.recorded_path else "settings only"
 
 
 def _nothing(root: Path, skipped: list[dict[str, str]]) -> FolderError:

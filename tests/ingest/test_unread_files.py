@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchlens.app.ingest import import_path
+from benchlens.app.ingest import FolderError, import_path
 from benchlens.app.interval import script_interval
 from benchlens.app.store import Library
 from benchlens.app.unread import what
@@ -164,3 +164,14 @@ def test_naming_any_text_never_raises(text: str, name: str) -> None:
     assert said is None or ("\n" not in said and said.strip())
     for fmt in ("iostat", "vmstat", "mpstat"):
         script_interval([(name, text)], "iostat.log", fmt)
+
+
+def test_a_record_alone_is_named_in_the_refusal(lib: Library, tmp_path: Path) -> None:
+    d = tmp_path / "only"
+    d.mkdir()
+    shutil.copy(RECORDED / "benchlens-run.json", d)
+    shutil.copy(UNREAD / "fio.json", d)
+    with pytest.raises(FolderError) as e:
+        import_path(lib, d)
+    assert "benchlens-run.json: the run's record, and no capture beside it" in str(e.value)
+    assert "fio.json: JSON of fio --output-format=json" in str(e.value)
