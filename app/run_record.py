@@ -25,9 +25,11 @@ def checked_record(meta: dict[str, Any]) -> list[str]:
     """Remove the fields of `meta` the import cannot use (wrong type); what was said about them."""
     said = []
     version = meta.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or version != VERSION:
+    if "version" not in meta:
+        said.append(f"no record version: read as version {VERSION}, the fields it knows are used")
+    elif not isinstance(version, int) or isinstance(version, bool) or version != VERSION:
         said.append(
-            f"written as record version {version!r}; this benchlens reads version {VERSION}: "
+            f"written as record version {_short(version)}; this benchlens reads version {VERSION}: "
             "the fields it knows are used"
         )
     for key in NUMBERS:

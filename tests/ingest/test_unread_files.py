@@ -175,3 +175,9 @@ def test_a_record_alone_is_named_in_the_refusal(lib: Library, tmp_path: Path) ->
         import_path(lib, d)
     assert "benchlens-run.json: the run's record, and no capture beside it" in str(e.value)
     assert "fio.json: JSON of fio --output-format=json" in str(e.value)
+
+
+def test_a_record_without_a_version_is_read_as_version_1(lib: Library, tmp_path: Path) -> None:
+    rep = import_path(lib, recorded(tmp_path, {"version": None}))
+    assert rep.warnings[0] == "benchlens-run.json: no record version: read as version 1, the fields it knows are used"
+    assert [s.settings for s in rep.sources if s.path == "benchlens-run.json"] != [0]
