@@ -6,7 +6,7 @@ listed as skipped with what it is, so the user sees it was looked at and why it 
 (never "matches several formats", never a traceback). Recognised by content only:
 - JSON (an object, an array, or JSON lines): its top-level keys, and the tool when they name one
   (fio `--output-format=json`, also behind the `note:` lines fio prints when stderr goes to the
-  same file, and pt-query-digest `--output json`);
+  same file, pt-query-digest `--output json`, PerfKitBenchmarker's samples);
 - a shell script (`#!` line of sh/bash/dash/ksh/zsh, or shell lines under a `.sh` name);
 - the kernel log (`dmesg`, `dmesg -T`), a MySQL/MariaDB error log (5.x, 8.x and MariaDB stamps),
   `top -b`, fio's text report, pt-summary and pt-mysql-summary;
@@ -126,7 +126,7 @@ def _json(text: str) -> str | None:
         if not re.match(r"\[\s*[\[{\"\]]", start):
             return None
         inner = start[1:].lstrip()
-        return "JSON array" + (_about(_keys(inner)) if inner.startswith("{") else "")
+        return "JSON array" + (_about(_keys(inner), label="keys of its first item") if inner.startswith("{") else "")
     keys = _keys(start)
     if not keys and not re.match(r"\{\s*(?:\}|\")", start):
         return None
@@ -153,6 +153,8 @@ def _tool(keys: list[str], doc: object) -> str | None:
         return f"fio --output-format=json ({version})" if isinstance(version, str) else "fio --output-format=json"
     if {"global", "classes"} <= k:
         return "pt-query-digest --output json"
+    if {"metric", "value", "unit", "metadata"} <= k:
+        return "PerfKitBenchmarker samples"
     return None
 
 

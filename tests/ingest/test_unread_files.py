@@ -30,6 +30,7 @@ SAID = {
     "fio.json": "JSON of fio --output-format=json (fio-3.33) (top-level keys: fio version, timestamp,",
     "fio_notes.json": "JSON of fio --output-format=json (fio-3.33) (top-level keys: fio version, timestamp,",
     "fio.txt": "fio report (text, fio-3.33)",
+    "pkb_samples.json": "JSON array of PerfKitBenchmarker samples (keys of its first item: metadata, metric,",
     "dmesg.txt": "kernel log (dmesg)",
     "mariadb.err": "MySQL/MariaDB error log",
     "top.txt": "top -b output",
