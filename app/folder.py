@@ -103,6 +103,34 @@ def candidates(root: Path) -> tuple[list[Path], list[dict[str, str]]]:
     return files, skipped
 
 
+# The folder above a run folder may hold the script that wrote it (`run.sysbench` writing
+# res00/iostat.ro.1.res): its files named as scripts are looked at, a bounded number of them.
+SCRIPT_NAMES = re.compile(r"^run[\w.\-]*$|\.(?:sh|bash)$")
+PARENT_ENTRIES = 1000  # entries of the parent folder looked at
+PARENT_SCRIPTS = 20  # scripts read from it
+SCRIPT_BYTES = 1 << 20  # a run script is a few kB
+
+
+def parent_scripts(root: Path) -> list[Path]:
+    """The files of the folder above `root` named as run scripts (`run.sysbench`, `bench.sh`),
+    regular and small; never the run folder's own files, never followed further up."""
+    found: list[Path] = []
+    try:
+        with os.scandir(root.parent) as it:
+            for i, entry in enumerate(it):
+                if i >= PARENT_ENTRIES or len(found) >= PARENT_SCRIPTS:
+                    break
+                if not SCRIPT_NAMES.search(entry.name) or entry.path == str(root):
+                    continue
+                with contextlib.suppress(OSError):
+                    st = os.stat(entry.path)
+                    if stat.S_ISREG(st.st_mode) and 0 < st.st_size <= SCRIPT_BYTES:
+                        found.append(Path(entry.path))
+    except OSError:
+        return []
+    return sorted(found)
+
+
 # pt-stalk names every file of a collection after the moment it started: 2018_03_05_13_24_55-vmstat
 _PT_STALK = re.compile(r"^(\d{4})_(\d\d)_(\d\d)_(\d\d)_(\d\d)_(\d\d)-.+")
 

@@ -4,16 +4,15 @@ A failed or cancelled import leaves the library as it was; an unchanged folder i
 A file whose bytes turn out unreadable while it streams (corrupt or unbounded compressed data)
 is rolled back alone (a savepoint per file) and listed as skipped with the reason.
 
-The steps: scan the folder (sniff and probe every file) -> plan (the folder's clock, the run it
-updates) -> import each file -> place the files without times of their own -> finish the run.
+The steps: scan the folder (sniff and probe every file: app/scan.py) -> plan (the folder's clock,
+the run it updates) -> import each file -> place the files without times of their own -> finish
+the run.
 How a file is placed in time is decided by its importer's `SourceMeta.timing` alone."""
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import io
-import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -28,35 +27,35 @@ from benchlens.app.dedup import Fingerprint, keep_first, same
 from benchlens.app.folder import (
     FolderError,
     FolderFile,
-    candidates,
     chained,
-    group_pt_stalk,
     open_regular,
-    pt_stalk_time,
     shown,
 )
 from benchlens.app.interval import DEFAULT as DEFAULT_INTERVAL
-from benchlens.app.interval import Evidence, Interval, choose, command_interval, from_span
+from benchlens.app.interval import (
+    Evidence,
+    Interval,
+    choose,
+    command_interval,
+    from_span,
+    script_interval,
+)
 from benchlens.app.model import Run, SeriesInfo, SeriesRef, SourceFile
-from benchlens.app.record import read_metadata
 from benchlens.app.rundata import LibraryRunData
+from benchlens.app.scan import PROBE, Scan, nothing, probe, scan_folder
 from benchlens.app.store.library import Library
 from benchlens.app.store.writer import ImportTxn, SeriesSink
-from benchlens.importers import AmbiguousFormat, detect, sysbench
-from benchlens.importers._read import HEAD, Reading, UnreadableCapture, chunks, decode_head, looks_binary, read_head
+from benchlens.importers import sysbench
+from benchlens.importers._read import Reading, UnreadableCapture, chunks
 from benchlens.importers._types import (
     Block,
     Context,
     FormatError,
     ImportCancelled,
-    Importer,
-    RawClock,
-    SourceMeta,
     SourceWarning,
     Timing,
 )
 
-PROBE = 256 << 10
 DEDUP_MAX_BYTES = 64 << 20  # files of one format larger than this are not compared for duplicates
 
 
@@ -117,7 +116,7 @@ class RunReport:
 def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> RunReport:
     opts = opts or Options()
     root = _resolved(path)
-    scan = _scan(root)
+    scan = scan_folder(root)
     plan = _plan(lib, root, scan, opts)
     if plan.existing is not None and plan.same_files(scan.files):
         return _unchanged(lib, plan.existing, scan.skipped)
@@ -126,7 +125,8 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
         job = _Job(lib, txn, run_id, plan.clock, opts, sum(f.size for f in scan.files))
         reports, bench = _import_files(job, scan)
         if not any(r.series for r in reports):  # no sources, or configuration alone: no run
-            raise _nothing(root, scan.skipped + [{"path": r.path, "reason": "settings only"} for r in reports])
+            only = [{"path": r.path, "reason": _settings_only(r.path, scan)} for r in reports]
+            raise nothing(root, scan.skipped + only)
         if plan.existing is not None and plan.same_hashes(txn.source_hashes(run_id)):
             txn.rollback()
             return _unchanged(lib, plan.existing, scan.skipped)
@@ -145,131 +145,8 @@ def _resolved(path: str | Path) -> Path:
         raise FolderError(f"{shown(str(path))}: cannot resolve the path ({shown(str(e))})") from None
 
 
-def _nothing(root: Path, skipped: list[dict[str, str]]) -> FolderError:
-    reasons = "; ".join(f"{s['path']}: {s['reason']}" for s in skipped[:3])
-    more = f"; {len(skipped) - 3} more" if len(skipped) > 3 else ""
-    return FolderError(f"{shown(str(root))}: nothing to import" + (f" ({reasons}{more})" if reasons else ""))
-
-
-# ---- scan: what the folder holds --------------------------------------------------------------
-
-
-class _Skip(Exception):
-    """A file left out of the import (the reason shown to the user)."""
-
-
-@dataclass
-class _Scan:
-    files: list[FolderFile] = field(default_factory=list)
-    skipped: list[dict[str, str]] = field(default_factory=list)
-    recorded: dict[str, Any] | None = None  # `benchlens record`'s description of the run
-    recorded_path: str = ""
-
-    def recorded_start(self) -> float | None:
-        """The benchmark's start as recorded, if it was."""
-        r = self.recorded
-        return float(r["bench_start"]) if r is not None and "bench_start" in r else None
-
-    def recorded_bench(self) -> tuple[float, float] | None:
-        """The benchmark's (start, end) as recorded, if they were."""
-        r = self.recorded
-        if r is None or "bench_start" not in r or "bench_end" not in r:
-            return None
-        return float(r["bench_start"]), float(r["bench_end"])
-
-
-def _scan(root: Path) -> _Scan:
-    """Every file of the folder (or the one file) sniffed and its head probed; the others skipped
-    with a reason. Nothing to import is an error."""
-    scan = _Scan()
-    paths, scan.skipped = candidates(root)
-    base = root if root.is_dir() else root.parent
-    for p in paths:
-        rel = shown(str(p.relative_to(base)))
-        try:
-            _scan_file(scan, p, rel)
-        except _Skip as e:
-            scan.skipped.append({"path": rel, "reason": str(e)})
-    if not scan.files:
-        raise _nothing(root, scan.skipped)
-    scan.files = group_pt_stalk(scan.files)
-    return scan
-
-
-def _scan_file(scan: _Scan, p: Path, rel: str) -> None:
-    st, head, inside = _text_head(p)
-    if head.lstrip().startswith("{") and (meta := read_metadata(head)) is not None:
-        scan.recorded, scan.recorded_path = meta, rel  # the run's description: used, and its settings kept
-    try:
-        fmt = detect(head)
-    except AmbiguousFormat as e:
-        raise _Skip(str(e)) from None
-    if fmt is None:
-        raise _Skip("not a known format" + inside)
-    probed, reports = _probe(p, fmt)
-    found = FolderFile(rel, p, st.st_size, st.st_mtime_ns, fmt, probed, pt_stalk_time(p.name), reports=reports)
-    found.command = command_interval(head, fmt.name)
-    scan.files.append(found)
-
-
-def _text_head(p: Path) -> tuple[os.stat_result, str, str]:
-    """The file's stat, its head as text, and ` (inside gzip data)` when it is compressed."""
-    try:
-        st = p.stat()
-        with open_regular(p) as f:
-            raw, packed = read_head(f, HEAD)
-        head = decode_head(raw)
-    except OSError as e:
-        raise _Skip(_cannot_read(e)) from None
-    except UnreadableCapture as e:
-        raise _Skip(str(e)) from None
-    inside = f" (inside {packed} data)" if packed else ""
-    if st.st_size == 0 or not raw:
-        raise _Skip("empty file" + inside)
-    if head is None:
-        raise _Skip((looks_binary(raw) or "not text") + inside)
-    return st, head, inside
-
-
-def _cannot_read(e: OSError) -> str:
-    return f"cannot read ({e.strerror or e})"
-
-
-class _CountingClock(RawClock):
-    """A raw clock that counts the reports of a file without times (report k is index k)."""
-
-    def __init__(self) -> None:
-        self.reports = 0
-
-    def index(self, k: np.ndarray) -> np.ndarray:
-        k = np.asarray(k, np.float64)
-        if k.size and np.isfinite(k).any():
-            self.reports = max(self.reports, int(np.nanmax(k)) + 1)
-        return k
-
-
-def _probe(path: Path, fmt: Importer, limit: int | None = PROBE) -> tuple[SourceMeta, int | None]:
-    """Parse the head of a file (all of it without `limit`) with a raw clock: zone evidence,
-    launch time, how it is timed; and its report count when the head was the whole file."""
-    clock = _CountingClock()
-    ctx = Context(clock)
-    try:
-        with open_regular(path) as f:
-            if limit is None:
-                whole = True
-                stream: Iterator[bytes] = chunks(f)
-            else:
-                raw, _ = read_head(f, limit)
-                whole = len(raw) < limit
-                stream = chunks(io.BytesIO(raw if whole else raw[: raw.rfind(b"\n") + 1]))
-            with contextlib.suppress(FormatError):
-                for _ in fmt.parse(stream, ctx):
-                    pass
-    except UnreadableCapture as e:
-        raise _Skip(str(e)) from None
-    except OSError as e:
-        raise _Skip(_cannot_read(e)) from None
-    return ctx.meta, (clock.reports if whole else None)
+def _settings_only(path: str, scan: Scan) -> str:
+    return "the run's record, and no capture beside it" if path == scan.recorded_path else "settings only"
 
 
 # ---- plan: the folder's clock and the run it updates ------------------------------------------
@@ -299,8 +176,8 @@ class _Plan:
         return sorted(hashes) == sorted((s.path, s.sha256) for s in self.old)
 
 
-def _plan(lib: Library, root: Path, scan: _Scan, opts: Options) -> _Plan:
-    warnings: list[str] = []
+def _plan(lib: Library, root: Path, scan: Scan, opts: Options) -> _Plan:
+    warnings: list[str] = list(scan.warnings)
     clock = _folder_clock(scan, opts, warnings)
     _drop_duplicates(scan, clock, warnings)
     _drop_summary_copies(scan, warnings)
@@ -311,7 +188,7 @@ def _plan(lib: Library, root: Path, scan: _Scan, opts: Options) -> _Plan:
     return _Plan(folder, name, clock, warnings, existing, old)
 
 
-def _folder_clock(scan: _Scan, opts: Options, warnings: list[str]) -> FolderClock:
+def _folder_clock(scan: Scan, opts: Options, warnings: list[str]) -> FolderClock:
     """The zone from the evidence the files print, and the launch that places the files without
     times (the earliest launch a timed file tells)."""
     clock = resolve(_zone_evidence(scan), opts.tz, warnings)
@@ -323,7 +200,7 @@ def _folder_clock(scan: _Scan, opts: Options, warnings: list[str]) -> FolderCloc
     return clock
 
 
-def _drop_duplicates(scan: _Scan, clock: FolderClock, warnings: list[str]) -> None:
+def _drop_duplicates(scan: Scan, clock: FolderClock, warnings: list[str]) -> None:
     """Of files of one format that hold the same capture (app/dedup.py), one is kept; the other
     is listed as skipped, and a warning names both and says why."""
     by_format: dict[str, list[FolderFile]] = {}
@@ -353,7 +230,7 @@ def _drop_duplicates(scan: _Scan, clock: FolderClock, warnings: list[str]) -> No
             winner.notes.append(said)
 
 
-def _drop_summary_copies(scan: _Scan, warnings: list[str]) -> None:
+def _drop_summary_copies(scan: Scan, warnings: list[str]) -> None:
     """A sysbench log of one run's summary beside the log of the same run's reports, which ends
     with that summary (importers/sysbench.summary_copies), is skipped: its point is no sample."""
     logs = {f.rel: f for f in scan.files if f.fmt.name == "sysbench" and not f.parts and f.size <= DEDUP_MAX_BYTES}
@@ -389,7 +266,7 @@ def _fingerprint(f: FolderFile, clock: FolderClock) -> Fingerprint | None:
     return fp
 
 
-def _zone_evidence(scan: _Scan) -> list[tuple[str, str, float | str]]:
+def _zone_evidence(scan: Scan) -> list[tuple[str, str, float | str]]:
     evidence: list[tuple[str, str, float | str]] = []
     if scan.recorded is not None and isinstance(scan.recorded.get("utc_offset"), int | float):
         evidence.append((scan.recorded_path, "offset", float(scan.recorded["utc_offset"])))
@@ -436,7 +313,7 @@ class _Job:
     done: int = 0  # bytes of the files already imported
 
 
-def _import_files(job: _Job, scan: _Scan) -> tuple[list[SourceReport], tuple[float, float] | None]:
+def _import_files(job: _Job, scan: Scan) -> tuple[list[SourceReport], tuple[float, float] | None]:
     """Every file, each in a savepoint; and the benchmark's (start, end) when known."""
     reports: list[SourceReport] = []
     bench: tuple[float, float] | None = None
@@ -452,7 +329,7 @@ def _import_files(job: _Job, scan: _Scan) -> tuple[list[SourceReport], tuple[flo
             if job.clock.origin is None:
                 _origin_from_timed(job, timed)
             interval = _interval(job, scan, f, timed)
-        imported = _import_saved(job, f, method, scan.skipped, interval)
+        imported = _import_saved(job, f, method, scan.skipped, interval, record=f.rel == scan.recorded_path)
         if imported is None:
             continue
         report, source_id = imported
@@ -467,7 +344,7 @@ def _import_files(job: _Job, scan: _Scan) -> tuple[list[SourceReport], tuple[flo
 _ORDER = {Timing.WALL: 0, Timing.INDEX: 1, Timing.RELATIVE: 2}
 
 
-def _interval(job: _Job, scan: _Scan, f: FolderFile, spanned: list[tuple[int, str]]) -> Interval:
+def _interval(job: _Job, scan: Scan, f: FolderFile, spanned: list[tuple[int, str]]) -> Interval:
     """The interval between the reports of a file without times, from the evidence its folder
     holds (app/interval.py); `spanned`: the sources imported so far that cover a known span."""
     if f.meta.spacing is not None and f.meta.interval is not None:
@@ -479,9 +356,15 @@ def _interval(job: _Job, scan: _Scan, f: FolderFile, spanned: list[tuple[int, st
         evidence.append(Evidence(f.command[0], "command", f"the command line `{f.command[1]}` printed in the file"))
     if (recorded := _recorded_command(scan, f)) is not None:
         evidence.append(recorded)
+    script, disagree = script_interval(scan.scripts, f.path.name, f.fmt.name)
+    if script is None and disagree is None and scan.parent_scripts and not f.parts:
+        script, disagree = script_interval(scan.parent_scripts, f.path.name, f.fmt.name, f.path.parent.name)
+    if script is not None:
+        evidence.append(script)
     if job.opts.interval is None:  # the override decides alone
         evidence += _span_evidence(job, scan, f, spanned)
-    return choose(evidence)
+    chosen = choose(evidence)
+    return replace(chosen, warnings=(*chosen.warnings, disagree)) if disagree else chosen
 
 
 def _span(span: tuple[float | None, float | None]) -> float:
@@ -489,7 +372,7 @@ def _span(span: tuple[float | None, float | None]) -> float:
     return last - first if first is not None and last is not None else 0.0
 
 
-def _recorded_command(scan: _Scan, f: FolderFile) -> Evidence | None:
+def _recorded_command(scan: Scan, f: FolderFile) -> Evidence | None:
     """The command benchlens-run.json recorded for this file (benchlens record's monitors)."""
     commands = scan.recorded.get("commands") if scan.recorded is not None else None
     cmd = commands.get(f.rel) if isinstance(commands, dict) else None
@@ -498,10 +381,10 @@ def _recorded_command(scan: _Scan, f: FolderFile) -> Evidence | None:
     return Evidence(found[0], "command", f"the command line `{found[1]}` recorded in {scan.recorded_path}")
 
 
-def _span_evidence(job: _Job, scan: _Scan, f: FolderFile, spanned: list[tuple[int, str]]) -> list[Evidence]:
+def _span_evidence(job: _Job, scan: Scan, f: FolderFile, spanned: list[tuple[int, str]]) -> list[Evidence]:
     """What the spans beside the file say: a timed file's span, a relative log's length and the
     file's own modification time, each over the file's report count."""
-    n = f.reports if f.reports is not None else _probe(f.path, f.fmt, None)[1]
+    n = f.reports if f.reports is not None else probe(f.path, f.fmt, None)[1]
     if not n or n < 2 or f.parts:
         return []
     out = []
@@ -512,7 +395,7 @@ def _span_evidence(job: _Job, scan: _Scan, f: FolderFile, spanned: list[tuple[in
     for log in scan.files:
         if log.meta.timing is not Timing.RELATIVE:
             continue
-        length = log.meta.last_relative if log.size <= PROBE else _probe(log.path, log.fmt, None)[0].last_relative
+        length = log.meta.last_relative if log.size <= PROBE else probe(log.path, log.fmt, None)[0].last_relative
         if length and (secs := from_span(length, n, round_up=True)) is not None:
             out.append(Evidence(secs, "span", f"{log.rel}'s {length:g} s over this file's {n} reports"))
             break
@@ -531,7 +414,7 @@ def _origin_from_timed(job: _Job, timed: list[tuple[int, str]]) -> None:
         job.clock.origin, job.clock.origin_from = min(firsts)
 
 
-def _anchor_relative(job: _Job, scan: _Scan) -> str | None:
+def _anchor_relative(job: _Job, scan: Scan) -> str | None:
     """Set where t = 0 of a log timed relative to the benchmark start goes; say how it was found."""
     start = scan.recorded_start()
     if start is not None:
@@ -582,11 +465,17 @@ def _bench_span(job: _Job, source_id: int) -> tuple[float, float] | None:
 
 
 def _import_saved(
-    job: _Job, f: FolderFile, relative_method: str | None, skipped: list[dict[str, str]], interval: Interval | None
+    job: _Job,
+    f: FolderFile,
+    relative_method: str | None,
+    skipped: list[dict[str, str]],
+    interval: Interval | None,
+    record: bool = False,
 ) -> tuple[SourceReport, int] | None:
     """One file in a savepoint: (its report, its source id), or None when its bytes turned out
     unreadable or it gave no series (nothing of it stays, it is listed as skipped with the reason;
-    the others are imported)."""
+    the others are imported). The run's record (benchlens-run.json) stays a source without
+    settings: it placed the run, it is never a skipped file."""
     job.txn.savepoint()
     try:
         imported = _import_file(job, f, relative_method, interval)
@@ -596,7 +485,7 @@ def _import_saved(
         job.done += f.size
         return None
     job.done += f.size
-    if imported[0].series == 0 and not imported[0].settings:  # recognised, nothing read: not an import
+    if imported[0].series == 0 and not imported[0].settings and not record:  # recognised, nothing read
         job.txn.rollback_to_savepoint()
         skipped.append({"path": f.rel, "reason": _read_nothing(imported[0])})
         return None
@@ -609,7 +498,8 @@ def _read_nothing(report: SourceReport) -> str:
     said = [w for w in report.warnings if w.kind != "placement"]  # where nothing was placed: moot
     why = "; ".join(str(w) for w in said[:2])
     more = f" (+{len(said) - 2} more warnings)" if len(said) > 2 else ""
-    return f"looks like {report.format} but no series could be read from it" + (f": {why}{more}" if why else "")
+    what = "settings" if report.format == "config" else "series"  # configuration is read as settings
+    return f"looks like {report.format} but no {what} could be read from it" + (f": {why}{more}" if why else "")
 
 
 def _import_file(

@@ -6,11 +6,14 @@ Variants covered (fixtures in tests/fixtures/config):
   mariadb, server, client ...), `name = value`, `name=value`, bare `name` (a boolean switched on),
   `#`/`;` comments, quoted values, `#` after a value; `!include FILE` and `!includedir DIR` are kept
   as settings of scope `include` (shown, never followed: a folder is untrusted and may point anywhere);
+  a file of sections alone (Debian's conf.d/mysql.cnf is `[mysql]`; 60-galera.cnf has every option
+  commented out) sets nothing: no settings, one warning naming its sections;
 - `SHOW GLOBAL VARIABLES` (or `SHOW VARIABLES`) in any client shape (table, `mysql -B` TSV with or
   without its header, `\\G` vertical; see _mysql_table), alone or in snapshots after marker lines:
   the last complete snapshot is the server's configuration (scope `variables`); a value that changed
   between snapshots (SET GLOBAL during the run) is warned with both values;
-- benchlens-run.json (`benchlens record`): the commands (scope `command`, name: the file written),
+- benchlens-run.json (`benchlens record`, any record version: unknown keys are not read): the commands
+  (scope `command`, name: the file written),
   tool versions (`tool`), and the benchmark's options read off its command line (`benchmark`:
   sysbench `--threads --tables --table-size --report-interval --time --rate` and the test name,
   tpcc-mysql `tpcc_start -w -c -r -l -i`).
@@ -85,18 +88,21 @@ def _option_file_score(head: str) -> float:
     sections = [m.group(1).lower() for x in lines if (m := _SECTION.match(x))]
     known = any(_SERVER_SECTIONS.match(s) or s in ("client", "mysql", "mysqldump") for s in sections)
     fitting = sum(1 for x in lines if _SECTION.match(x) or _INCLUDE.match(x) or _OPTION.match(x))
-    return 0.9 if known and fitting == len(lines) and len(lines) >= 2 else 0.0
+    # one line is enough when it is a section: Debian's conf.d/mysql.cnf is `[mysql]` alone
+    return 0.9 if known and fitting == len(lines) and (len(lines) >= 2 or sections) else 0.0
 
 
 def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     first = next(chunks, b"")
     rest = _prepend(first, chunks)
     if first.lstrip()[:1] == b"{":
-        _recorded(rest, ctx)
+        if _recorded(rest, ctx):
+            yield from ()
+            return
     elif _VARIABLE_NAMES.search(first[:65536].decode("utf-8", "replace")) and not _looks_option_file(first):
         _variables(rest, ctx)
-    else:
-        _option_file(rest, ctx)
+    elif _option_file(rest, ctx):
+        return  # sections without options: said
     if not ctx.meta.settings:
         ctx.warn(None, "no settings found", kind="format")
     yield from ()
@@ -123,9 +129,12 @@ def _add(ctx: Context, setting: Setting) -> bool:
 # ---- my.cnf -----------------------------------------------------------------------------------
 
 
-def _option_file(chunks: Iterator[bytes], ctx: Context) -> None:
+def _option_file(chunks: Iterator[bytes], ctx: Context) -> bool:
+    """Read an option file's settings; True when it has sections but sets nothing (Debian ships
+    such files: every option commented out), which is said in a warning that names them."""
     ctx.note_variant("option file")
     section = ""
+    sections: list[str] = []
     for snap in snapshots(chunks, ctx):  # no markers in an option file: one snapshot of every line
         for no, raw in enumerate(snap.lines, snap.first_line):
             line = raw.strip()
@@ -133,15 +142,21 @@ def _option_file(chunks: Iterator[bytes], ctx: Context) -> None:
                 continue
             if m := _SECTION.match(line):
                 section = m.group(1).lower()
+                sections.append(section)
             elif m := _INCLUDE.match(line):
                 if not _add(ctx, Setting("include", "!" + m.group(1), m.group(2), no)):
-                    return
+                    return False
             elif (m := _OPTION.match(line)) and section:
                 value = HIDDEN if _SECRET.search(m.group(1)) else _option_value(m.group(2))
                 if not _add(ctx, Setting(section, m.group(1), value, no)):
-                    return
+                    return False
             elif ctx.room():
                 ctx.warn(no, f"not an option line: {line[:80]!r}", kind="unreadable")
+    if ctx.meta.settings or not sections:
+        return False
+    more = f" (+{len(sections) - 6} more)" if len(sections) > 6 else ""
+    ctx.warn(None, f"an option file that sets no option (sections: {', '.join(sections[:6])}{more})", kind="format")
+    return True
 
 
 def _option_value(text: str | None) -> str:
@@ -193,21 +208,23 @@ def _warn_changed(first: dict[str, tuple[str, int]], last: dict[str, tuple[str, 
 # ---- benchlens-run.json -----------------------------------------------------------------------
 
 
-def _recorded(chunks: Iterator[bytes], ctx: Context) -> None:
+def _recorded(chunks: Iterator[bytes], ctx: Context) -> bool:
+    """Read a benchlens-run.json's settings; True when it was one (a record that records no
+    commands or tools is still the run's record, not a file without settings)."""
     raw = b""
     for chunk in chunks:
         raw += chunk
         if len(raw) > MAX_JSON:
             ctx.warn(None, f"larger than {MAX_JSON >> 10} KiB: not a benchlens-run.json", kind="limit")
-            return
+            return False
     try:
         data = json.loads(raw.decode("utf-8"))
     except (ValueError, RecursionError):
         ctx.warn(None, "not valid JSON", kind="unreadable")
-        return
+        return False
     if not isinstance(data, dict) or data.get("format") != "benchlens-run":
         ctx.warn(None, "not a benchlens-run.json", kind="format")
-        return
+        return False
     ctx.note_variant("benchlens-run.json")
     for scope, key in (("command", "commands"), ("tool", "tools")):
         table = data.get(key)
@@ -217,6 +234,9 @@ def _recorded(chunks: Iterator[bytes], ctx: Context) -> None:
     for cmd in _bench_commands(data):
         for opt, value in benchmark_options(cmd):
             _add(ctx, Setting("benchmark", opt, value))
+    if not ctx.meta.settings:
+        ctx.note_variant("no commands or tools recorded")
+    return True
 
 
 def _bench_commands(data: dict[str, object]) -> list[str]:

@@ -15,6 +15,8 @@ Everything is cumulative (reset by a restart or TRUNCATE): between snapshots
   counter at all (`EVENT_NAME, AVG_TIMER_WAIT`): then they are kept as printed, in µs, as
   `AVG_TIMER_WAIT_since_start` (MIN_, MAX_ likewise).
 A select of any subset of these columns is read (`EVENT_NAME, SUM_TIMER_WAIT` gives only ms/s).
+Recognised by a result's layout (a header row, or `\\G` rows, with EVENT_NAME and a summary column),
+never by the words alone: slow logs and pt-query-digest reports quote them from the query.
 Entity: the event name (`wait/io/file/innodb/innodb_data_file`) or the file name. A single
 snapshot keeps the totals (for top-N tables).
 mysqldump output is read too: `INSERT INTO `table` [(columns)] VALUES (...),(...);` with the
@@ -64,6 +66,8 @@ _COMBINE: dict[str, Callable[[float, float], float]] = {
 _SUMMARY = frozenset(m.lower() for m in (*RATE_UNITS, *TIMERS))  # a select of any of them is read
 HEADERS = [frozenset({"event_name", c}) for c in sorted(_SUMMARY)]
 # the summary tables' own column names (their keys and their COUNT_/SUM_/MIN_/AVG_/MAX_ columns)
+# \G output: `EVENT_NAME: wait/...` then a summary column with its number within a few lines
+_VERTICAL = re.compile(r"^\s*event_name: \S.*\n(?:.*\n){0,6}?\s*(?:" + "|".join(sorted(_SUMMARY)) + r"): \d", re.M)
 _PS_COLUMN = re.compile(
     r"event_name|file_name|object_instance_begin|thread_id|user|host|(?:count|sum|min|avg|max)_[a-z_]+", re.I
 )
@@ -71,11 +75,22 @@ _PS_COLUMN = re.compile(
 
 def sniff(head: str) -> float:
     low = head.lower()
-    if "event_name" in low and any(c in low for c in _SUMMARY) and "innodb monitor output" not in low:
+    if "event_name" in low and "innodb monitor output" not in low and (_header(low) or _VERTICAL.search(low)):
         return 0.95
     if re.search(r"^insert into `?(?:" + "|".join(DUMP_COLUMNS) + ")", low, re.M):
         return 0.95  # a mysqldump of a Performance Schema summary without column names
     return 0.0
+
+
+def _header(low: str) -> bool:
+    """A result's header row (table or -B) with EVENT_NAME and a summary column: the layout, not
+    the words, which a slow log or pt-query-digest's report quotes from the query itself."""
+    for line in low.splitlines()[:2000]:
+        if "event_name" in line and ("|" in line or "\t" in line):
+            cells = {c.strip() for c in re.split(r"[|\t]", line)}
+            if "event_name" in cells and cells & _SUMMARY:
+                return True
+    return False
 
 
 def _wanted(res: mt.Result) -> bool:

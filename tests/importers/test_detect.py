@@ -55,3 +55,27 @@ def test_tie_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(importers, "FORMATS", (*importers.FORMATS, Twin))
     with pytest.raises(importers.AmbiguousFormat):
         importers.detect(head_of(FIXTURES / "runs" / "c_basic" / "vmstat.log"))
+
+
+def test_json_of_another_tool_is_claimed_by_no_importer() -> None:
+    """pt-query-digest's JSON names the queries it saw (`SHOW ENGINE INNODB MUTEX`, `SELECT
+    EVENT_NAME, COUNT_STAR ...`): it was refused as "content matches several formats equally:
+    innodb_mutex, perfschema"; only the importers that parse JSON score a JSON document."""
+    for name in ("query_digest.json", "fio.json"):
+        head = head_of(FIXTURES / "runs" / "unread_files" / name)
+        assert importers.looks_json(head)
+        assert importers.detect(head) is None, name
+
+
+@pytest.mark.parametrize(
+    ("head", "json"),
+    [
+        ('{"sysstat": {', True),
+        ('[\n {"metric": "x"}', True),
+        ("[mysqld]\ninnodb_buffer_pool_size = 1G\n", False),
+        ("[ 10s ] thds: 8 tps: 1.0\n", False),
+        ("[    0.000000] Linux version 6.1\n", False),
+    ],
+)
+def test_what_looks_like_json(head: str, json: bool) -> None:
+    assert importers.looks_json(head) is json

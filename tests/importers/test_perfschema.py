@@ -145,3 +145,17 @@ def test_a_top_n_loop_gives_rates_only_where_a_row_was_there_twice() -> None:
         assert np.array_equal(np.isnan(got), np.isnan(want)), ev
         assert got[~np.isnan(got)].tolist() == pytest.approx(want[~np.isnan(want)].tolist()), ev
     assert np.isnan(s[("COUNT_STAR", "wait/io/socket/sql/client_connection")][1][:2]).all()
+
+
+@pytest.mark.parametrize("name", ["slow.log", "query_digest.txt"])
+def test_the_query_quoted_in_a_slow_log_or_a_digest_is_no_result(name: str) -> None:
+    """A slow log and pt-query-digest's report quote `SELECT EVENT_NAME, COUNT_STAR, SUM_TIMER_WAIT
+    FROM performance_schema...`: perfschema scored them 0.95 (a tie with innodb_mutex, which sees
+    `SHOW ENGINE INNODB MUTEX`); a result's layout is what it looks for."""
+    head = (FIXTURES / "runs" / "unread_files" / name).read_text()
+    assert perfschema.sniff(head) == 0.0
+
+
+def test_the_vertical_layout_is_perfschema() -> None:
+    head = (PS / "perfschema_mariadb-10.11.19_vertical_top3.txt").read_text()
+    assert importers.detect(head) is perfschema
