@@ -38,37 +38,47 @@ test_dstat_rows.py). bench/dstat_speed.py measures it.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import itertools
 import re
+import shlex
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 
 import numpy as np
 
 from benchlens.importers import _dstat_rows
-from benchlens.importers._dstat_layout import Column, Layout, csv_layout, text_layout, title_line
-from benchlens.importers._dstat_rows import Plan, Rows
+from benchlens.importers._dstat_layout import Column, Layout, csv_layout, pcp_row, text_layout, title_line
+from benchlens.importers._dstat_rows import MONTHS, Plan, Rows
 from benchlens.importers._text import text_lines
-from benchlens.importers._types import Block, Context, Timing, append_row
+from benchlens.importers._types import Block, Context, Setting, Timing, append_row
 
 name = "dstat"
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+# dool draws its header and separators with box characters (its ASCII ones with --ascii): ┄ for
+# the title's dashes, ┬ ┼ between titles, │ between plugins, ┊ between the names of one plugin
+_BOX = str.maketrans("\u2504\u252c\u253c\u2502\u250a", "-  |:")
+_BOX_BYTES = b"\xe2\x94"  # UTF-8 of U+2500..U+253F
 _VALUE = re.compile(r"(-?\d+(?:\.\d+)?)([BkMGTPb]?)")
 _TIME = re.compile(r"(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.\d+)?")
+_DOOL_TIME = re.compile(r"([A-Z][a-z][a-z])-(\d\d) (\d\d):(\d\d):(\d\d)")  # dool: `Nov-27 00:26:18`
 _EPOCH = re.compile(r"\d{9,11}(?:\.\d+)?")
-_BANNER = re.compile(r'^"(Dstat|Dool) ([\w.]+) CSV output"')
-_DATE = re.compile(r'"Date:","\d\d \w\w\w (\d{4}) [\d:]+ ?([A-Za-z]*)"')
+_BANNER = re.compile(r'^"(Dstat|Dool|dool|pcp-dstat) ([\w.]+) CSV [Oo]utput"')
+_MISSED = re.compile(r"\s+missed (\d+) ticks\s*$")
+_DATE = re.compile(r'"Date:","((\d\d) (\w\w\w) (\d{4}) (\d\d):(\d\d):(\d\d)|\d\d \w\w\w (\d{4}) [\d:]+) ?([A-Za-z]*)"')
 _HOST = re.compile(r'^"Host:","([^"]*)"')
-_CMDLINE_DELAY = re.compile(r'^"Cmdline:","[^"]*?\s(\d+)(?:\s+\d+)?"')
+# options of dstat 0.7, dool and pcp-dstat that take an argument (the next word, unless attached)
+_ARG_SHORT = frozenset("CDILMNoPS")
+_ARG_LONG = frozenset({"--output", "--pidfile", "--diskset"})
 _SUFFIX = {"": 0, "B": 0, "k": 1, "M": 2, "G": 3, "T": 4, "P": 5}
 _DAY = 86400.0
 
 
 def sniff(head: str) -> float:
     """dstat's CSV banner, or a text header: a group line of dash-padded titles over a column line."""
-    lines = [_ANSI.sub("", line).rstrip("\r") for line in head.splitlines()[:40]]
+    lines = [_plain(line).rstrip("\r") for line in head.splitlines()[:40]]
     if any(_BANNER.match(line) for line in lines[:3]):
         return 0.95
     for a, b in itertools.pairwise(lines):
@@ -90,26 +100,78 @@ class _Reader:
         self.year: int | None = None  # of the CSV's Date row
         self.last_month = 0
         self.warned: set[str] = set()
+        self.started: float | None = None  # the CSV's Date row: local seconds (naive) at launch
+        self.pcp = False  # pcp-dstat: no since-boot first row (PCP needs two samples for a rate)
+        self.settings: dict[str, tuple[str, int]] = {}  # setting columns: name -> (value, line)
+        self.sizes: list[int] = []  # CSV: the columns of each group of the layout in force
 
-    def row(self, no: int, layout: Layout, cells: list[str]) -> None:
-        """One data row: cells[i] is the text under layout.columns[i]."""
+    def row(self, no: int, layout: Layout, cells: list[str], missed: int = 0) -> None:
+        """One data row: cells[i] is the text under layout.columns[i]; `missed`: the N of the
+        row's `missed N ticks` (dstat skipped N - 1 reports before it)."""
+        if missed > 1 and self.kind == "index":
+            self.reports += missed - 1  # the skipped reports' numbers: this row's is its real one
         self.reports += 1
         when = self._when(no, layout, cells)
         if when is None:
             return
-        if self.reports == 1:  # dstat's first row: counters since boot
+        if self.reports == 1 and layout.spans and not self.pcp and any(not c for c in cells):
+            # pcp-dstat's text prints its first row with the rate columns blank: PCP needs two
+            # samples for a rate; dstat and dool print every column of their since-boot row
+            self.pcp = True
+            self.ctx.note_variant("pcp-dstat (first row without rates)")
+        if self.reports == 1:
+            self._launch(layout, cells, when)
+        if self.reports == 1 and not self.pcp:  # dstat's and dool's first row: counters since boot
             self.ctx.warn(None, "first report is the average since boot; dropped", kind="since_boot")
-            if self.kind != "index":
-                self.ctx.meta.launch = when
             return
+        if missed > 1:
+            self.ctx.warn(
+                no,
+                f"dstat missed {missed - 1} report(s) before this row (`missed {missed} ticks`): "
+                f"its time is kept; its rates count {missed} intervals over one",
+                kind="time",
+            )
         values: dict[tuple[str, str], float] = {}
         for col, cell in zip(layout.columns, cells, strict=True):
             if col.metric:
                 v = self._value(no, col, cell, layout.scaled)
                 if v is not None:
-                    values[(col.metric, col.entity)] = v
+                    values[(col.metric, col.entity)] = v * col.factor
+            elif col.setting and cell.strip():
+                v = self._value(no, col, cell, layout.scaled)
+                if v is not None:
+                    self._setting(no, col.setting, v)
+        if not values and self.pcp:
+            return  # pcp-dstat's first row with only rates: its time is the launch, no sample
         append_row(self.rows, len(self.t), values)
         self.t.append(when)
+
+    def _launch(self, layout: Layout, cells: list[str], when: float) -> None:
+        """The first row's time as the launch, in local wall-clock seconds as the folder clock
+        takes it: an epoch row's from its `time` column (-t with -T), else from the offset between
+        the CSV's Date row (local, at launch) and the epoch (the offset is kept: zone evidence)."""
+        meta = self.ctx.meta
+        if self.kind == "time":
+            meta.launch = when
+        elif self.kind == "epoch" and self.started is not None:
+            offset = round((self.started - when) / 900.0) * 900.0  # zones are whole quarter hours
+            if abs(self.started - when - offset) <= 120:
+                meta.utc_offset, meta.launch = offset, when + offset
+        elif self.kind == "epoch" and layout.time is not None:
+            m = _TIME.fullmatch(cells[layout.time].strip())
+            if m is not None:
+                meta.launch = self._naive(0, *(int(x) for x in m.groups()))
+
+    def _setting(self, no: int, name: str, v: float) -> None:
+        """A settings column's value (dool's `mysql5 settings`): the first one kept, a change warned."""
+        text = str(int(v)) if v == int(v) else repr(v)
+        if name not in self.settings:
+            self.settings[name] = (text, no)
+        elif self.settings[name][0] != text and name not in self.warned:
+            self.warned.add(name)
+            was, line = self.settings[name]
+            text = f"setting {name} changed from {was} (line {line}) to {text}: the first kept"
+            self.ctx.warn(no, text, kind="other")
 
     def _when(self, no: int, layout: Layout, cells: list[str]) -> float | None:
         kind = "epoch" if layout.epoch is not None else "time" if layout.time is not None else "index"
@@ -125,6 +187,8 @@ class _Reader:
                 return float(text)
         elif m := _TIME.fullmatch(cells[layout.time or 0].strip()):
             return self._naive(no, *(int(x) for x in m.groups()))
+        elif (m := _DOOL_TIME.fullmatch(cells[layout.time or 0].strip())) and m.group(1) in MONTHS:
+            return self._naive(no, int(m.group(2)), MONTHS[m.group(1)], *(int(x) for x in m.groups()[2:]))
         self.ctx.warn(no, "unreadable time: row skipped", kind="time")
         return None
 
@@ -148,7 +212,7 @@ class _Reader:
         text = cell.strip()
         m = _VALUE.fullmatch(text)
         if m is None or m.group(2) == "b":
-            if text != "-" and self.ctx.room():
+            if text not in ("-", "") and self.ctx.room():
                 what = "a --bits value" if m is not None else "not a number"
                 self.ctx.warn(no, f"{col.metric} {col.entity}: {text[:20]!r} is {what}; no sample", kind="unreadable")
             return None
@@ -185,7 +249,7 @@ class _Reader:
         for f, c in enumerate(plan.columns):
             col = layout.columns[c]
             if col.metric:
-                key, v = (col.metric, col.entity), got.values[:, f]
+                key, v = (col.metric, col.entity), got.values[:, f] * col.factor
                 rows[key] = np.where(np.isnan(v), rows[key], v) if key in rows else v
         self.pieces.append((naive, rows))
         self.reports += n
@@ -221,6 +285,8 @@ class _Reader:
         return t, columns
 
     def blocks(self) -> Iterator[Block]:
+        for name, (value, line) in self.settings.items():
+            self.ctx.meta.settings.append(Setting("variables", name, value, line))
         if not self.t and not self.pieces:
             return
         naive, columns = self._columns()
@@ -261,12 +327,12 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     for data in chunks:
         if csv_mode is None:
             csv_mode = _is_csv(data)
-        if csv_mode is False and b"\x1b" not in data and b"\r" not in data:
+        if csv_mode is False and b"\x1b" not in data and b"\r" not in data and _BOX_BYTES not in data:
             _text_chunk(data, state, reader)
             continue
         for raw in text_lines(data):
             state.no += 1
-            line = _ANSI.sub("", raw) if "\x1b" in raw else raw
+            line = _plain(raw)
             if csv_mode is None and line.strip():
                 csv_mode = bool(_BANNER.match(line)) or line.startswith('"')
             if csv_mode:
@@ -280,10 +346,16 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
     yield from reader.blocks()
 
 
+def _plain(line: str) -> str:
+    """A line without colours and with dool's box characters as dstat's ASCII ones."""
+    line = _ANSI.sub("", line) if "\x1b" in line else line
+    return line.translate(_BOX) if not line.isascii() else line
+
+
 def _is_csv(data: bytes) -> bool | None:
     """What the first line that is not blank says (None: no such line yet)."""
     for raw in text_lines(data[:65536]):
-        line = _ANSI.sub("", raw) if "\x1b" in raw else raw
+        line = _plain(raw)
         if line.strip():
             return bool(_BANNER.match(line)) or line.startswith('"')
     return None
@@ -444,12 +516,14 @@ def _fits(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, plan: Plan) -> 
 
 
 def _one(no: int, line: str, layout: Layout, reader: _Reader) -> None:
-    cells = layout.cut(line)
+    # dstat and dool end the row after skipped reports with `missed N ticks`: a data row still
+    missed = _MISSED.search(line)
+    cells = layout.cut(line[: missed.start()] if missed else line)
     if cells is None:
         if reader.ctx.room():
             reader.ctx.warn(no, f"not a dstat row: {line[:60]!r}", kind="unreadable")
         return
-    reader.row(no, layout, cells)
+    reader.row(no, layout, cells, int(missed.group(1)) if missed else 0)
 
 
 def _csv_line(line: str, state: _State, reader: _Reader) -> None:
@@ -461,6 +535,7 @@ def _csv_line(line: str, state: _State, reader: _Reader) -> None:
     ctx = reader.ctx
     if m := _BANNER.match(line):
         ctx.meta.tool_version = ctx.meta.tool_version or f"{m.group(1)} {m.group(2)}"
+        reader.pcp = m.group(1) == "pcp-dstat"
         state.layout, state.groups = None, None
         reader.reports = 0  # a new run appended to the file: its first row is since boot again
         ctx.note_variant("CSV (--output)")
@@ -475,7 +550,8 @@ def _csv_line(line: str, state: _State, reader: _Reader) -> None:
         if state.groups is None:
             state.groups = cells if any(cells) else None
         else:
-            layout = csv_layout(state.groups, cells)
+            layout = csv_layout(state.groups, cells, kib=reader.pcp)
+            reader.sizes = _group_sizes(state.groups, len(cells))
             state.groups = None
             if layout is not None:
                 state.use(layout, ctx)
@@ -492,11 +568,48 @@ def _csv_one(no: int, line: str, layout: Layout, reader: _Reader) -> None:
 
 
 def _csv_cells(no: int, line: str, cells: list[str], layout: Layout, reader: _Reader) -> None:
+    if len(cells) != len(layout.columns) and reader.pcp:
+        # pcp-dstat prints one empty cell for a group with nothing to show: every rate in its
+        # first row, a swap group without swap devices in every row
+        cells = pcp_row(cells, reader.sizes) or cells
     if len(cells) != len(layout.columns):
         if line.strip() and reader.ctx.room():
             reader.ctx.warn(no, f"{len(cells)} fields where the header names {len(layout.columns)}", kind="unreadable")
         return
     reader.row(no, layout, cells)
+
+
+def _group_sizes(groups: list[str], columns: int) -> list[int]:
+    """How many columns each group of a CSV group row spans (a title, then empty cells)."""
+    starts = [k for k, g in enumerate(groups) if g] or [0]
+    return [b - a for a, b in itertools.pairwise([*starts, columns])] if starts[0] == 0 else []
+
+
+def _interval(command: str) -> float | None:
+    """The delay of a dstat/dool/pcp-dstat command line: its first positional number (`dstat -tc
+    --output f.csv 5 10` -> 5; `dool --noupdate 5` -> 5), None when it has none or is unreadable."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    k = 1
+    while k < len(words):
+        word = words[k]
+        if word == "--":
+            k += 1
+            break
+        if word.startswith("--"):
+            k += 2 if word in _ARG_LONG else 1
+        elif word.startswith("-") and len(word) > 1 and not word[1].isdigit():
+            # `-tcD vda`: the first letter that takes an argument takes the rest, or the next word
+            at = next((i for i, ch in enumerate(word[1:], 1) if ch in _ARG_SHORT), None)
+            k += 2 if at is not None and at == len(word) - 1 else 1
+        else:
+            break
+    if k < len(words) and re.fullmatch(r"\d+(?:\.\d+)?", words[k]):
+        delay = float(words[k])
+        return delay if delay > 0 else None
+    return None
 
 
 def _banner_fact(line: str, reader: _Reader) -> bool:
@@ -505,11 +618,22 @@ def _banner_fact(line: str, reader: _Reader) -> bool:
     if m := _HOST.match(line):
         meta.host = meta.host or m.group(1)
     elif m := _DATE.search(line):
-        reader.year = int(m.group(1))
-        if m.group(2) and meta.zone_abbrev is None:
-            meta.zone_abbrev = m.group(2)
+        reader.year = int(m.group(4) or m.group(8))
+        if m.group(3) in MONTHS:  # the local time dstat was started at (an epoch row gives its offset)
+            day, hh, mm, ss = (int(m.group(k)) for k in (2, 5, 6, 7))
+            with contextlib.suppress(ValueError):
+                stamp = datetime(reader.year, MONTHS[m.group(3)], day, hh, mm, ss, tzinfo=UTC)
+                reader.started = stamp.timestamp()
+        if m.group(9) and meta.zone_abbrev is None:
+            meta.zone_abbrev = m.group(9)
     elif not line.startswith(('"Author:"', '"Cmdline:"')):
         return False
-    if m := _CMDLINE_DELAY.match(line):
-        meta.interval = meta.interval or float(m.group(1)) or None
+    if line.startswith('"Cmdline:"'):
+        try:
+            cells = next(csv.reader([line]))
+        except csv.Error:
+            cells = []
+        # the interval only from the command's own words: never a number of the Date cell
+        delay = _interval(cells[1]) if len(cells) > 1 else None
+        meta.interval = meta.interval or delay
     return True

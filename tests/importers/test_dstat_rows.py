@@ -60,7 +60,9 @@ def _same(raw: bytes, monkeypatch: pytest.MonkeyPatch) -> int:
 @pytest.mark.parametrize("path", TEXTS, ids=[p.name for p in TEXTS])
 def test_real_captures_read_the_same_at_once(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     taken = _same(path.read_bytes(), monkeypatch)
-    if "tty-color" not in path.name:  # a terminal capture (colours, CRs) is read one by one
+    # read one by one: terminal captures (colours, CRs, dool's box characters) and pcp-dstat's CSV
+    # rows that print one empty cell for a group of two (swap without a swap device)
+    if not any(x in path.name for x in ("tty-color", "missed-ticks", "pcp-dstat_6.0.3_C_tcmsdn-load-io-proc.csv")):
         assert taken > 0, path.name
 
 
