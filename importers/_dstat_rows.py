@@ -6,10 +6,12 @@ header's layout in the same places: `23-11 17:37:36| 59   8  30   1   1|2142k   
 of one layout are a byte matrix (one row a line, padded with spaces), each value a fixed window of
 it, and the numbers, their `k`/`M`/`G` suffixes and the `dd-mm HH:MM:SS` times are read with numpy
 over all rows at once. A row is taken here only when splitting it as dstat.py does would give the
-same words: ASCII, spaces between the windows of a plugin, nothing past the last window, one word
-per window of the shape dstat.py reads (`-?\\d+(\\.\\d+)?` and a suffix, or `-` for no value, at
-most 15 digits so that the digits add up exactly); its values are then the same floats
-(`int / 10**k` is float()'s correctly rounded value). Every other row goes back one by one.
+same words: ASCII, spaces between the windows of a plugin, `|` or `:` after every group but the
+last, nothing past the last window, one word per window of the shape dstat.py reads
+(`-?\\d+(\\.\\d+)?` and a suffix, or `-` or blanks for no value, at most 15 digits so that the
+digits add up exactly); its values are then the same floats (`int / 10**k` is float()'s correctly
+rounded value). CSV rows likewise: plain numbers, a first `time` (dstat's or dool's) or an epoch
+column anywhere. Every other row goes back one by one.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from benchlens import importers
-from benchlens.importers import dstat
+from benchlens.importers import _dstat_reader, dstat
 from benchlens.importers._types import Timing
 from tests import golden
 from tests.conftest import FIXTURES, assert_every_cut_is_a_prefix, fixture_files, head_of, parse_series, sample_files
@@ -27,7 +27,7 @@ POWER = {"": 0, "B": 0, "k": 1, "M": 2, "G": 3}
 
 @pytest.fixture(autouse=True)
 def _capture_year(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(dstat, "_latest_year", lambda month, day: YEAR)
+    monkeypatch.setattr(_dstat_reader, "latest_year", lambda month, day: YEAR)
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])

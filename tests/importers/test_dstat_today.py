@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from benchlens import importers
-from benchlens.importers import dstat
+from benchlens.importers import _dstat_reader, dstat
 from benchlens.importers._dstat_layout import pcp_row
 from tests.conftest import FIXTURES, head_of, parse_series
 
@@ -27,7 +27,7 @@ SUFFIX = {"": 0, "B": 0, "k": 1, "M": 2, "G": 3}
 
 @pytest.fixture(autouse=True)
 def _capture_year(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(dstat, "_latest_year", lambda month, day: 2026)
+    monkeypatch.setattr(_dstat_reader, "latest_year", lambda month, day: 2026)
 
 
 def _stamp(text: str) -> float:
@@ -166,7 +166,7 @@ def test_interval_from_the_commands_words() -> None:
         ("dstat -tcdn --output x.csv", None),
         ("dstat -tcdn 'unclosed", None),
     ):
-        assert dstat._interval(command) == want, command
+        assert _dstat_reader.interval_of(command) == want, command
     # the Date row's year is never an interval, whatever the command holds
     line = '"Cmdline:","dstat -tcdn --output x.csv",,,,"Date:","03 Dec 2022 14:10:38 CST"\n'
     raw = f'"Dstat 0.7.2 CSV output"\n{line}"system","total cpu usage"\n"time","usr"\n03-12 14:10:38,1\n'
@@ -185,3 +185,14 @@ def test_a_missed_ticks_row_keeps_its_values_and_time() -> None:
     assert t[k - 1] == _stamp("27-11 00:26:50")  # the gap of the stop, not re-spaced
     (w,) = [w for w in ctx.warnings if w.line is not None]
     assert w.line == 9 and w.kind == "time" and "missed 2 report(s)" in w.text
+
+
+def test_a_missed_ticks_row_without_times_takes_its_report_number() -> None:
+    """The same capture with its time group cut off (as `dool -cdn` prints it): the row after
+    the stop is report 7, not 5 (dool skipped two), and the rows after it follow it."""
+    path = DSTAT / "dool_1.3.8_C_tcdn-missed-ticks.txt"
+    lines = [dstat._plain(x)[16:] for x in path.read_text().splitlines() if dstat._plain(x).strip()]
+    got, ctx = parse_series(dstat, ("\n".join(lines) + "\n").encode())
+    t, read = got[("dsk.read", "total")]
+    assert t.tolist() == [1, 2, 3, 4, 7, 8, 9, 10, 11]
+    assert read[4] == 3222 * 1024**2 and ctx.meta.timing.name == "INDEX"
