@@ -340,6 +340,10 @@ def _csv_one(no: int, line: str, layout: Layout, reader: Reader) -> None:
 
 def _csv_cells(no: int, line: str, cells: list[str], layout: Layout, reader: Reader) -> None:
     if len(cells) != len(layout.columns) and reader.pcp:
+        if len(cells) == len(layout.columns) + 1 and not cells[-1]:
+            # a comma after the last value: pcp-dstat 5.0.3 as PerfKitBenchmarker reads it
+            # (perfkitbenchmarker/linux_packages/dstat.py, "Remove the trailing comma")
+            cells = cells[:-1]
         # pcp-dstat prints one empty cell for a group with nothing to show: every rate in its
         # first row, a swap group without swap devices in every row
         cells = pcp_row(cells, reader.sizes) or cells

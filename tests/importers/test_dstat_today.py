@@ -196,3 +196,27 @@ def test_a_missed_ticks_row_without_times_takes_its_report_number() -> None:
     t, read = got[("dsk.read", "total")]
     assert t.tolist() == [1, 2, 3, 4, 7, 8, 9, 10, 11]
     assert read[4] == 3222 * 1024**2 and ctx.meta.timing.name == "INDEX"
+
+
+def test_pcp_dstat_5_0_3_public_csv() -> None:
+    """pcp-dstat 5.0.3's CSV as published in a public repository (MANIFEST): no time column, a
+    first row with values (pcp-dstat has no since-boot row), disks in KiB, no delay in the command."""
+    path = DSTAT / "pcp-dstat_5.0.3_public_cdn-no-time.csv"
+    got, ctx = parse_series(dstat, path.read_bytes())
+    assert importers.detect(head_of(path)) is dstat and ctx.meta.tool_version == "pcp-dstat 5.0.3"
+    assert ctx.meta.interval is None and ctx.meta.zone_abbrev == "EST" and not ctx.warnings
+    assert got[("cpu.usr", "total")][1][0] == 4.369 and len(got[("cpu.usr", "total")][0]) == 8
+    assert got[("dsk.writ", "total")][1][5] == 32.016 * 1024 and got[("net.send", "total")][1][2] == 637.010
+
+
+def test_pcp_rows_ending_in_a_comma() -> None:
+    """The 6.0.3 capture with a comma after every data row (how PerfKitBenchmarker's parser says
+    5.0.3 writes them; derived from the real capture, not captured): the same series."""
+    path = DSTAT / f"{PCP}_C_T-C-D-N-lists.csv"
+    lines = path.read_text().splitlines()
+    raw = "\n".join(x + "," if x[:1].isdigit() else x for x in lines) + "\n"
+    want, _ = parse_series(dstat, path.read_bytes())
+    got, ctx = parse_series(dstat, raw.encode())
+    assert not ctx.warnings and got.keys() == want.keys()
+    for key, (t, v) in want.items():
+        assert np.array_equal(got[key][0], t) and np.array_equal(got[key][1], v, equal_nan=True), key
