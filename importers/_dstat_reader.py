@@ -65,7 +65,7 @@ class Reader:
             self.pcp = True
             self.ctx.note_variant("pcp-dstat (first row without rates)")
         if self.reports == 1:
-            self._launch(layout, cells, when)
+            self._launch(no, layout, cells, when)
         if self.reports == 1 and not self.pcp:  # dstat's and dool's first row: counters since boot
             self.ctx.warn(None, "first report is the average since boot; dropped", kind="since_boot")
             return
@@ -91,11 +91,13 @@ class Reader:
         append_row(self.rows, len(self.t), values)
         self.t.append(when)
 
-    def _launch(self, layout: Layout, cells: list[str], when: float) -> None:
+    def _launch(self, no: int, layout: Layout, cells: list[str], when: float) -> None:
         """The first row's time as the launch, in local wall-clock seconds as the folder clock
         takes it: an epoch row's from its `time` column (-t with -T), else from the offset between
         the CSV's Date row (local, at launch) and the epoch (the offset is kept: zone evidence)."""
         meta = self.ctx.meta
+        if meta.launch is not None:
+            return  # a second run appended to the CSV: the file's launch is its first run's
         if self.kind == "time":
             meta.launch = when
         elif self.kind == "epoch" and self.started is not None:
@@ -105,7 +107,7 @@ class Reader:
         elif self.kind == "epoch" and layout.time is not None:
             m = _TIME.fullmatch(cells[layout.time].strip())
             if m is not None:
-                meta.launch = self._naive(0, *(int(x) for x in m.groups()))
+                meta.launch = self._naive(no, *(int(x) for x in m.groups()))
 
     def _setting(self, no: int, name: str, v: float) -> None:
         """A settings column's value (dool's `mysql5 settings`): the first one kept, a change warned."""
