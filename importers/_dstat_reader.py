@@ -237,6 +237,16 @@ class Reader:
         if not self.t and not self.pieces:
             return
         naive, columns = self._columns()
+        delay = self.ctx.meta.interval
+        if delay is not None and delay > 1 and ("mysql5_conn.ThCon", "") in columns:
+            # dool's mysql5-conn plugin divides its gauges by the elapsed seconds (its source:
+            # `set2[name] * 1.0 / elapsed`): right at a 1-s delay only
+            self.ctx.warn(
+                None,
+                f"mysql5 conn ThCon/ThRun are dool's Threads_connected/Threads_running divided by the "
+                f"delay ({delay:g} s): read as printed",
+                kind="other",
+            )
         if self.kind == "time":
             t = self.ctx.clock.wall(naive)
             self.ctx.note_variant("time column (-t)")

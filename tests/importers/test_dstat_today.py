@@ -220,3 +220,15 @@ def test_pcp_rows_ending_in_a_comma() -> None:
     assert not ctx.warnings and got.keys() == want.keys()
     for key, (t, v) in want.items():
         assert np.array_equal(got[key][0], t) and np.array_equal(got[key][1], v, equal_nan=True), key
+
+
+def test_dool_mysql_conn_gauges_over_a_longer_delay_are_warned() -> None:
+    """dool's mysql5-conn divides Threads_connected by the elapsed seconds: the 1-s capture reads
+    the threads as they are; the same rows under a 5-s command say that they are not."""
+    raw = (DSTAT / "dool_1.3.8_C_t-mysql-innodb-plugins.csv").read_text()
+    got, ctx = parse_series(dstat, raw.encode())
+    assert got[("mysql5_conn.ThCon", "")][1].tolist() == [9.0] * 7 and not [
+        w for w in ctx.warnings if w.kind == "other"
+    ]
+    _, ctx = parse_series(dstat, raw.replace(' 1 8"', ' 5 8"').encode())
+    assert ctx.meta.interval == 5.0 and any("divided by the delay (5 s)" in w.text for w in ctx.warnings)
