@@ -105,7 +105,7 @@ def _layout(
         elif nick == "epoch" or (nick.lower() == "time" and group.strip() in TIME_GROUPS):
             # dstat's own epoch column (-T) wins over a plugin's clock (DBPA's `mysql5 time`)
             epoch = epoch if nick != "epoch" and epoch is not None else len(columns)
-            columns.append(Column("", "", "", 1))
+            columns.append(Column("", group.strip() if nick != "epoch" else "", "", 1))  # entity: the plugin
         else:
             columns.append(column_of(group, nick, kib))
     return Layout(tuple(columns), time, epoch, scaled, spans, widths)

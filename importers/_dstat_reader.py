@@ -45,6 +45,7 @@ class Reader:
         self.year: int | None = None  # of the CSV's Date row
         self.last_month = 0
         self.warned: set[str] = set()
+        self.clock = ""  # the plugin whose Time column is the clock (DBPA's `mysql5 time`)
         self.started: float | None = None  # the CSV's Date row: local seconds (naive) at launch
         self.pcp = False  # pcp-dstat: no since-boot first row (PCP needs two samples for a rate)
         self.settings: dict[str, tuple[str, int]] = {}  # setting columns: name -> (value, line)
@@ -122,6 +123,8 @@ class Reader:
 
     def _when(self, no: int, layout: Layout, cells: list[str]) -> float | None:
         kind = "epoch" if layout.epoch is not None else "time" if layout.time is not None else "index"
+        if layout.epoch is not None:
+            self.clock = layout.columns[layout.epoch].entity  # a plugin's clock (`mysql5 time`) or ""
         if self.kind and kind != self.kind:
             self.ctx.warn(no, f"rows timed by {kind} after rows timed by {self.kind}: skipped", kind="time")
             return None
@@ -252,7 +255,7 @@ class Reader:
             self.ctx.note_variant("time column (-t)")
         elif self.kind == "epoch":
             t = naive
-            self.ctx.note_variant("epoch column (-T)")
+            self.ctx.note_variant(f"plugin clock ({self.clock}: Time)" if self.clock else "epoch column (-T)")
         else:
             t = self.ctx.clock.index(naive)
             self.ctx.meta.timing = Timing.INDEX
