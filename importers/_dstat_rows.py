@@ -6,10 +6,12 @@ header's layout in the same places: `23-11 17:37:36| 59   8  30   1   1|2142k   
 of one layout are a byte matrix (one row a line, padded with spaces), each value a fixed window of
 it, and the numbers, their `k`/`M`/`G` suffixes and the `dd-mm HH:MM:SS` times are read with numpy
 over all rows at once. A row is taken here only when splitting it as dstat.py does would give the
-same words: ASCII, spaces between the windows of a plugin, nothing past the last window, one word
-per window of the shape dstat.py reads (`-?\\d+(\\.\\d+)?` and a suffix, or `-` for no value, at
-most 15 digits so that the digits add up exactly); its values are then the same floats
-(`int / 10**k` is float()'s correctly rounded value). Every other row goes back one by one.
+same words: ASCII, spaces between the windows of a plugin, `|` or `:` after every group but the
+last, nothing past the last window, one word per window of the shape dstat.py reads
+(`-?\\d+(\\.\\d+)?` and a suffix, or `-` or blanks for no value, at most 15 digits so that the
+digits add up exactly); its values are then the same floats (`int / 10**k` is float()'s correctly
+rounded value). CSV rows likewise: plain numbers, a first `time` (dstat's or dool's) or an epoch
+column anywhere. Every other row goes back one by one.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ class Plan:
     width: int  # the end of the last title: every row is read as `width` characters
     idx: np.ndarray  # (fields, widest) character positions; `width` pads
     gaps: np.ndarray  # positions inside a plugin between two values: spaces
+    seps: np.ndarray  # positions after every group but the last: `|` or `:`
     columns: np.ndarray  # layout column of each field
     base: np.ndarray  # per field: what its suffixes count in
     time: int | None  # first character of the `dd-mm HH:MM:SS` window
@@ -51,11 +54,12 @@ class Plan:
 def plan(layout: Layout, group_line: str) -> Plan | None:
     """The fixed windows of a text layout (from its group line's titles), None when its plugins do
     not split into equal windows (the rows are then read one by one)."""
-    if not layout.spans or not group_line.strip():
-        return None
+    if not layout.spans or not group_line.strip() or any(c.setting for c in layout.columns):
+        return None  # settings columns are read one by one (their line numbers are kept)
     width = len(group_line.rstrip())
     windows: list[tuple[int, int]] = []
     gaps: list[int] = []
+    seps = [end for _, end, _ in layout.spans if end is not None]
     time = None
     for start, end, n in layout.spans:
         span = (end if end is not None else width) - start
@@ -78,7 +82,8 @@ def plan(layout: Layout, group_line: str) -> Plan | None:
     base = np.array([float(layout.columns[f].base) for f in fields])
     epoch = fields.index(layout.epoch) if layout.epoch is not None else None
     sep = layout.spans[0][1] if len(layout.spans) > 1 else None
-    return Plan(width, idx, np.array(gaps, np.int64), np.array(fields), base, time, epoch, sep)
+    gap_at, sep_at = np.array(gaps, np.int64), np.array(seps, np.int64)
+    return Plan(width, idx, gap_at, sep_at, np.array(fields), base, time, epoch, sep)
 
 
 @dataclass(frozen=True)
@@ -92,26 +97,40 @@ class Rows:
 
 
 def csv_plan(layout: Layout) -> Plan | None:
-    """The CSV rows of a layout read all at once: the `dd-mm HH:MM:SS` time first or no time, then
-    plain numbers (`-?\\d+(\\.\\d+)?`, as dstat.py reads them; no `-`, no quotes, no spaces)."""
-    if layout.spans or layout.epoch is not None or layout.time not in (None, 0):
+    """The CSV rows of a layout read all at once: the `dd-mm HH:MM:SS` time first (or dool's
+    `Nov-27 00:26:18`) or no time, an epoch column anywhere
+    (`\\d{9,11}(\\.\\d+)?`), and plain numbers (`-?\\d+(\\.\\d+)?`, as dstat.py reads them;
+    no `-`, no quotes, no spaces)."""
+    if layout.spans or layout.time not in (None, 0):
         return None
+    if any(c.setting for c in layout.columns):
+        return None  # settings columns are read one by one (their line numbers are kept)
     fields = [c for c in range(len(layout.columns)) if c != layout.time]
     if not fields:
         return None
-    number = r"-?\d+(?:\.\d+)?"
-    head = r"\d\d-\d\d \d\d:\d\d:\d\d," if layout.time == 0 else ""
-    row = re.compile(f"{head}{number}(?:,{number}){{{len(fields) - 1}}}")
+    number, epoch = r"-?\d+(?:\.\d+)?", r"\d{9,11}(?:\.\d+)?"
+    head = r"(?:\d\d|[A-Z][a-z][a-z])-\d\d \d\d:\d\d:\d\d," if layout.time == 0 else ""
+    row = re.compile(head + ",".join(epoch if c == layout.epoch else number for c in fields))
     empty = np.zeros(0, np.int64)
     time = 0 if layout.time == 0 else None
-    return Plan(0, empty.reshape(0, 0), empty, np.array(fields), np.ones(len(fields)), time, None, None, row)
+    at = fields.index(layout.epoch) if layout.epoch is not None else None
+    return Plan(0, empty.reshape(0, 0), empty, empty, np.array(fields), np.ones(len(fields)), time, at, None, row)
+
+
+# dool's `%b` in the C locale (it never calls setlocale)
+MONTHS = {m: k + 1 for k, m in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split())}  # noqa: SIM905
 
 
 def read_csv(lines: list[str], p: Plan) -> Rows:
     """The CSV rows of `lines` that fit plan `p` (its `row` pattern), read all at once."""
     assert p.row is not None
     ok = np.fromiter((p.row.fullmatch(line) is not None for line in lines), bool, len(lines))
+    if p.time is not None:  # a month name dool's strftime never prints (another locale's): one by one
+        for i in np.flatnonzero(ok).tolist():
+            ok[i] = lines[i][2] == "-" or lines[i][:3] in MONTHS
     good = [line for line, fits in zip(lines, ok, strict=True) if fits]
+    if p.time is not None:  # `Nov-27 00:26:18` (dool) as `27-11 00:26:18` (dstat)
+        good = [line if line[2] == "-" else f"{line[4:6]}-{MONTHS[line[:3]]:02d}{line[6:]}" for line in good]
     skip = 15 if p.time is not None else 0  # `dd-mm HH:MM:SS,`
     values = np.zeros((0, len(p.columns)))
     if good:
@@ -149,6 +168,9 @@ def read(m: np.ndarray, p: Plan) -> Rows:
     ok: np.ndarray = np.asarray((m < 128).all(axis=1))
     if len(p.gaps):
         ok &= (m[:, p.gaps] == SPACE).all(axis=1)
+    if len(p.seps):
+        at = m[:, p.seps]
+        ok &= ((at == ord("|")) | (at == ord(":"))).all(axis=1)
     clock = np.empty((len(m), 5), np.int64)
     if p.time is not None:
         win = m[:, p.time : p.time + 14].astype(np.int64) - 48
@@ -191,13 +213,13 @@ for _state, _moves in {
 _NUMBER = np.zeros(9, bool)
 _NUMBER[[INT, FRAC, SUFFIX, AFTER]] = True
 _DASH = np.zeros(9, bool)
-_DASH[[MINUS, AFTER_DASH]] = True
+_DASH[[MINUS, AFTER_DASH, START]] = True  # `-`, or a window left blank (pcp-dstat): no value
 
 
 def numbers(c: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Windows c (width, ...) of characters, position first -> (value, ok, suffix power): ok where
     the window holds one word `-?\\d+(\\.\\d+)?[BkMGTP]?` (at most 15 characters: its digits add up
-    exactly), or `-` (value NaN)."""
+    exactly), or `-` or nothing (value NaN)."""
     shape = c.shape[1:]
     state = np.zeros(shape, np.uint8)
     whole = np.zeros(shape)

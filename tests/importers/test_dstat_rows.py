@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from benchlens.importers import _dstat_rows, dstat
+from benchlens.importers import _dstat_reader, _dstat_rows, dstat
 from tests.conftest import FIXTURES, parse_bytes
 
 TEXTS = sorted((FIXTURES / "dstat").glob("*.txt")) + sorted((FIXTURES / "dstat").glob("*.csv"))
@@ -21,22 +21,22 @@ ROWS = FIXTURES / "dstat" / "dstat_0.7.4_C_t-load-io-proc.txt"
 
 @pytest.fixture(autouse=True)
 def _capture_year(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(dstat, "_latest_year", lambda month, day: 2026)
+    monkeypatch.setattr(_dstat_reader, "latest_year", lambda month, day: 2026)
 
 
 def _read(raw: bytes, monkeypatch: pytest.MonkeyPatch, *, at_once: bool) -> tuple[dict[Any, Any], list[str], int]:
     """Series, warnings and how many rows were taken all at once."""
     taken = 0
-    real = dstat._Reader.taken
+    real = _dstat_reader.Reader.taken
 
-    def counting(self: dstat._Reader, *args: object) -> bool:
+    def counting(self: _dstat_reader.Reader, *args: object) -> bool:
         nonlocal taken
         ok = real(self, *args)  # type: ignore[arg-type]
         taken += len(args[2].values) if ok else 0  # type: ignore[attr-defined]
         return ok
 
     with monkeypatch.context() as m:
-        m.setattr(dstat._Reader, "taken", counting)
+        m.setattr(_dstat_reader.Reader, "taken", counting)
         if not at_once:
             m.setattr(_dstat_rows, "plan", lambda layout, group_line: None)
             m.setattr(_dstat_rows, "csv_plan", lambda layout: None)
@@ -60,7 +60,9 @@ def _same(raw: bytes, monkeypatch: pytest.MonkeyPatch) -> int:
 @pytest.mark.parametrize("path", TEXTS, ids=[p.name for p in TEXTS])
 def test_real_captures_read_the_same_at_once(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     taken = _same(path.read_bytes(), monkeypatch)
-    if "tty-color" not in path.name:  # a terminal capture (colours, CRs) is read one by one
+    # read one by one: terminal captures (colours, CRs, dool's box characters) and pcp-dstat's CSV
+    # rows that print one empty cell for a group of two (swap without a swap device)
+    if not any(x in path.name for x in ("tty-color", "missed-ticks", "pcp-dstat_6.0.3_C_tcmsdn-load-io-proc.csv")):
         assert taken > 0, path.name
 
 
