@@ -2,7 +2,8 @@
 window's B vs A view).
 
 A run's settings come from its `config` sources (importers/config.py: my.cnf-style option files,
-SHOW GLOBAL VARIABLES captures, benchlens-run.json) and from its benchmark log (tpcc-mysql's header,
+SHOW GLOBAL VARIABLES captures, benchlens-run.json), from dool's `mysql5 settings` columns
+(importers/dstat.py, scope `variables` as SHOW VARIABLES) and from its benchmark log (tpcc-mysql's header,
 sysbench's thread counts and report spacing when no command line said them). They are grouped:
 `server` (SHOW VARIABLES and the server sections of option files: mysqld, mariadb, server ...;
 the server's own values win over the option files'), `benchmark`, `tool`, `command`, `include`
@@ -26,6 +27,9 @@ import numpy as np
 from benchlens.app.model import RunData, SeriesRef
 from benchlens.importers._types import Setting
 
+# the formats whose sources state settings: option files and SHOW VARIABLES (config), and dool's
+# `mysql5 settings` plugin (dstat: the server's variables as it printed them every row)
+SETTING_FORMATS = ("config", "dstat")
 SERVER_SECTION = re.compile(r"^(?:mysqld|mariadb|mariadbd|server|client-server|galera)(?:-[\d.]+)?$")
 # the order groups are listed in: what the server ran with first
 GROUP_ORDER = ("server", "benchmark", "tool", "command", "include")
@@ -94,7 +98,7 @@ def run_settings(data: RunData, run_id: int) -> dict[tuple[str, str], RunSetting
     """Every setting of a run by (group, name). Option files first, then SHOW VARIABLES (the
     server's own values win), then the benchmark log's facts where nothing else said them."""
     out: dict[tuple[str, str], RunSetting] = {}
-    stored = [s for meta in data.source_meta(run_id, "config") for s in meta.settings]
+    stored = [s for fmt in SETTING_FORMATS for meta in data.source_meta(run_id, fmt) for s in meta.settings]
     for s in sorted(stored, key=lambda s: s.scope == "variables"):
         keyed = _keyed(s)
         if keyed is not None:

@@ -13,8 +13,8 @@ the statements of stored programs).
 Candidates, the first a run has whose sum is not zero over the run:
 - SHOW GLOBAL STATUS loops (importers/global_status.py: counters already per-second rates):
   `Com_commit` + `Com_rollback`;
-- dool's `mysql5 all` plugin as DBPA records it (commits per sample, read per second by
-  importers/dstat.py): `mysql5 all.comm`;
+- dool's `mysql5 all` plugin as DBPA records it: `mysql5_all.comm` + `mysql5_all.roll`, counts
+  per sample interval (importers/_dstat_plugins.py), divided by the interval's seconds;
 - `Questions`, else `Queries` (global status).
 """
 
@@ -34,6 +34,7 @@ SERVER_TPS = SeriesRef("server", "tps")
 class Candidate:
     label: str  # what the panel and the verdict call it
     parts: tuple[SeriesRef, ...]  # summed; the first gives the times
+    per_interval: bool = False  # counts per sample interval, divided by its seconds
 
 
 CANDIDATES = (
@@ -41,7 +42,11 @@ CANDIDATES = (
         "commits + rollbacks /s",
         (SeriesRef("global_status", "Com_commit"), SeriesRef("global_status", "Com_rollback")),
     ),
-    Candidate("commits /s", (SeriesRef("dstat", "mysql5_all.comm"),)),
+    Candidate(
+        "commits + rollbacks /s",
+        (SeriesRef("dstat", "mysql5_all.comm"), SeriesRef("dstat", "mysql5_all.roll")),
+        per_interval=True,
+    ),
     Candidate("statements /s (Questions)", (SeriesRef("global_status", "Questions"),)),
     Candidate("statements /s (Queries)", (SeriesRef("global_status", "Queries"),)),
 )
@@ -72,6 +77,8 @@ def derive(available: Iterable[SeriesRef], load: Loader) -> tuple[Candidate, np.
                 continue
             pt, pv = np.asarray(part[0], np.float64), np.asarray(part[1], np.float64)
             v += _on_times(pt, pv, t)
+        if cand.per_interval:
+            v = v / _intervals(t)
         if np.nanmax(np.abs(v), initial=0.0) > 0:  # all zero: an autocommit workload, try the next
             return cand, t, v
     return None
@@ -84,3 +91,10 @@ def _on_times(t: np.ndarray, v: np.ndarray, at: np.ndarray) -> np.ndarray:
     hit = np.isclose(t[idx], at, rtol=0.0, atol=1e-3)
     out = np.where(hit, v[idx], 0.0)
     return np.nan_to_num(out, nan=0.0)
+
+
+def _intervals(t: np.ndarray) -> np.ndarray:
+    """Seconds each sample covers: since the one before; the first, the usual step."""
+    d = np.diff(t)
+    step = float(np.median(d)) if len(d) else 1.0
+    return np.concatenate(([step if step > 0 else 1.0], np.where(d > 0, d, np.nan)))

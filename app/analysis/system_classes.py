@@ -15,7 +15,9 @@ By what the tools print (sysstat 12.6 man pages, /proc/vmstat, dstat's and dool'
 - /proc/stat: blocked processes `disk`, the rest `cpu`; /proc/vmstat: page-in/out and writeback
   `disk`, the rest `memory`;
 - dstat/dool: by plugin group, the part of the metric before its last `.` (`dsk.read`,
-  `cpu.wai`, `paging.in`); a group no rule knows is left to the name rules.
+  `cpu.wai`, `paging.in`); dool's MySQL plugins too (`mysql5_locks` locks, `mysql5_conn`
+  workload, DBPA's `mysql5_all` by column: buffer pool pages and reads, dirty and flushed pages,
+  row operations and commits); a group no rule knows is left to the name rules.
 """
 
 from __future__ import annotations
@@ -55,6 +57,16 @@ _DSTAT_GROUPS = {
     **dict.fromkeys(("advanced_virtual_memory", "zones_memory", "vm", "vm_adv", "zones"), "memory"),
 }
 
+# dool's MySQL plugins (importers/_dstat_plugins.py): by group, `mysql5 all` by column
+_DSTAT_GROUPS |= {"mysql5_locks": "locks", "mysql5_io": "network", "mysql5_key_status": "buffer_pool"}
+_DSTAT_GROUPS |= dict.fromkeys(("mysql5_conn", "mysql5_cmds", "innodb_ops"), "workload")
+_DSTAT_GROUPS |= {"innodb_pool": "buffer_pool", "innodb_io_ops": "disk"}
+_MYSQL5_ALL = {
+    **dict.fromkeys(("data", "free", "readr", "reads", "ratio"), "buffer_pool"),
+    **dict.fromkeys(("dirty", "flushed"), "flushing"),
+    **dict.fromkeys(("insert", "update", "delete", "comm", "roll", "size", "grow"), "workload"),
+}
+
 
 def system_class(ref: SeriesRef) -> str | None:
     """The class of a system collector's series, None when these rules do not place it."""
@@ -80,5 +92,7 @@ def system_class(ref: SeriesRef) -> str | None:
             return "disk"  # waiting for I/O
         if group == "procs" and column == "blk":
             return "disk"  # blocked on I/O
+        if group == "mysql5_all":
+            return _MYSQL5_ALL.get(column)
         return _DSTAT_GROUPS.get(group)
     return None

@@ -74,3 +74,18 @@ def test_no_sar_column_is_left_as_workload_but_the_kernel_tables() -> None:
         "brk/s",
         "ovrun/s",
     }
+
+
+@pytest.mark.parametrize(
+    ("metric", "want"),
+    [
+        ("mysql5_all.reads", "buffer_pool"),
+        ("mysql5_all.dirty", "flushing"),
+        ("mysql5_all.comm", "workload"),
+        ("mysql5_locks.Locks", "locks"),
+        ("mysql5_conn.Act", "workload"),
+    ],
+)
+def test_dbpas_dool_plugins_have_their_resource(metric: str, want: str) -> None:
+    """The columns of DBPA's dool captures (tests/importers/test_dstat_dbpa.py reads them)."""
+    assert class_of(SeriesRef("dstat", metric)) == want

@@ -16,7 +16,10 @@ import pytest
 
 from benchlens import importers
 from benchlens.app.analysis.config import config_diff
+from benchlens.app.analysis.run_drops import throughput
+from benchlens.app.analysis.server_rate import SERVER_TPS
 from benchlens.app.ingest import import_path
+from benchlens.app.model import SeriesRef
 from benchlens.app.rundata import LibraryRunData
 from benchlens.importers import dstat
 from tests.conftest import ROOT, parse_series
@@ -94,25 +97,22 @@ def test_settings_are_stored_with_the_source(lib: Any) -> None:
         assert ("variables", "Innodb_buffer_pool_size", pool) in [(x.scope, x.name, x.value) for x in src.meta.settings]
 
 
-class _DstatAsConfig(LibraryRunData):
-    """The library's runs with the dstat sources' settings handed over as configuration."""
-
-    def source_meta(self, run_id: int, fmt: str) -> list[Any]:
-        return super().source_meta(run_id, "dstat" if fmt == "config" else fmt)
-
-
 def test_the_buffer_pool_size_is_the_setting_that_differs(lib: Any) -> None:
-    a, b = _two_runs(lib)
-    diff = config_diff(_DstatAsConfig(lib), a, b)
-    assert [d.name for d in diff.changed] == ["innodb_buffer_pool_size"]
-    assert diff.changed[0].label() == "innodb_buffer_pool_size 8589934592 → 268435456"
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="app/analysis/config.py reads settings only from `config` sources (change requested in issue 22's report)",
-)
-def test_the_config_diff_reads_dstat_settings(lib: Any) -> None:
+    """dool's `mysql5 settings` reach the config diff (app/analysis/config.py SETTING_FORMATS)."""
     a, b = _two_runs(lib)
     diff = config_diff(LibraryRunData(lib), a, b)
-    assert [d.name for d in diff.changed][:1] == ["innodb_buffer_pool_size"]
+    assert [d.name for d in diff.changed] == ["innodb_buffer_pool_size"]
+    assert diff.changed[0].label() == "innodb_buffer_pool_size 8589934592 \u2192 268435456"
+
+
+def test_the_servers_throughput_is_its_commits_and_rollbacks_per_second(lib: Any) -> None:
+    """No benchmark log in a DBPA case: server:tps is `mysql5 all` comm + roll, counts per 5-s
+    interval, divided by the interval (app/analysis/server_rate.py)."""
+    run = import_path(lib, CORPUS / "normal" / "case-001" / "run").id
+    data = LibraryRunData(lib)
+    assert throughput(data, run) == SERVER_TPS
+    t, v = data.data(run, SERVER_TPS)
+    _, comm = data.data(run, SeriesRef("dstat", "mysql5_all.comm"))
+    _, roll = data.data(run, SeriesRef("dstat", "mysql5_all.roll"))
+    assert np.allclose(v[1:], (comm + roll)[1:] / np.diff(t))
+    assert np.median(np.diff(t)) == 5.0
