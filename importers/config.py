@@ -228,6 +228,8 @@ def _recorded(chunks: Iterator[bytes], ctx: Context) -> bool:
     ctx.note_variant("benchlens-run.json")
     for scope, key in (("command", "commands"), ("tool", "tools")):
         table = data.get(key)
+        if table is not None and not isinstance(table, dict):
+            ctx.warn(None, f"{key!r} is not an object of names and strings: not read", kind="format")
         for k, v in table.items() if isinstance(table, dict) else ():
             if isinstance(v, str):
                 _add(ctx, Setting(scope, str(k), hide_secrets(v) if scope == "command" else v))

@@ -165,3 +165,14 @@ def test_passwords_never_reach_the_settings() -> None:
         assert config.hide_secrets(cmd) == cmd.replace("s3cr3t", "***").replace("-p***", hidden)
         assert "s3cr3t" not in config.hide_secrets(cmd) and hidden in config.hide_secrets(cmd)
     assert config.hide_secrets("iostat -p ALL -x 1") == "iostat -p ALL -x 1"
+
+
+def test_a_run_record_without_a_final_newline_is_read_whole() -> None:
+    """A benchlens-run.json written by hand or by another tool may end in `}` with no newline;
+    the reader keeps a JSON document's last line (its parser refuses a cut one), where a text
+    capture's unterminated last line is left out."""
+    raw = (RUN_1 / "benchlens-run.json").read_text().rstrip("\n")
+    assert read_text(raw)[0] == read(RUN_1 / "benchlens-run.json")[0] != []
+    cut = raw[: len(raw) // 2]
+    settings, _, warnings = read_text(cut)
+    assert settings == [] and any("not valid JSON" in w or "JSON" in w for w in warnings)

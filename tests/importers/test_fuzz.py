@@ -297,7 +297,7 @@ def check(fmt: str, raw: bytes, out: Outcome) -> None:
     if out.error is not None:
         message = str(out.error)
         assert message.strip() and "\n" not in message, f"FormatError without a one-line reason: {message!r}"
-    n_lines = raw.count(b"\n")
+    n_lines = raw.count(b"\n") + (not raw.endswith(b"\n"))  # an unterminated last line is a line too
     for w in out.ctx.warnings:
         assert isinstance(w, SourceWarning) and w.kind in WARNING_KINDS, w
         if w.line is not None:
