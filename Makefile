@@ -49,8 +49,9 @@ fuzz: setup  # the long fuzz run (minutes, random each time); the quick derandom
 robustness: setup  # huge and hostile inputs, each in a subprocess: outcome, time, peak RSS, library intact
 	$(BIN)/python bench/robustness.py
 
-drop-quality: setup  # score drop detection on the recorded disturbance corpus (bench/drop_quality)
+drop-quality: setup  # score drop detection on the recorded disturbance corpus and on ../shared/corpora/dbpa (bench/drop_quality)
 	$(BIN)/python bench/drop_quality/score.py
+	$(BIN)/python bench/drop_quality/dbpa.py
 
 # The one-folder bundle dist/benchlens/ (PyInstaller in its own venv under build/) and its offscreen smoke test.
 package:
