@@ -148,13 +148,24 @@ def _appeared(ev: Evidence, metric: str) -> bool:
     return c is not None and c.before == 0 and c.during > 0
 
 
+# (sessions in a lock wait, sessions running) as each collector names them: SHOW GLOBAL STATUS,
+# and dool's MySQL plugins as DBPA records them (`mysql5 locks` Locks, `mysql5 conn` Act)
+STUCK_SOURCES = (
+    ((GS, "Innodb_row_lock_current_waits"), (GS, "Threads_running")),
+    (("dstat", "mysql5_locks.Locks"), ("dstat", "mysql5_conn.Act")),
+)
+
+
 def row_locks_stuck(ev: Evidence) -> Finding | None:
     """Most running sessions in a row-lock wait, where they were not before or where the waits
     stopped ending: a transaction holds the rows they need. Row lock time counts a wait when it
     ends (a 12 s wait lands in the snapshot after the lock is released), so the waits in progress
     (Innodb_row_lock_current_waits) tell it during the window itself."""
-    now, ended = ev.get(GS, "Innodb_row_lock_current_waits"), ev.get(GS, "Innodb_row_lock_waits")
-    running = ev.get(GS, "Threads_running")
+    now, running = next(
+        ((n, r) for n, r in ((ev.get(*w), ev.get(*a)) for w, a in STUCK_SOURCES) if n is not None and r is not None),
+        (None, None),
+    )
+    ended = ev.get(GS, "Innodb_row_lock_waits")
     if now is None or running is None or running.during <= 0:
         return None
     if now.during < max(1.0, STUCK_SHARE * running.during):

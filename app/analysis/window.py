@@ -64,6 +64,10 @@ def explain_window(
     if series is not None:
         t, v = np.asarray(series[0], np.float64), np.asarray(series[1], np.float64)
         reference = steady_reference(t, v, [*detect(t, v), Drop(start, end, 0.0, 0.0, 0.0, 0.0)])
+        if not len(reference_values(v, t, reference)):
+            # the steady state is all inside the window (the throughput only began in it: a lock
+            # wait that blocked a workload arriving in it, DBPA's lock_waits): the rest of the run
+            reference = Reference(run.start or -math.inf, run.end or math.inf, ((start, end),))
     else:
         t = v = np.zeros(0)
         reference = Reference(run.start or -math.inf, run.end or math.inf, ((start, end),))

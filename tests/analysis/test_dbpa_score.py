@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from benchlens.app.analysis.window import explain_window
+from benchlens.app.rundata import LibraryRunData
 from benchlens.app.store import Library
 from tests.conftest import ROOT
 
@@ -40,3 +42,20 @@ def test_a_window_case_is_scored_on_its_abnormal_interval() -> None:
     lines = {line["anomaly"]: line for line in dbpa.table([row, normal])}
     assert lines["io_saturation"]["cases"] == 1 and "found" in lines["io_saturation"]
     assert lines["normal"]["false_findings"] == normal.false_findings
+
+
+def test_a_lock_wait_with_no_throughput_before_it_is_explained_by_the_locks() -> None:
+    """DBPA's lock waits: an UPDATE alone holds the rows, then the workload arrives and blocks in
+    the window; the server's throughput only exists in it, so its steady state was all inside the
+    window and nothing was compared (window.py: the rest of the run is the reference then). dool's
+    Locks gauge and active connections are the sessions stuck (causes.STUCK_SOURCES)."""
+    (row,) = _scored("lock_waits/case-002")
+    assert row.classes[:1] == ["locks"]
+    with tempfile.TemporaryDirectory() as tmp:
+        lib = Library(Path(tmp) / "l.sqlite")
+        try:
+            run = dbpa._import(lib, dbpa.CORPUS / "lock_waits" / "case-002")
+            w = explain_window(LibraryRunData(lib), run, (1664033477.0, 1664033537.0), "absolute")
+            assert w.verdict().startswith("sessions stuck on row locks (58 of 60 running sessions")
+        finally:
+            lib.close()
