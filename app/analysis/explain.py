@@ -72,6 +72,7 @@ CPU_SHARES = {
     **dict.fromkeys(("sy", "%system", "%sys"), "system"),
     **dict.fromkeys(("wa", "%iowait"), "iowait"),
     **dict.fromkeys(("st", "%steal"), "steal"),
+    **{"cpu.idl": "idle", "cpu.usr": "user", "cpu.sys": "system", "cpu.wai": "iowait", "cpu.stl": "steal"},
 }
 
 DISK_BYTES = {"bo": "disk writes", "wkB/s": "disk writes", "bi": "disk reads", "rkB/s": "disk reads"}
@@ -79,9 +80,11 @@ DISK_BYTES = {"bo": "disk writes", "wkB/s": "disk writes", "bi": "disk reads", "
 
 def quantity(ref: SeriesRef) -> str:
     """What a series measures, whichever tool printed it. An explanation lists a quantity once
-    (vmstat id, iostat %idle and mpstat %idle of every CPU all say "the CPUs went idle") and names
+    (vmstat id, iostat %idle, dstat cpu.idl and mpstat %idle of every CPU all say "the CPUs went
+    idle") and names
     the other series that showed it as similar; the top five then holds five different things."""
     cpu_column = ref.format in ("vmstat", "mpstat") or (ref.format == "iostat" and not ref.entity)
+    cpu_column = cpu_column or (ref.format == "dstat" and ref.entity == "total")
     if cpu_column and ref.metric in CPU_SHARES:
         return "cpu " + CPU_SHARES[ref.metric]
     if ref.format in ("vmstat", "iostat") and ref.metric in DISK_BYTES:  # vmstat bo is every device's wkB/s

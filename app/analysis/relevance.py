@@ -93,7 +93,13 @@ def is_evidence(ref: SeriesRef) -> bool:
     return not (ref.format in ("perfschema", "innodb_mutex") and is_idle_wait(ref.entity))
 
 
+# dstat's, pcp-dstat's and dool's cpu group (per CPU or `total`): the same shares
+DSTAT_CPU = {"cpu.usr", "cpu.sys", "cpu.idl", "cpu.wai", "cpu.stl", "cpu.hiq", "cpu.siq", "cpu.nic", "cpu.gst"}
+
+
 def is_cpu_share(ref: SeriesRef) -> bool:
+    if ref.format == "dstat":
+        return ref.metric in DSTAT_CPU
     cpu_column = ref.format in ("vmstat", "mpstat", "procstat", "sar") or (ref.format == "iostat" and not ref.entity)
     return cpu_column and ref.metric in CPU_METRICS
 
@@ -176,7 +182,7 @@ _NAME_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
 def class_of(ref: SeriesRef) -> str:
     """The resource class of a series (CLASSES)."""
     if is_cpu_share(ref):
-        return "disk" if ref.metric in ("wa", "%iowait") else "cpu"
+        return "disk" if ref.metric in ("wa", "%iowait", "cpu.wai") else "cpu"
     if ref.format in ("iostat", "diskstats") or (ref.format == "vmstat" and ref.metric in ("bi", "bo", "b")):
         return "disk"
     if ref.format in ("vmstat", "mpstat", "procstat") and ref.metric in ("r", "in", "cs", "intr/s", "cswch/s"):
