@@ -93,7 +93,7 @@ def _print_changes(changes: list[Any]) -> None:
         also = f"  also {', '.join(r.spec() for r in c.similar)}" if c.similar else ""
         print(
             f"    {c.ref.spec():40} {c.klass:11} {arrow:4} {c.before:.6g} -> {c.during:.6g}  "
-            f"(effect {c.change:+.1f}, score {c.weight:.1f}){also}"
+            f"(effect {c.effect()}, score {c.weight:.1f}){also}"
         )
 
 

@@ -4,6 +4,7 @@ series' move) lives here, below explain.py, causes.py and verdict.py, which all 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -69,12 +70,17 @@ class Change:
     klass: str = "workload"  # resource class (relevance.CLASSES)
     importance: float = 0.0
 
+    def effect(self) -> str:
+        """The effect size as a reader reads it: robust sigmas, or that the series was flat (no
+        spread: its change is then only in its units, before and during)."""
+        return f"{self.change:+.1f}" if math.isfinite(self.change) else "from a flat level"
+
     def as_json(self) -> dict[str, object]:
         return {
             "source": self.ref.format,
             "metric": self.ref.metric,
             "entity": self.ref.entity,
-            "change": round(self.change, 2),
+            "change": round(self.change, 2) if math.isfinite(self.change) else None,  # None: from a flat level
             "before": self.before,
             "during": self.during,
             "class": self.klass,

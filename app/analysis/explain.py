@@ -21,6 +21,7 @@ much, and how relevantly, they moved in the window against the run's steady stat
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -289,6 +290,11 @@ def _measured(sampled: list[_Sampled], reference: Reference, params: ExplainPara
         mad = mad_raw * MAD_TO_SIGMA / np.sqrt(max(s.n, 1.0))
         scale = max(mad, params.level_floor * abs(b), params.min_spread)
         raw = (s.during - b) / scale
+        if scale == params.min_spread and s.during != b:
+            # flat in the steady state (at 0, or with no level floor): no spread to count the
+            # shift in (a floor of 1e-6 made 0 -> 1.5 an effect of 1,500,000); it is infinite,
+            # and said in the units
+            raw = math.copysign(math.inf, s.during - b)
         with_work = (s.during - b * reference.work) / scale  # the series had it scaled with the throughput
         surprise = min(abs(raw), abs(with_work), params.effect_cap)
         out.append(_Measured(s.ref, b, s.during, raw, surprise, elsewhere))
@@ -354,7 +360,7 @@ def explain(
         if s is not None:
             sampled.append(s)
     measured = _measured(sampled, ref_span, params)
-    ranked = _ranked([m for m in measured if np.isfinite(m.raw) and m.raw != 0 and m.ref not in limits], relevance)
+    ranked = _ranked([m for m in measured if not np.isnan(m.raw) and m.raw != 0 and m.ref not in limits], relevance)
     levels = {m.ref: Change(m.ref, m.raw, m.before, m.during, klass=class_of(m.ref)) for m in measured}
     levels.update((c.ref, c) for c in ranked)
     return Explanation(_one_per_quantity(ranked, top), levels)

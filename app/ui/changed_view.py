@@ -118,7 +118,7 @@ class WhatChangedView(QWidget):
                         unit,
                         _value(c.before, unit),
                         _value(c.during, unit),
-                        f"{c.change:+.1f}",
+                        c.effect(),
                         ", ".join(r.spec() for r in c.similar),
                     ],
                 )

@@ -106,7 +106,7 @@ class DropsView(QWidget):
         for c in rd.explain:
             arrow = "\u2191" if c.change > 0 else "\u2193"
             text = f"{arrow} {c.ref.spec()}  {c.before:.4g} \u2192 {c.during:.4g}"
-            child = QTreeWidgetItem(item, [text, f"{c.change:+.1f}"])
+            child = QTreeWidgetItem(item, [text, c.effect()])
             child.setData(0, REF, c.ref)
             tip = f"{text}\neffect size: shift during the drop over the spread of the steady state"
             if c.similar:

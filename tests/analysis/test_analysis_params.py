@@ -3,6 +3,8 @@ each record, varied, changes the result."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from benchlens.app.analysis.decimate import MinMaxPyramid, PyramidParams
@@ -87,14 +89,15 @@ def test_the_explanation_floors_are_parameters() -> None:
     discards = np.zeros(300)
     discards[150:165] = 5.0  # flat at 0 before the drop, 5 during
     m = measure(t, discards, d, ref)
-    assert m is not None and m.raw == 5 / 1e-6 and m.surprise == 5.0  # certain: capped
+    # no spread to count the shift in: an infinite effect (said in the units), certain: capped
+    assert m is not None and m.raw == math.inf and m.surprise == 5.0
     m = measure(t, discards, d, ref, ExplainParams(effect_cap=1e9))
-    assert m is not None and m.surprise == 5 / 1e-6
+    assert m is not None and m.surprise == 5 / 1e-6  # the rank still counts it over the last floor
     level = 100.0 + (np.arange(300) >= 150) * 20.0
     m = measure(t, level, d, ref, ExplainParams(level_floor=0.5))
     assert m is not None and m.raw == 20 / 50.0  # the spread is at least half the level
     m = measure(t, level, d, ref, ExplainParams(level_floor=0.0))
-    assert m is not None and m.raw == 20 / 1e-6  # flat before: only the last floor is left
+    assert m is not None and m.raw == math.inf  # flat before: only the last floor is left, no spread
     load = {SeriesRef("vmstat", "r"): (t, 4.0 + (np.arange(300) >= 150) * 2.0)}.get
     assert explain(d, [SeriesRef("vmstat", "r")], load, params=ExplainParams(min_before=1000)) == []
 

@@ -5,6 +5,7 @@ with full names, units and before -> during values."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -78,7 +79,7 @@ def test_a_clicked_drop_shows_what_changed_in_full_in_a_wide_tab(stalled: MainWi
     for row, c in zip(rows, rd.explain, strict=True):
         assert row[0].endswith(c.ref.spec())  # the full name
         assert row[1] == s.unit(run_id, c.ref)
-        assert row[2] and row[3] and row[4] == f"{c.change:+.1f}"
+        assert row[2] and row[3] and row[4] == (f"{c.change:+.1f}" if math.isfinite(c.change) else "from a flat level")
     table = window.changed.table
     fm = QFontMetrics(table.font())
     longest = max(rows, key=lambda r: len(r[0]))[0]
