@@ -22,6 +22,7 @@ from benchlens.app.analysis.causes import (
     dirty_pinned,
     disk_burst,
     flushing_stall,
+    foreign_work,
     lock_waits,
     pool_shrank,
     purge_lag,
@@ -31,6 +32,7 @@ from benchlens.app.analysis.causes import (
 from benchlens.app.analysis.evidence import UNITS, Change, Evidence, span
 
 CAUSES: tuple[Callable[[Evidence], Finding | None], ...] = (
+    foreign_work,  # upstream first: what started, before what it piled up
     flushing_stall,
     lock_waits,
     row_locks_stuck,

@@ -147,6 +147,26 @@ case $scenario in
     sleep "$LEN"
     t1=$EPOCHREALTIME; mb "SET GLOBAL innodb_buffer_pool_size = $size"; wait_resized
     note end "$t1"; note restored "$EPOCHREALTIME"; note pool "$(mb 'SELECT @@innodb_buffer_pool_size')" ;;
+  dump)         # another client dumps the benchmark's tables for LEN s (mysqldump
+    # --single-transaction to /dev/null, again and again): full scans, rows read, bytes sent to a client
+    t0=$EPOCHREALTIME; note start "$t0"
+    end=$(python3 -c "print($t0 + $LEN)")
+    while until_ "$end"; do
+      mariadb-dump -uroot -S "$sock" --single-transaction "${DB:-sbtest}" >/dev/null 2>&1 || true
+    done
+    note end "$EPOCHREALTIME" ;;
+  bulk-insert)  # another client copies a benchmark table into a table of its own for LEN s (INSERT
+    # ... SELECT, each copy committed): rows inserted, redo written, pages flushed
+    mb() { mariadb -uroot -S "$sock" -N -B -e "$1"; }
+    mb "CREATE TABLE IF NOT EXISTS ${DB:-sbtest}.bulk LIKE ${DB:-sbtest}.sbtest1; ALTER TABLE ${DB:-sbtest}.bulk
+      MODIFY id INT NOT NULL, DROP PRIMARY KEY, ADD COLUMN n INT NOT NULL AUTO_INCREMENT PRIMARY KEY"
+    t0=$EPOCHREALTIME; note start "$t0"
+    end=$(python3 -c "print($t0 + $LEN)")
+    while until_ "$end"; do
+      mb "INSERT INTO ${DB:-sbtest}.bulk (id, k, c, pad) SELECT id, k, c, pad FROM ${DB:-sbtest}.sbtest1" || true
+    done
+    note end "$EPOCHREALTIME"
+    mb "DROP TABLE ${DB:-sbtest}.bulk" ;;
   client-spike) # 16 more sysbench clients for LEN s beside a rate-limited benchmark: a workload spike
     t0=$EPOCHREALTIME; note start "$t0"
     sysbench oltp_read_write --db-driver=mysql --mysql-socket="$sock" --mysql-user=root --tables=4 \

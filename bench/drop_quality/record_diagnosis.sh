@@ -59,6 +59,8 @@ quiet-churn               quiet             -           -     churn  100 30 0
 quiet-churn-2             quiet             -           -     churn  100 30 0
 purge-lag-short-churn-2   purge-lag         purge       short churn  75  30 15
 flushing-short-writes-2   flush-throttle    flushing    short writes 75  30 12
+dump-long-smooth          dump              workload    long  smooth 100 30 40
+bulk-insert-long-smooth   bulk-insert       workload    long  smooth 100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -72,6 +74,9 @@ flushing-short-writes-2   flush-throttle    flushing    short writes 75  30 12
 # purge-lag-short-churn-2, flushing-short-writes-2: the same once more, after the fixes those
 # showed (the churn workload's noise sits near the threshold at which a series is smoothed).
 # global-read-lock-end-bursty was planned as a 12 s lock: waiting for it stalled the run to its end.
+# dump-long-smooth, bulk-insert-long-smooth (2026-11-27, issue 23): another client's activity (a
+# mysqldump loop; INSERT ... SELECT copies) that slows the benchmark, recorded to test the causes
+# that rank new activity above the sessions and waits any slowdown piles up.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
