@@ -89,3 +89,18 @@ def test_no_sar_column_is_left_as_workload_but_the_kernel_tables() -> None:
 def test_dbpas_dool_plugins_have_their_resource(metric: str, want: str) -> None:
     """The columns of DBPA's dool captures (tests/importers/test_dstat_dbpa.py reads them)."""
     assert class_of(SeriesRef("dstat", metric)) == want
+
+
+def test_one_quantity_whichever_collector_printed_it() -> None:
+    """The write bandwidth of the disks, as seven collectors print it, is one row of an explanation
+    (issue #23 part 3): vmstat, iostat, sar -d, sar -b, sar -B, pt-stalk's diskstats and vmstat
+    loops, dstat. Their names are those of the real fixtures."""
+    from benchlens.app.analysis.explain import quantity
+
+    writes = [("vmstat", "bo"), ("iostat", "wkB/s"), ("sar", "wkB/s"), ("sar", "bwrtn/s"), ("sar", "pgpgout/s")]
+    writes += [("diskstats", "wkB/s"), ("procvmstat", "pgpgout/s"), ("dstat", "dsk.writ")]
+    for fmt, metric in writes:
+        assert metric in {m for m, _ in _metrics(fmt)}, (fmt, metric)
+    assert {quantity(SeriesRef(f, m, "vda")) for f, m in writes} == {"disk writes"}
+    assert quantity(SeriesRef("sar", "%user", "all")) == quantity(SeriesRef("vmstat", "us")) == "cpu user"
+    assert quantity(SeriesRef("dstat", "net.send", "eth0")) == quantity(SeriesRef("sar", "txkB/s", "eth0"))
