@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 import numpy as np
 
 from benchlens.importers._snapshots import snapshots
-from benchlens.importers._types import Context
+from benchlens.importers._types import Block, Context
 
 
 def timed_snapshots(chunks: Iterator[bytes], ctx: Context) -> Iterator[tuple[float, int, list[str]]]:
@@ -149,6 +149,22 @@ class Counters:
             reset |= ~(d >= 0)  # NaN (missing) or negative
             out[key] = d
         return out, reset
+
+    def host_rates(self, counters: list[str], unit: Callable[[str], str], ctx: Context) -> Block:
+        """The host-wide counters as `<key>/s` rates over each interval (units by `unit`), no rate
+        where one went down (one warning for them all)."""
+        t, dt, usable = self.intervals(ctx)
+        d, _ = self.deltas("", counters)
+        rates: dict[str, np.ndarray] = {}
+        down = 0
+        for k in counters:
+            down += int((d[k] < 0).sum())
+            with np.errstate(invalid="ignore", over="ignore"):
+                rates[k + "/s"] = np.where(d[k] >= 0, d[k] / dt, np.nan)[usable]
+            ctx.units.setdefault(k + "/s", unit(k))
+        if down:
+            ctx.warn(None, f"{down} counter(s) went down (reboot?): no rate for those intervals", kind="counter_reset")
+        return Block("", t[usable], rates)
 
     def warn_resets(self, ctx: Context, entity: str, reset: np.ndarray, what: str) -> None:
         """One warning per interval where `entity`'s counters went down (not where it is missing)."""

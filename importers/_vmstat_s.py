@@ -120,15 +120,4 @@ def _blocks(snaps: Counters, ctx: Context) -> Iterator[Block]:
         if counters:
             ctx.warn(None, "one vmstat -s snapshot: its counters since boot need two for a rate", kind="format")
         return
-    t, dt, usable = snaps.intervals(ctx)
-    d, _ = snaps.deltas("", counters)
-    rates: dict[str, np.ndarray] = {}
-    down = 0
-    for k in counters:
-        down += int((d[k] < 0).sum())
-        with np.errstate(invalid="ignore", over="ignore"):
-            rates[k + "/s"] = np.where(d[k] >= 0, d[k] / dt, np.nan)[usable]
-        ctx.units.setdefault(k + "/s", COUNTERS[k])
-    if down:
-        ctx.warn(None, f"{down} counter(s) went down (reboot?): no rate for those intervals", kind="counter_reset")
-    yield Block("", t[usable], rates)
+    yield snaps.host_rates(counters, COUNTERS.__getitem__, ctx)

@@ -72,18 +72,7 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         if counters:
             ctx.warn(None, "one /proc/vmstat snapshot: rates need two", kind="format")
         return
-    t, dt, usable = snaps.intervals(ctx)
-    d, _ = snaps.deltas("", counters)
-    rates: dict[str, np.ndarray] = {}
-    down = 0
-    for k in counters:
-        down += int((d[k] < 0).sum())
-        with np.errstate(invalid="ignore", over="ignore"):
-            rates[k + "/s"] = np.where(d[k] >= 0, d[k] / dt, np.nan)[usable]
-        ctx.units.setdefault(k + "/s", RATE_UNITS.get(k, "1/s"))
-    if down:
-        ctx.warn(None, f"{down} counter(s) went down (reboot?): no rate for those intervals", kind="counter_reset")
-    yield Block("", t[usable], rates)
+    yield snaps.host_rates(counters, lambda k: RATE_UNITS.get(k, "1/s"), ctx)
 
 
 def _snapshot(lines: list[str], first: int, ctx: Context) -> dict[tuple[str, str], float]:
