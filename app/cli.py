@@ -269,8 +269,10 @@ def cmd_runs(lib: Library, args: argparse.Namespace) -> int:
 
 
 def cmd_series(lib: Library, args: argparse.Namespace) -> int:
+    from benchlens.app.rundata import LibraryRunData
+
     run = lib.run(args.run)
-    series = lib.series(run.id)
+    series = list(LibraryRunData(lib).series(run.id).values())  # the server's throughput too
     if args.json:
         print(
             json.dumps(
@@ -299,9 +301,16 @@ def cmd_series(lib: Library, args: argparse.Namespace) -> int:
 
 
 def cmd_dump(lib: Library, args: argparse.Namespace) -> int:
+    from benchlens.app.model import SeriesRef
+    from benchlens.app.rundata import LibraryRunData
+
     run = lib.run(args.run)
-    info = lib.find_series(run.id, args.source, args.metric, args.entity)
-    t, v = lib.load(info)
+    data = LibraryRunData(lib)  # the stored series, and the server's throughput made of them
+    info = data.info(run.id, SeriesRef(args.source, args.metric, args.entity or ""))
+    info = info or lib.find_series(run.id, args.source, args.metric, args.entity)
+    loaded = data.data(run.id, info.ref)
+    assert loaded is not None  # info is the run's
+    t, v = loaded
     if args.json:
         print(
             json.dumps(

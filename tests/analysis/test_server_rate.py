@@ -16,7 +16,7 @@ from benchlens.app.analysis.run_drops import run_findings, throughput
 from benchlens.app.ingest import import_path
 from benchlens.app.model import SeriesRef
 from benchlens.app.rundata import LibraryRunData
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, cli_json
 
 RECORDED = FIXTURES / "runs" / "recorded_mariadb_oltp"
 
@@ -82,3 +82,15 @@ def test_an_autocommit_workload_falls_back_to_statements() -> None:
 def test_nothing_to_make_it_of() -> None:
     refs, load = _series(Threads_running=([0, 2], [3, 4]))
     assert server_rate.derive(refs, load) is None
+
+
+def test_the_command_line_lists_and_dumps_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = shutil.copytree(RECORDED, tmp_path / "bare", ignore=shutil.ignore_patterns("bench.log"))
+    db = str(tmp_path / "cli.sqlite")
+    cli_json(capsys, "import", str(folder), "--db", db, "--json")
+    listed = cli_json(capsys, "series", "bare", "--db", db, "--json")
+    assert {"source": "server", "metric": "tps", "unit": "1/s"}.items() <= next(
+        s for s in listed if s["source"] == "server"
+    ).items()
+    dumped = cli_json(capsys, "dump", "bare", "--source", "server", "--metric", "tps", "--db", db, "--json")
+    assert dumped["unit"] == "1/s" and len(dumped["v"]) == len(dumped["t"]) == listed[-1]["n"] > 5
