@@ -1,7 +1,7 @@
 """The server's own throughput, for runs without a benchmark log (pt-stalk folders, dool captures,
 status loops): transactions the server finished per second — commits plus rollbacks — else the
-statements it was sent (`Questions`). drops, the default layout and `diff` read it as
-`server:tps` like any benchmark's tps, and it says what it was made of.
+statements it was sent (`Questions`). Drops, the default layout and `diff` read it as
+`server:tps` like any benchmark's tps; `derive` also returns which candidate made it (its label).
 
 Why commits + rollbacks: a transaction ends in one or the other, so their sum is the rate of
 transactions whatever share fails (a deadlock storm moves work from commits to rollbacks; the
