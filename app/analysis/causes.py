@@ -89,6 +89,13 @@ FOREIGN_WORK = (
 )
 # the server's own throughput, whose ratio says how much of a counter the benchmark explains
 OWN_WORK = ((GS, "Com_commit"), (GS, "Questions"), ("dstat", "mysql5_all.comm"))
+# sessions connected, as each collector names them
+SESSIONS = ((GS, "Threads_connected"), ("dstat", "mysql5_conn.Conn"))
+# the server's work at this share of its steady rate or more has held: more sessions then are load
+# come to it, not sessions piling up on a slowdown. Chosen by hand: DBPA's heavy workloads (23-59
+# more sessions) ran their commits at 0.45-1.28 of the steady rate, 6 of 12 at 0.9 or more; the
+# recorded corpus' fixed-thread benchmarks never connect more sessions, so it does not calibrate it
+WORK_HELD = 0.9
 
 
 class Finding(NamedTuple):
@@ -246,19 +253,23 @@ def purge_lag(ev: Evidence) -> Finding | None:
 
 
 def workload_grew(ev: Evidence) -> Finding | None:
-    """The server did much more work than in its steady state, for more sessions: a client's load
-    (a spike of clients, another job on the server), which then takes CPU, disk and locks."""
-    grew = [
-        c
-        for m in ("Questions", "Com_commit", "Queries")
-        if (c := ev.get(GS, m)) is not None and c.before > 0 and c.during >= WORK_RATIO * c.before
-    ]
-    conn = ev.get(GS, "Threads_connected")
-    more = conn is not None and conn.during - conn.before >= MORE_SESSIONS and conn.during >= WORK_RATIO * conn.before
-    if not grew or not more or conn is None:
+    """Many more sessions connected while the server's work held or grew: a client's load (a spike
+    of clients, another job on the server), which then takes CPU, disk and locks. Work that held
+    counts too: a saturated server does no more work for more sessions, they queue (a DBPA heavy
+    workload: 70 -> 120 sessions, commits at 99 %). Work that fell does not: sessions piling up
+    on a slowdown are its symptom."""
+    conn = next((c for fmt, m in SESSIONS if (c := ev.get(fmt, m)) is not None), None)
+    if conn is None or conn.during - conn.before < MORE_SESSIONS or conn.during < WORK_RATIO * conn.before:
         return None
-    work = ", ".join(f"{c.ref.metric} {span(c.before, c.during, '/s')}" for c in grew[:2])
-    return Finding("workload", f"more sessions and work: connected {span(conn.before, conn.during, '')}, {work}", conn)
+    own = next((c for fmt, m in OWN_WORK if (c := ev.get(fmt, m)) is not None and c.before > 0), None)
+    if own is None or own.during < WORK_HELD * own.before:
+        return None
+    shown = ((GS, "Questions"), (GS, "Com_commit"), (GS, "Queries"), ("dstat", "mysql5_all.comm"))
+    work = [c for fmt, m in shown if (c := ev.get(fmt, m)) is not None and c.before > 0]
+    grew = [c for c in work if c.during >= WORK_RATIO * c.before]
+    said = ", ".join(f"{c.ref.metric} {span(c.before, c.during, '/s')}" for c in grew[:2])
+    said = said or f"{own.ref.metric} held ({own.during / own.before:.0%} of its steady rate)"
+    return Finding("workload", f"more sessions and work: connected {span(conn.before, conn.during, '')}, {said}", conn)
 
 
 def deadlocks(ev: Evidence) -> Finding | None:

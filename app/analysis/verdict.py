@@ -33,12 +33,12 @@ from benchlens.app.analysis.evidence import UNITS, Change, Evidence, span
 
 CAUSES: tuple[Callable[[Evidence], Finding | None], ...] = (
     foreign_work,  # upstream first: what started, before what it piled up
+    workload_grew,
     flushing_stall,
     lock_waits,
     row_locks_stuck,
     dirty_pinned,
     purge_lag,
-    workload_grew,
     deadlocks,
     pool_shrank,
     disk_burst,
