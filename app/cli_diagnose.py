@@ -132,7 +132,7 @@ def cmd_explain(lib: Library, args: argparse.Namespace) -> int:
 
 
 def cmd_diff(lib: Library, args: argparse.Namespace) -> int:
-    from benchlens.app.analysis.diff import by_quantity, diff_runs
+    from benchlens.app.analysis.diff import diff_runs, series_by_quantity
     from benchlens.app.rundata import LibraryRunData
 
     a, b = lib.run(args.a), lib.run(args.b)
@@ -144,7 +144,7 @@ def cmd_diff(lib: Library, args: argparse.Namespace) -> int:
     for tag, s in zip(("A", "B"), result.stability, strict=True):
         print(f"{tag}: mean {s.mean:.6g}, cv {s.cv:.2f}, under half the median {s.under_half:.1%}, p5 {s.p5:.6g}")
     print(f"{'series':44} {'class':11} {'A':>12} {'B':>12} {'change':>8} {'A/trx':>10} {'B/trx':>10}")
-    for d, also in by_quantity(result.series)[: max(1, args.top)]:  # one row per quantity
+    for d, also in series_by_quantity(result.series)[: max(1, args.top)]:  # one row per quantity
         ch = f"{d.change:+.0%}" if math.isfinite(d.change) else "A=0"
         trx = ""  # a level (latency, queue, %util) has no per-transaction value
         if math.isfinite(d.per_trx_a) or math.isfinite(d.per_trx_b):

@@ -20,7 +20,7 @@ import numpy as np
 
 from benchlens.app.analysis.config import ConfigDiff, config_diff
 from benchlens.app.analysis.drops import MAD_TO_SIGMA, steady_span
-from benchlens.app.analysis.explain import EXPLAIN, ExplainParams, quantity
+from benchlens.app.analysis.explain import EXPLAIN, ExplainParams, by_quantity
 from benchlens.app.analysis.relevance import class_of, importance, is_cpu_share, is_evidence
 from benchlens.app.analysis.run_drops import throughput
 from benchlens.app.analysis.stability import Stability, stability
@@ -105,17 +105,10 @@ def per_transaction(ref: SeriesRef, unit: str, mean: float, tps: float, cpus: in
     return math.nan, ""
 
 
-def by_quantity(series: list[SeriesDiff]) -> list[tuple[SeriesDiff, list[SeriesRef]]]:
-    """One row per quantity (explain.quantity: vmstat bo, iostat wkB/s, sar, dstat ... are the disks'
-    writes), the best ranked series first, with the other series that measured it."""
-    rows: dict[str, tuple[SeriesDiff, list[SeriesRef]]] = {}
-    for d in series:
-        key = quantity(d.ref)
-        if key in rows:
-            rows[key][1].append(d.ref)
-        else:
-            rows[key] = (d, [])
-    return list(rows.values())
+def series_by_quantity(series: list[SeriesDiff]) -> list[tuple[SeriesDiff, list[SeriesRef]]]:
+    """One row per quantity (vmstat bo, iostat wkB/s, sar, dstat ... are the disks' writes), the
+    best ranked series first, with the other series that measured it."""
+    return by_quantity(series, lambda d: d.ref)
 
 
 def bench_interval(data: RunData, run_id: int) -> tuple[float, float, float]:

@@ -25,6 +25,7 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import TypeVar
 
 import numpy as np
 
@@ -66,6 +67,7 @@ class ExplainParams:
 
 
 EXPLAIN = ExplainParams()
+_T = TypeVar("_T")
 # Machine CPU shares as vmstat, iostat (avg-cpu) and mpstat print them: one quantity, three tools.
 CPU_SHARES = {
     **dict.fromkeys(("id", "%idle"), "idle"),
@@ -406,12 +408,18 @@ def _ranked(measured: list[_Measured], relevance: RelevanceParams) -> list[Chang
     return [c for c, _ in out]
 
 
+def by_quantity(items: Iterable[_T], ref: Callable[[_T], SeriesRef]) -> list[tuple[_T, list[SeriesRef]]]:
+    """One row per quantity (`quantity`), in the items' order: the first item of each, with the
+    other series that measured the same quantity."""
+    rows: dict[str, tuple[_T, list[SeriesRef]]] = {}
+    for item in items:
+        key = quantity(ref(item))
+        if key in rows:
+            rows[key][1].append(ref(item))
+        else:
+            rows[key] = (item, [])
+    return list(rows.values())
+
+
 def _one_per_quantity(ranked: list[Change], top: int) -> list[Change]:
-    shown: dict[str, Change] = {}
-    for c in ranked:
-        key = quantity(c.ref)
-        if key in shown:
-            shown[key] = replace(shown[key], similar=(*shown[key].similar, c.ref))
-        elif len(shown) < top:
-            shown[key] = c
-    return list(shown.values())
+    return [replace(c, similar=(*c.similar, *also)) for c, also in by_quantity(ranked, lambda c: c.ref)[:top]]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from benchlens.app.analysis.diff import by_quantity, diff_runs
+from benchlens.app.analysis.diff import diff_runs, series_by_quantity
 from benchlens.app.ingest import import_path
 from benchlens.app.model import SeriesRef
 from benchlens.app.rundata import LibraryRunData
@@ -27,7 +27,7 @@ def result(tmp_path_factory: pytest.TempPathFactory):
 
 
 def test_the_disks_writes_are_one_row(result) -> None:
-    rows = by_quantity(result.series)
+    rows = series_by_quantity(result.series)
     refs = [d.ref for d, _ in rows]
     writes = next((d, also) for d, also in rows if d.ref == SeriesRef("iostat", "wkB/s", "vda"))
     assert SeriesRef("vmstat", "bo") in writes[1] and SeriesRef("vmstat", "bo") not in refs
