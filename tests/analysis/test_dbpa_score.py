@@ -31,6 +31,17 @@ def _scored(*cases: str) -> list[dbpa.CaseScore]:
             lib.close()
 
 
+def _verdict(case: str, window: tuple[float, float]) -> str:
+    """`benchlens explain`'s verdict over a window (epochs) of a case imported alone."""
+    with tempfile.TemporaryDirectory() as tmp:
+        lib = Library(Path(tmp) / "l.sqlite")
+        try:
+            run = dbpa._import(lib, dbpa.CORPUS / case)
+            return explain_window(LibraryRunData(lib), run, window, "absolute").verdict()
+        finally:
+            lib.close()
+
+
 def test_a_small_buffer_pool_is_named_by_diff_first() -> None:
     (row,) = _scored("small_shared_buffer/case-001")
     assert row.setting_first == "innodb_buffer_pool_size" and row.rank == 1 and row.found is None
@@ -52,14 +63,8 @@ def test_a_lock_wait_with_no_throughput_before_it_is_explained_by_the_locks() ->
     Locks gauge and active connections are the sessions stuck (causes.STUCK_SOURCES)."""
     (row,) = _scored("lock_waits/case-002")
     assert row.classes[:1] == ["locks"]
-    with tempfile.TemporaryDirectory() as tmp:
-        lib = Library(Path(tmp) / "l.sqlite")
-        try:
-            run = dbpa._import(lib, dbpa.CORPUS / "lock_waits" / "case-002")
-            w = explain_window(LibraryRunData(lib), run, (1664033477.0, 1664033537.0), "absolute")
-            assert w.verdict().startswith("sessions stuck on row locks (58 of 60 running sessions")
-        finally:
-            lib.close()
+    said = _verdict("lock_waits/case-002", (1664033477.0, 1664033537.0))
+    assert said.startswith("sessions stuck on row locks (58 of 60 running sessions")
 
 
 def test_a_heavier_workload_is_the_sessions_that_came_not_the_locks_they_queue_on() -> None:
@@ -67,13 +72,7 @@ def test_a_heavier_workload_is_the_sessions_that_came_not_the_locks_they_queue_o
     row locks (1 -> 22) while the commits hold: the load, upstream, is the verdict (issue 23 part 4)."""
     (row,) = _scored("heavy_workload/case-005")
     assert row.classes[:1] == ["workload"]
-    with tempfile.TemporaryDirectory() as tmp:
-        lib = Library(Path(tmp) / "l.sqlite")
-        try:
-            run = dbpa._import(lib, dbpa.CORPUS / "heavy_workload" / "case-005")
-            truth = json.loads((dbpa.CORPUS / "heavy_workload" / "case-005" / "ground_truth.json").read_text())
-            a, b = truth["abnormal"]["interval_epochs"]
-            w = explain_window(LibraryRunData(lib), run, (float(a), float(b)), "absolute")
-            assert w.verdict().startswith("more sessions and work: connected 70 → 1"), w.verdict()
-        finally:
-            lib.close()
+    truth = json.loads((dbpa.CORPUS / "heavy_workload" / "case-005" / "ground_truth.json").read_text())
+    a, b = truth["abnormal"]["interval_epochs"]
+    said = _verdict("heavy_workload/case-005", (float(a), float(b)))
+    assert said.startswith("more sessions and work: connected 70 → 1"), said
