@@ -15,9 +15,10 @@ By what the tools print (sysstat 12.6 man pages, /proc/vmstat, dstat's and dool'
 - /proc/stat: blocked processes `disk`, the rest `cpu`; /proc/vmstat: page-in/out and writeback
   `disk`, the rest `memory`;
 - dstat/dool: by plugin group, the part of the metric before its last `.` (`dsk.read`,
-  `cpu.wai`, `paging.in`); dool's MySQL plugins too (`mysql5_locks` locks, `mysql5_conn`
-  workload, DBPA's `mysql5_all` by column: buffer pool pages and reads, dirty and flushed pages,
-  row operations and commits); a group no rule knows is left to the name rules.
+  `paging.in`; the cpu shares are relevance.is_cpu_share's, `cpu.wai` disk there); dool's MySQL
+  plugins too (`mysql5_locks` locks, `mysql5_conn` workload, DBPA's `mysql5_all` by column: buffer
+  pool pages and reads, dirty and flushed pages, row operations and commits); a group no rule
+  knows is left to the name rules.
 """
 
 from __future__ import annotations
@@ -88,8 +89,6 @@ def system_class(ref: SeriesRef) -> str | None:
     if ref.format == "dstat" and "." in m:
         group, column = m.rsplit(".", 1)
         group = group.lower().replace(" ", "_").replace("/", "_")
-        if group in ("cpu", "total_cpu_usage", "cpu_usage") and column == "wai":
-            return "disk"  # waiting for I/O
         if group == "procs" and column == "blk":
             return "disk"  # blocked on I/O
         if group == "mysql5_all":
