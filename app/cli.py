@@ -24,7 +24,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from benchlens.app import cli_diagnose
+from benchlens.app import cli_diagnose, cli_trend
 from benchlens.app.cli_library import add_library_commands, cmd_library, push
 from benchlens.app.errors import BenchlensError
 from benchlens.app.store import Library
@@ -77,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     _analysis_commands(sub, db)
     _output_commands(sub, db)
     add_library_commands(sub, db)  # library copy | notes (app/cli_library.py)
+    cli_trend.add_parsers(sub, db)  # tag | trend (app/cli_trend.py)
     return p
 
 
@@ -171,6 +172,7 @@ def _output_commands(sub: Any, db: argparse.ArgumentParser) -> None:
     rec.add_argument(
         "--push", metavar="LIBRARY", help="then import the folder into this library (e.g. mysql://host/db)"
     )
+    rec.add_argument("--tag", action="append", default=[], metavar="KEY=VALUE", help="a run tag (repeatable)")
     rec.epilog = "the benchmark command follows --, e.g. benchlens record run1 -- sysbench oltp_read_write run"
 
     shot = sub.add_parser("screenshot", parents=[db], help="render the main window offscreen to a PNG")
@@ -457,7 +459,9 @@ def cmd_record(args: argparse.Namespace) -> int:
     if args.interval < 1:
         raise CliError("--interval must be a whole number of seconds >= 1")
     try:
-        meta = record(args.folder, bench, args.interval, args.mysql, args.snapshot_every)
+        meta = record(
+            args.folder, bench, args.interval, args.mysql, args.snapshot_every, cli_trend.parse_tags(args.tag)
+        )
     except RecordError as e:
         raise CliError(str(e)) from None
     print(
@@ -494,6 +498,7 @@ COMMANDS = {
     "summary": cmd_summary,
     "export": cmd_export,
     **cli_diagnose.COMMANDS,
+    **cli_trend.COMMANDS,
 }
 
 

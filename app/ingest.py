@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from benchlens.app import trend
 from benchlens.app.analysis.onset import load_onset
 from benchlens.app.clock import FolderClock, resolve
 from benchlens.app.dedup import Fingerprint, keep_first, same
@@ -134,6 +135,7 @@ def import_path(lib: Library, path: str | Path, opts: Options | None = None) -> 
         if same is not None:  # these very files are a run already (imported on another machine)
             txn.rollback()
             return _unchanged(lib, same, scan.skipped)
+        trend.on_import(lib, run_id, scan.recorded)  # its tags and its summary, in the same commit
         txn.commit()
     return RunReport(run_id, lib.run(run_id).name, reports, scan.skipped, warnings=plan.warnings)
 

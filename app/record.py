@@ -164,6 +164,7 @@ def record(
     interval: int = 1,
     mysql: str | None = None,
     every: float = 10.0,
+    tags: dict[str, str] | None = None,
     settle: float = 2.0,
 ) -> dict[str, Any]:
     """Start the monitors, run the benchmark between two idle stretches, stop the monitors, and
@@ -183,6 +184,8 @@ def record(
     finally:  # whatever happened, nothing keeps running behind the user's back
         monitors.stop()
     meta = _metadata(start, run, interval, monitors.commands, mysql)
+    if tags:  # imported as the run's tags (app/run_record.py)
+        meta["tags"] = {k: v for k, v in tags.items() if v}
     (folder / METADATA).write_text(json.dumps(meta, indent=1) + "\n")
     return meta
 

@@ -18,7 +18,8 @@ RECORD_MARK = re.compile(r'"format"\s*:\s*"benchlens-run"')
 # the fields the import reads (times in epoch seconds, the zone's offset in seconds)
 NUMBERS = ("start", "bench_start", "bench_end", "end", "interval", "utc_offset")
 TABLES = ("commands", "tools")
-KNOWN = frozenset({"format", "version", "host", "zone", "bench_exit_code", "bench_command", *NUMBERS, *TABLES})
+KNOWN = frozenset({"format", "version", "host", "zone", "bench_exit_code", "bench_command", "tags", *NUMBERS, *TABLES})
+MAX_TAG = 255  # a tag's name, as the library holds it
 
 
 def checked_record(meta: dict[str, Any]) -> list[str]:
@@ -40,11 +41,30 @@ def checked_record(meta: dict[str, Any]) -> list[str]:
         if key in meta and not isinstance(meta[key], dict):
             said.append(f"{key} is not a table of names ({_short(meta[key])}): not used")
             del meta[key]
+    said += _checked_tags(meta)
     unknown = sorted(k for k in meta if k not in KNOWN)
     if unknown:
         more = f" (+{len(unknown) - 6} more)" if len(unknown) > 6 else ""
         said.append(f"fields this benchlens does not know, ignored: {', '.join(unknown[:6])}{more}")
     return said
+
+
+def _checked_tags(meta: dict[str, Any]) -> list[str]:
+    """The "tags" object: names of names (1-255 characters) and strings or numbers (kept as text)."""
+    tags = meta.get("tags")
+    if tags is None:
+        return []
+    if not isinstance(tags, dict):
+        del meta["tags"]
+        return [f"tags is not an object of names and values ({_short(tags)}): not used"]
+    good = {
+        k.strip(): str(v).strip()
+        for k, v in tags.items()
+        if 0 < len(k.strip()) <= MAX_TAG and isinstance(v, str | int | float) and not isinstance(v, bool)
+    }
+    meta["tags"] = {k: v for k, v in good.items() if v}
+    bad = [k for k in tags if k.strip() not in good]
+    return [f"tags not used (a tag is a name and a text or number): {', '.join(map(_short, bad[:6]))}"] if bad else []
 
 
 def _number(x: object) -> bool:

@@ -19,6 +19,7 @@ from benchlens.app.store.blobs import decode
 from benchlens.app.store.errors import LibraryError
 from benchlens.app.store.migrations import NewerLibrary, ensure_schema
 from benchlens.app.store.target import ServerTarget, parse_target
+from benchlens.app.store.trend_tables import TrendTables
 from benchlens.importers._types import SourceMeta, SourceWarning
 
 if TYPE_CHECKING:
@@ -51,9 +52,10 @@ def connect(target: str | Path, busy_timeout: float) -> Backend:
     return SqliteBackend(where, busy_timeout)
 
 
-class Library:
+class Library(TrendTables):
     """A library: a file (the default) or a MariaDB/MySQL database (`mysql://...`, see
-    app/store/target.py). `name` is how it is shown: the path or the URL, never a password."""
+    app/store/target.py). `name` is how it is shown: the path or the URL, never a password.
+    Trend's tables (tags, summaries, marks) are read and written by TrendTables' methods."""
 
     def __init__(self, target: str | Path) -> None:
         self.busy_timeout = BUSY_TIMEOUT_S

@@ -30,6 +30,37 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         "ALTER TABLE annotations ADD COLUMN updated REAL;\n"
         "ALTER TABLE annotations ADD COLUMN updated_by VARCHAR(255) NOT NULL DEFAULT '';\n",
     ),
+    (
+        3,
+        "trend: run tags, per-run summaries, known shifts and runs left out",
+        # tags: `benchlens tag`, benchlens-run.json's "tags", `record --tag` (app/trend.py).
+        # summaries: a run's steady-state statistics of one metric, computed at import (n = 0:
+        # computed, the run has no such series), so a trend reads one row per run. `facts` (JSON)
+        # holds what makes runs comparable: benchmark, threads, host, the recorded command.
+        # marks: 'shift' (a known shift: the history is split there) or 'out' (left out of trend).
+        "CREATE TABLE run_tags (\n"
+        "    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+        "    name VARCHAR(255) NOT NULL,\n"
+        "    value TEXT NOT NULL,\n"
+        "    PRIMARY KEY (run_id, name)\n"
+        ");\n"
+        "CREATE TABLE run_summaries (\n"
+        "    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+        "    metric VARCHAR(255) NOT NULL,\n"
+        "    n INTEGER NOT NULL,\n"
+        "    median REAL, mean REAL, p95 REAL, p99 REAL,\n"
+        "    facts TEXT NOT NULL,\n"
+        "    computed REAL NOT NULL,\n"
+        "    PRIMARY KEY (run_id, metric)\n"
+        ");\n"
+        "CREATE TABLE trend_marks (\n"
+        "    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+        "    kind VARCHAR(16) NOT NULL,\n"
+        "    author VARCHAR(255) NOT NULL DEFAULT '',\n"
+        "    created REAL NOT NULL,\n"
+        "    PRIMARY KEY (run_id, kind)\n"
+        ");\n",
+    ),
 ]
 SCHEMA_VERSION = 1 + len(MIGRATIONS)
 _MIGRATIONS_TABLE = "CREATE TABLE migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied REAL)"

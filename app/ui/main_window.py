@@ -35,6 +35,7 @@ from benchlens.app.ui.runs_view import RunsView
 from benchlens.app.ui.session import Session
 from benchlens.app.ui.shortcuts import ShortcutsDialog, menu_shortcuts
 from benchlens.app.ui.summary_view import SummaryView, add_summary_dock
+from benchlens.app.ui.trend_view import open_trend
 
 LAST_VIEW = "(last)"
 SUMMARY_KEY = "summary/visible"  # set only when the user opens or closes the Summary
@@ -168,6 +169,7 @@ class MainWindow(QMainWindow):
         view.addAction(self.summary_dock.toggleViewAction())
         view.addAction(self.changed_dock.toggleViewAction())
         view.addAction("B vs A, every series", QKeySequence("Ctrl+D"), self.compare_runs)
+        view.addAction("Trend…", QKeySequence("Ctrl+T"), partial(open_trend, self))
         self._theme_menu(view.addMenu("Theme"))
         self.summary_dock.toggleViewAction().triggered.connect(self._remember_summary)
         view.addSeparator()
