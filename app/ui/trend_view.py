@@ -21,13 +21,23 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QCursor
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QMenu, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from benchlens.app.analysis.runstats import STATS
 from benchlens.app.errors import BenchlensError
 from benchlens.app.store.library import current_user
-from benchlens.app.trend import THROUGHPUT, trend_data
+from benchlens.app.trend import DEFAULT_GROUP, THROUGHPUT, trend_data
 from benchlens.app.ui.session import Session
+from benchlens.app.ui.theme import chart_theme
 
 REGRESSION, IMPROVEMENT, SHIFT = "#d62728", "#2ca02c", "#7f7f7f"
 POINT = "#1f77b4"
@@ -73,20 +83,29 @@ class TrendWindow(QWidget):
             self.metric_box.addItem(spec)
         self.stat_box = QComboBox()
         self.stat_box.addItems(list(STATS))
+        self.group_box = QLineEdit()
+        self.group_box.setPlaceholderText(" ".join(DEFAULT_GROUP))
+        self.group_box.setToolTip("tags or facts to group runs by, separated by spaces")
         self.status = QLabel()
         self.status.setWordWrap(True)
         bar = QHBoxLayout()
         bar.addWidget(QLabel("Metric"))
-        bar.addWidget(self.metric_box, 1)
+        bar.addWidget(self.metric_box, 2)
         bar.addWidget(QLabel("Statistic"))
         bar.addWidget(self.stat_box)
+        bar.addWidget(QLabel("Group by"))
+        bar.addWidget(self.group_box, 1)
         self.charts = pg.GraphicsLayoutWidget()
+        self.scroller = QScrollArea()  # many groups: a chart keeps its height, the charts scroll
+        self.scroller.setWidgetResizable(True)
+        self.scroller.setWidget(self.charts)
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
         layout.addWidget(self.status)
-        layout.addWidget(self.charts, 1)
+        layout.addWidget(self.scroller, 1)
         self.metric_box.activated.connect(self.refresh)
         self.stat_box.currentTextChanged.connect(self.refresh)
+        self.group_box.editingFinished.connect(self.refresh)
         session.runsChanged.connect(self.refresh)
         self.resize(1100, 760)
         self.refresh()
@@ -95,7 +114,8 @@ class TrendWindow(QWidget):
     def refresh(self, *_: object) -> None:
         metric = self.metric_box.currentText().strip() or THROUGHPUT
         try:
-            self.data = trend_data(self.session.lib, metric, self.stat_box.currentText())
+            group_by = self.group_box.text().split() or None
+            self.data = trend_data(self.session.lib, metric, self.stat_box.currentText(), group_by)
         except BenchlensError as e:
             self.data = {"groups": []}
             self.status.setText(html.escape(str(e)))
@@ -119,22 +139,28 @@ class TrendWindow(QWidget):
     # ---- drawing ----------------------------------------------------------------------------------
     def _draw(self) -> None:
         self.charts.clear()
+        theme = chart_theme(self.palette())
+        self.charts.setBackground(theme.background)
         self.plots, self.change_lines = [], []
         for row, group in enumerate(self.data["groups"]):
-            plot = self.charts.addPlot(row=row, col=0, axisItems={"bottom": pg.DateAxisItem()})
+            axis = RunAxis([p["time"] for p in group["points"]], orientation="bottom")
+            plot = self.charts.addPlot(row=row, col=0, axisItems={"bottom": axis})
+            for name in ("bottom", "left"):
+                plot.getAxis(name).setTextPen(theme.text)
+                plot.getAxis(name).setPen(theme.axis)
             self._draw_group(plot, group)
             self.plots.append(plot)
-        self.charts.setMinimumHeight(max(200, ROW_HEIGHT * len(self.plots)) if len(self.plots) > 3 else 0)
+        self.charts.setMinimumHeight(ROW_HEIGHT * len(self.plots) if len(self.plots) > 2 else 0)
 
     def _draw_group(self, plot: pg.PlotItem, group: dict[str, Any]) -> None:
         key = ", ".join(f"{k} {v}" for k, v in group["key"].items() if v is not None) or "all runs"
         plot.setTitle(
             f"{html.escape(key)} <span style='color:#888'>({html.escape(group['metric'])})</span>", size="10pt"
         )
-        plot.showGrid(x=True, y=True, alpha=0.2)
+        plot.showGrid(x=False, y=True, alpha=0.2)
         plot.setLabel("left", f"{self.data['stat']} {group['metric'].split(':')[1] if ':' in group['metric'] else ''}")
         points = group["points"]
-        x = np.array([p["time"] if p["time"] is not None else math.nan for p in points], np.float64)
+        x = np.arange(len(points), dtype=np.float64)  # run order; the axis names each run's day
         y = np.array([p["value"] for p in points], np.float64)
         plot.plot(*_levels(x, y, group), pen=pg.mkPen("#999", width=1.5), connect="pairs")
         scatter = pg.ScatterPlotItem(
@@ -152,17 +178,16 @@ class TrendWindow(QWidget):
         plot.addItem(scatter)
         scatter.setAcceptedMouseButtons(Qt.MouseButton.LeftButton | Qt.MouseButton.RightButton)
         for change in group["changes"]:
-            self._change_line(plot, group, change, x)
+            self._change_line(plot, change, group)
         for shift in group["known_shifts"]:
-            line = pg.InfiniteLine(x[shift["index"]] - 0.5 * _gap(x, shift["index"]), angle=90)
+            line = pg.InfiniteLine(shift["index"] - 0.5, angle=90)
             line.setPen(pg.mkPen(SHIFT, width=1.5, style=Qt.PenStyle.DashLine))
             line.label = pg.InfLineLabel(line, text=f"known shift ({shift['by']})", position=0.95, color=SHIFT)
             plot.addItem(line)
 
-    def _change_line(self, plot: pg.PlotItem, group: dict[str, Any], change: dict[str, Any], x: np.ndarray) -> None:
+    def _change_line(self, plot: pg.PlotItem, change: dict[str, Any], group: dict[str, Any]) -> None:
         color = REGRESSION if change["kind"] == "regression" else IMPROVEMENT
-        at = x[change["index"]] - 0.5 * _gap(x, change["index"])
-        line = pg.InfiniteLine(at, angle=90, pen=pg.mkPen(color, width=2))
+        line = pg.InfiniteLine(change["index"] - 0.5, angle=90, pen=pg.mkPen(color, width=2))
         line.setHoverPen(pg.mkPen(color, width=4))
         line.setCursor(Qt.CursorShape.PointingHandCursor)
         pct = f"{change['change']:+.1%}" if change["change"] is not None else "from 0"
@@ -219,18 +244,36 @@ class TrendWindow(QWidget):
         self.refresh()
 
 
-def _gap(x: np.ndarray, i: int) -> float:
-    """Half-way back to the previous point (a change line sits between the two runs)."""
-    return float(x[i] - x[i - 1]) if i > 0 and math.isfinite(x[i - 1]) else 0.0
+class RunAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
+    """An axis of run order whose ticks name each run's start day (runs of a lab are nightly,
+    with gaps: the order spaces them evenly, the labels keep the calendar)."""
+
+    def __init__(self, times: list[float | None], **kw: Any) -> None:
+        super().__init__(**kw)
+        self.times = times
+
+    def tickValues(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, list[float]]]:
+        """Whole runs only, as many as fit at ~70 pixels a label."""
+        step = max(1, math.ceil((maxVal - minVal) / max(size / 70, 1)))
+        first = math.ceil(max(minVal, 0) / step) * step
+        return [(float(step), [float(v) for v in range(first, int(maxVal) + 1, step)])]
+
+    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
+        out = []
+        for v in values:
+            i = round(v)
+            t = self.times[i] if 0 <= i < len(self.times) and abs(v - i) < 1e-6 else None
+            out.append(datetime.fromtimestamp(t, UTC).strftime("%m-%d") if t is not None else "")
+        return out
 
 
 def _levels(x: np.ndarray, y: np.ndarray, group: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
-    """The mean level of each stretch between change points and known shifts, as steps."""
+    """The level (median) of each stretch between change points and known shifts, as steps."""
     cuts = sorted({c["index"] for c in group["changes"]} | {s["index"] for s in group["known_shifts"]})
     xs, ys = [], []
     for a, b in zip([0, *cuts], [*cuts, len(y)], strict=True):
         if b > a:
-            level = float(np.mean(y[a:b]))
+            level = float(np.median(y[a:b]))
             xs += [x[a], x[b - 1]]
             ys += [level, level]
     return np.array(xs), np.array(ys)

@@ -126,3 +126,10 @@ def test_the_trend_of_a_server_library(qtbot, server_url: str, tmp_path: Path) -
         t.close()
     finally:
         close_window(w)
+
+
+def test_grouped_by_a_tag(trend: TrendWindow) -> None:
+    trend.group_box.setText("version")
+    trend.group_box.editingFinished.emit()
+    assert [g["key"] for g in trend.data["groups"]][:2] == [{"version": "1.0"}, {"version": "1.1"}]
+    assert len(trend.plots) == len(trend.data["groups"]) == 5  # 1.0 .. 1.4 (the 12 runs of b share them)
