@@ -13,19 +13,23 @@ How (Otava's two steps, its defaults: window 50, p 0.001):
 Two guards of our own, measured by bench/trend_accuracy.py (docs/trend.md has the table):
 - an outlier run (a broken run, a host hiccup: far from its neighbours by a robust measure, a
   Hampel filter over `OUTLIER_HALF` runs each side at `OUTLIER_K` MADs) is left out of the
-  detection (it is still a point of the chart): one such run otherwise makes two steps, one into
-  it and one out of it, at a t of 10 or more;
+  detection (it is still a point of the chart): it would pull the level of its side and split a
+  window where it sits;
 - a change point needs `MIN_SIZE` runs after it (and before it): the confirmation users of
   Otava and Conbench ask for before an alert on noisy hosts. A step in the last runs is found
   once enough nights confirm it.
+Without them (min size 1, no guard: the `benchlens-unguarded` row) this module finds what Otava
+finds; with them, at CV <= 3 % and steps >= 5 %, 100 % of the steps instead of 96.9 % and 0.11
+false changes per 100 runs instead of 0.27.
 
-Why our own and not the packages (measured by bench/trend_accuracy.py, in docs/trend.md):
-- `apache-otava` 0.8 finds the same steps (its split/merge is what this module does), but it
-  installs Google BigQuery, Slack, PostgreSQL and Graphite clients and scipy for a t-test, and it
-  has no outlier guard: on the histories with outliers it reports ~4x the false changes;
-- `signal-processing-algorithms` 2.1 (MongoDB) tests with permutations: 100 per candidate by
-  default, so p cannot go below 1/101 (no 0.001 level), results vary from call to call, and a
-  300-run history takes ~100x longer.
+Why our own and not the packages (the same 450 synthetic histories, docs/trend.md):
+- `apache-otava` 0.8: 96.9 % of the steps found, 0.46 false changes per 100 runs (ours 100 %,
+  0.11); at CV 2-3 % it finds 52-69 % of the 3-5 % steps (ours 83-97 %). Its own install pulls
+  in Google BigQuery, Slack, PostgreSQL and Graphite clients and scipy (for one t-test);
+- `signal-processing-algorithms` 2.1 (MongoDB's E-Divisive with permutation tests): fewest false
+  changes (0.01 per 100 runs) but 94.8 % of the steps found and 9-65 % of the 3-5 % ones; with
+  100 permutations p cannot go below 1/101 (no 0.001 level), results vary from call to call
+  (numpy's global random state), and a 300-run history takes ~0.3 s against ours 0.012 s.
 """
 
 from __future__ import annotations

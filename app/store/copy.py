@@ -1,6 +1,6 @@
-"""`benchlens library copy SRC DST`: runs with their sources, series, annotations and the saved
-views that show only copied runs, from one library to another (file -> server to share, server ->
-file to take a set of runs along). Each run is one transaction of the destination, its BLOBs
+"""`benchlens library copy SRC DST`: runs with their sources, series, annotations, trend's tags,
+summaries and marks, and the saved views that show only copied runs, from one library to another
+(file -> server to share, server -> file to take a set of runs along). Each run is one transaction of the destination, its BLOBs
 copied as they are stored (the series come out bit for bit the same). A run whose content the
 destination holds already (the content hash of app/store/writer.py) is skipped, so copying twice,
 or back, changes nothing."""
@@ -101,7 +101,29 @@ def _copy_run(src: Library, txn: ImportTxn, run: Run, content: str) -> tuple[int
             "author, updated, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (run_id, *a),
         )
+    _copy_trend(src, txn, run.id, run_id)
     return run_id, counts
+
+
+# trend's rows of a run: its tags, its stored summaries and the marks put on it, who put them included
+_TREND_ROWS = (
+    ("SELECT name, value FROM run_tags WHERE run_id = ?", "INSERT INTO run_tags (run_id, name, value) VALUES (?, ?, ?)"),
+    (
+        "SELECT metric, n, median, mean, p95, p99, facts, computed FROM run_summaries WHERE run_id = ?",
+        "INSERT INTO run_summaries (run_id, metric, n, median, mean, p95, p99, facts, computed) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    ),
+    (
+        "SELECT kind, author, created FROM trend_marks WHERE run_id = ?",
+        "INSERT INTO trend_marks (run_id, kind, author, created) VALUES (?, ?, ?, ?)",
+    ),
+)
+
+
+def _copy_trend(src: Library, txn: ImportTxn, old: int, new: int) -> None:
+    for read, write in _TREND_ROWS:
+        for row in src.conn.execute(read, (old,)).fetchall():
+            txn.conn.execute(write, (new, *row))
 
 
 def _copy_source(src: Library, txn: ImportTxn, old: int, new: int) -> int:

@@ -132,3 +132,31 @@ def test_a_library_of_schema_2_is_upgraded_and_its_runs_summarised(target: str, 
         (group,) = trend_data(lib)["groups"]
         assert len(group["points"]) == 50 and [c["run"] for c in group["changes"]] == ["n-025"]
         assert lib.summaries("throughput")[1] == []
+
+
+def test_a_deleted_run_leaves_nothing_of_trend_behind(lib: Library, tmp_path: Path) -> None:
+    ids = nightly(lib, tmp_path, [1000.0] * 4)
+    lib.set_tags(ids[1], {"commit": "abc"})
+    lib.set_mark(ids[1], "out", True, "dave")
+    lib.delete_run(ids[1])
+    for table in ("run_tags", "run_summaries", "trend_marks"):
+        assert lib.conn.execute(f"SELECT count(*) FROM {table} WHERE run_id = ?", (ids[1],)).fetchone()[0] == 0
+    assert [p["id"] for p in trend_data(lib)["groups"][0]["points"]] == [ids[0], ids[2], ids[3]]
+
+
+def test_library_copy_takes_tags_summaries_and_marks_along(
+    server_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = str(tmp_path / "lab.sqlite")
+    with Library(src) as lib:
+        ids = nightly(lib, tmp_path / "runs", STEP)
+        lib.set_tags(ids[3], {"commit": "abc"})
+        lib.set_mark(ids[25], "shift", True, "erin")
+        before = trend_data(lib)
+    cli_json(capsys, "library", "copy", src, server_url, "--json")
+    with Library(server_url) as lib:
+        assert lib.summaries("throughput")[1] == []  # nothing left to compute
+        after = trend_data(lib)
+    strip = lambda d: [[(p["run"], p["value"], p["tags"]) for p in g["points"]] for g in d["groups"]]  # noqa: E731
+    assert strip(after) == strip(before)
+    assert [(s["run"], s["by"]) for s in after["groups"][0]["known_shifts"]] == [("n-025", "erin")]
