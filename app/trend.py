@@ -33,7 +33,7 @@ from benchlens.app.analysis.runstats import STATS, higher_is_better, run_stats
 from benchlens.app.errors import BenchlensError
 from benchlens.app.model import SeriesRef
 from benchlens.app.rundata import LibraryRunData
-from benchlens.app.store import Library
+from benchlens.app.store import Library, LibraryError
 from benchlens.app.store.trend_tables import SummaryRow
 
 THROUGHPUT = "throughput"  # the default metric: each run's own throughput series
@@ -109,11 +109,16 @@ class Group:
     shifts: list[dict[str, Any]] = field(default_factory=list)
     left_out: list[dict[str, Any]] = field(default_factory=list)
 
+    @property
+    def better_up(self) -> bool:
+        """Throughput is better higher, latency lower (by the metric's name, not its format or entity)."""
+        return higher_is_better(self.metric.split(":")[1] if ":" in self.metric else THROUGHPUT)
+
     def as_json(self) -> dict[str, Any]:
         return {
             "key": self.key,
             "metric": self.metric,
-            "higher_is_better": higher_is_better(self.metric.rsplit(":", 2)[-1] if self.metric else "tps"),
+            "higher_is_better": self.better_up,
             "points": self.points,
             "changes": self.changes,
             "known_shifts": self.shifts,
@@ -133,18 +138,28 @@ def parse_since(text: str | None) -> float | None:
 
 
 def summaries(lib: Library, metric: str) -> list[SummaryRow]:
-    """Every run's summary of `metric`, those missing computed now and stored."""
+    """Every run's summary of `metric`, by run start; those missing computed now and stored. When
+    they cannot be stored (a read-only library user; another client storing the same at the same
+    moment) they are used as computed."""
     if metric != THROUGHPUT:
         try:
             SeriesRef.parse(metric)
         except ValueError as e:
             raise TrendError(f"--metric: {e}") from None
     have, missing = lib.summaries(metric)
-    if missing:
-        data = LibraryRunData(lib)
-        lib.save_summaries([summarize_run(data, rid, metric) for rid in missing])
-        have, missing = lib.summaries(metric)
-    return have
+    if not missing:
+        return have
+    data = LibraryRunData(lib)
+    made = [summarize_run(data, rid, metric) for rid in missing]
+    try:
+        lib.save_summaries(made)
+    except LibraryError:
+        runs = {r.id: r for r in data.runs()}
+        have += [
+            SummaryRow(rid, runs[rid].name, runs[rid].start, runs[rid].host, n, st, f) for rid, _, n, st, f in made
+        ]
+        return sorted(have, key=lambda r: (r.start is None, r.start or 0.0, r.run_id))
+    return lib.summaries(metric)[0]
 
 
 def trend_data(
@@ -189,7 +204,7 @@ def _changes(group: Group, shift_runs: dict[int, Any]) -> None:
     """Change points of each stretch between known shifts."""
     values = np.array([p["value"] for p in group.points], np.float64)
     cuts = [i for i, p in enumerate(group.points) if p["id"] in shift_runs and i > 0]
-    better_up = higher_is_better(group.metric.split(":")[1] if ":" in group.metric else "tps")
+    better_up = group.better_up
     bounds = [0, *cuts, len(values)]
     for a, b in itertools.pairwise(bounds):
         for cp in detect(values[a:b]):

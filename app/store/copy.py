@@ -107,7 +107,10 @@ def _copy_run(src: Library, txn: ImportTxn, run: Run, content: str) -> tuple[int
 
 # trend's rows of a run: its tags, its stored summaries and the marks put on it, who put them included
 _TREND_ROWS = (
-    ("SELECT name, value FROM run_tags WHERE run_id = ?", "INSERT INTO run_tags (run_id, name, value) VALUES (?, ?, ?)"),
+    (
+        "SELECT name, value FROM run_tags WHERE run_id = ?",
+        "INSERT INTO run_tags (run_id, name, value) VALUES (?, ?, ?)",
+    ),
     (
         "SELECT metric, n, median, mean, p95, p99, facts, computed FROM run_summaries WHERE run_id = ?",
         "INSERT INTO run_summaries (run_id, metric, n, median, mean, p95, p99, facts, computed) "

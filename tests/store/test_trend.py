@@ -14,6 +14,7 @@ from benchlens.app.store import Library
 from benchlens.app.trend import summarize_run, trend_data
 from tests.conftest import cli_error, cli_json
 from tests.nightly import night_folder, nightly
+from tests.store.private_server import Server
 
 STEP = [1000.0] * 25 + [930.0] * 25  # a 7 % regression at the 26th night
 
@@ -41,6 +42,7 @@ def test_a_regression_is_found_at_its_night_with_its_direction(lib: Library, tmp
 def test_latency_going_up_is_a_regression(lib: Library, tmp_path: Path) -> None:
     nightly(lib, tmp_path, STEP)
     data = trend_data(lib, metric="sysbench:lat_ms:95")
+    assert data["groups"][0]["higher_is_better"] is False and trend_data(lib)["groups"][0]["higher_is_better"]
     (change,) = data["groups"][0]["changes"]
     assert change["after"] > change["before"] and change["kind"] == "regression"
 
@@ -160,3 +162,22 @@ def test_library_copy_takes_tags_summaries_and_marks_along(
     strip = lambda d: [[(p["run"], p["value"], p["tags"]) for p in g["points"]] for g in d["groups"]]  # noqa: E731
     assert strip(after) == strip(before)
     assert [(s["run"], s["by"]) for s in after["groups"][0]["known_shifts"]] == [("n-025", "erin")]
+
+
+def test_a_read_only_user_gets_the_trend_of_runs_without_summaries(
+    mariadb_server: Server, server_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Summaries that cannot be stored (a user who may only read) are used as computed."""
+    with Library(server_url) as lib:
+        nightly(lib, tmp_path, STEP)
+        lib.conn.execute("DELETE FROM run_summaries")
+    database = server_url.rsplit("/", 1)[1]
+    for host in ("127.0.0.1", "localhost"):
+        mariadb_server.sql(f"CREATE USER 'ro_{database}'@'{host}' IDENTIFIED BY 'read-only'")
+        mariadb_server.sql(f"GRANT SELECT ON `{database}`.* TO 'ro_{database}'@'{host}'")
+    monkeypatch.setenv("MYSQL_PWD", "read-only")
+    with Library(server_url.replace("mysql://bl@", f"mysql://ro_{database}@")) as lib:
+        (group,) = trend_data(lib)["groups"]
+        assert [p["run"] for p in group["points"]][:2] == ["n-000", "n-001"] and len(group["points"]) == 50
+        assert [c["run"] for c in group["changes"]] == ["n-025"]
+        assert lib.summaries("throughput")[1] != []  # nothing was written
