@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +24,7 @@ class SummaryRow:
     start: float | None
     host: str | None
     n: int
-    stats: dict[str, float | None]  # median, mean, p95, p99
+    stats: Mapping[str, float | None]  # median, mean, p95, p99
     facts: dict[str, Any]
 
 
