@@ -1,9 +1,9 @@
 """`benchlens library copy SRC DST`: runs with their sources, series, annotations, trend's tags,
 summaries and marks, and the saved views that show only copied runs, from one library to another
 (file -> server to share, server -> file to take a set of runs along). Each run is one
-transaction of the destination, its BLOBs copied as they are stored (the series come out bit for bit the same). A run whose content the
-destination holds already (the content hash of app/store/writer.py) is skipped, so copying twice,
-or back, changes nothing."""
+transaction of the destination, its BLOBs copied as they are stored (the series come out bit for
+bit the same). A run whose content the destination holds already (the content hash of
+app/store/writer.py) is skipped, so copying twice, or back, changes nothing."""
 
 from __future__ import annotations
 
