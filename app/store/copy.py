@@ -105,28 +105,20 @@ def _copy_run(src: Library, txn: ImportTxn, run: Run, content: str) -> tuple[int
     return run_id, counts
 
 
-# trend's rows of a run: its tags, its stored summaries and the marks put on it, who put them included
-_TREND_ROWS = (
-    (
-        "SELECT name, value FROM run_tags WHERE run_id = ?",
-        "INSERT INTO run_tags (run_id, name, value) VALUES (?, ?, ?)",
-    ),
-    (
-        "SELECT metric, n, median, mean, p95, p99, facts, computed FROM run_summaries WHERE run_id = ?",
-        "INSERT INTO run_summaries (run_id, metric, n, median, mean, p95, p99, facts, computed) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    ),
-    (
-        "SELECT kind, author, created FROM trend_marks WHERE run_id = ?",
-        "INSERT INTO trend_marks (run_id, kind, author, created) VALUES (?, ?, ?, ?)",
-    ),
-)
-
-
 def _copy_trend(src: Library, txn: ImportTxn, old: int, new: int) -> None:
-    for read, write in _TREND_ROWS:
-        for row in src.conn.execute(read, (old,)).fetchall():
-            txn.conn.execute(write, (new, *row))
+    """Trend's rows of a run: its tags, its stored summaries, the marks put on it and by whom."""
+    for row in src.conn.execute("SELECT name, value FROM run_tags WHERE run_id = ?", (old,)).fetchall():
+        txn.conn.execute("INSERT INTO run_tags (run_id, name, value) VALUES (?, ?, ?)", (new, *row))
+    for row in src.conn.execute(
+        "SELECT metric, n, median, mean, p95, p99, facts, computed FROM run_summaries WHERE run_id = ?", (old,)
+    ).fetchall():
+        txn.conn.execute(
+            "INSERT INTO run_summaries (run_id, metric, n, median, mean, p95, p99, facts, computed) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (new, *row),
+        )
+    for row in src.conn.execute("SELECT kind, author, created FROM trend_marks WHERE run_id = ?", (old,)).fetchall():
+        txn.conn.execute("INSERT INTO trend_marks (run_id, kind, author, created) VALUES (?, ?, ?, ?)", (new, *row))
 
 
 def _copy_source(src: Library, txn: ImportTxn, old: int, new: int) -> int:
