@@ -45,6 +45,10 @@ LABEL_FILL = (128, 128, 128, 60)  # under a change's label, readable over points
 ROW_HEIGHT = 260  # pixels per group's chart
 
 
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'s' * (n != 1)}"
+
+
 def _day(t: float | None) -> str:
     return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC") if t is not None else "?"
 
@@ -131,8 +135,8 @@ class TrendWindow(QWidget):
         changes = [c for g in groups for c in g["changes"]]
         regress = sum(c["kind"] == "regression" for c in changes)
         return (
-            f"{runs} runs in {len(groups)} group{'s' * (len(groups) != 1)}; {len(changes)} change points "
-            f"({regress} regressions). Click a point to open its run, a change line for B vs A; "
+            f"{_count(runs, 'run')} in {_count(len(groups), 'group')}; {_count(len(changes), 'change point')} "
+            f"({_count(regress, 'regression')}). Click a point to open its run, a change line for B vs A; "
             "right-click a point to mark a known shift or leave the run out."
         )
 
