@@ -24,7 +24,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from benchlens.app import cli_diagnose
+from benchlens.app import cli_diagnose, cli_report
 from benchlens.app.cli_library import add_library_commands, cmd_library, push
 from benchlens.app.errors import BenchlensError
 from benchlens.app.store import Library
@@ -77,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     _analysis_commands(sub, db)
     _output_commands(sub, db)
     add_library_commands(sub, db)  # library copy | notes (app/cli_library.py)
+    cli_report.add_parser(sub, db)  # report (app/cli_report.py)
     return p
 
 
@@ -494,6 +495,7 @@ COMMANDS = {
     "summary": cmd_summary,
     "export": cmd_export,
     **cli_diagnose.COMMANDS,
+    **cli_report.COMMANDS,
 }
 
 
