@@ -103,7 +103,10 @@ def inline_svg(svg: str) -> str:
     if start < 0:
         raise AnalysisError("the figure's SVG has no <svg> element")
     svg = _COORD.sub(r"\1", svg[start:])
-    root = ET.fromstring(svg)  # raises ParseError on anything malformed
+    try:
+        root = ET.fromstring(svg)
+    except ET.ParseError as e:
+        raise AnalysisError(f"the figure's SVG is not well-formed XML: {e}") from None
     for el in root.iter():
         tag = el.tag.rsplit("}", 1)[-1].lower()
         if tag in ("script", "foreignobject") or any(a.lower().startswith("on") for a in el.attrib):

@@ -241,5 +241,6 @@ def _change_marks(ax: _Axes, points: Sequence[Point], changes: Sequence[ChangePo
         label = f"{percent(c.change)} {c.kind}".strip()
         anchor = "start" if x < W - RIGHT - 160 else "end"
         dx = 4 if anchor == "start" else -4
-        out.append(_text(x + dx, TOP + FONT * (1.3 + 1.2 * (k % 3)), label, anchor, color, ' font-weight="bold"'))
+        halo = ' font-weight="bold" stroke="#ffffff" stroke-width="3" paint-order="stroke"'  # readable over points
+        out.append(_text(x + dx, TOP + FONT * (1.3 + 1.2 * (k % 3)), label, anchor, color, halo))
     return out
