@@ -31,6 +31,7 @@ p, li { max-width: 980px; }
 .sub, .note { color: var(--soft); }
 .note { font-size: 12.5px; margin: 4px 0 10px; }
 nav ol { margin: 6px 0 0; padding-left: 22px; columns: 2; max-width: 720px; }
+nav li { break-inside: avoid; }
 figure { margin: 8px 0 14px; }
 figure svg { display: block; width: 100%; height: auto; border: 1px solid var(--rule); }
 table { border-collapse: collapse; margin: 6px 0 10px; font-size: 12.5px; }
