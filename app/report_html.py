@@ -153,10 +153,3 @@ def summary_table(t: Table, heading: bool = True) -> str:
     if t.note:
         parts.append(paragraph(t.note, "note"))
     return "\n".join(parts)
-
-
-def tone(change: float, worse_when_lower: bool) -> str:
-    """The CSS class of a change: `bad` when it is the worse way, `good` the better; '' when flat."""
-    if not math.isfinite(change) or change == 0:
-        return ""
-    return "bad" if (change < 0) == worse_when_lower else "good"

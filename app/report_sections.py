@@ -110,7 +110,7 @@ def settings(config: ConfigDiff) -> str:
                 d.name,
                 d.a.value if d.a else "(not set)",
                 d.b.value if d.b else "(not set)",
-                " / ".join(s.origin for s in (d.a, d.b) if s is not None),
+                " / ".join(dict.fromkeys(s.origin for s in (d.a, d.b) if s is not None)),  # once when the same
             ]
         )
     out = [paragraph(f"Settings that differ ({a} settings in A, {b} in B):")]
