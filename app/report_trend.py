@@ -28,6 +28,7 @@ W, H = 1200, 330  # the chart's viewBox
 LEFT, RIGHT, TOP, BOTTOM = 78.0, 18.0, 34.0, 52.0
 FONT = 12.0  # px, the size of axis labels (the page's text is 14)
 LABEL_ROOM = 118.0  # px of axis a run name's tick label takes
+CHAR_EM = 0.62  # a character's width in DejaVu Sans, in font sizes, at most (digits and lower case)
 REGRESSION, IMPROVEMENT, LEVEL, POINT = "#b00020", "#00703c", "#202020", "#0072b2"
 
 
@@ -225,7 +226,8 @@ def _points(ax: _Axes, points: Sequence[Point]) -> list[str]:
     step = max(1, math.ceil(len(points) / room))
     for p in points[::step]:
         name = p.run if len(p.run) <= 16 else p.run[:7] + "…" + p.run[-7:]
-        out.append(_text(ax.x(p.index), H - BOTTOM + FONT * 1.4, name))
+        half = len(name) * FONT * CHAR_EM / 2  # kept inside the chart: the last run's name at its right edge
+        out.append(_text(min(max(ax.x(p.index), half + 2), W - half - 2), H - BOTTOM + FONT * 1.4, name))
     return out
 
 

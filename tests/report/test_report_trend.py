@@ -72,3 +72,13 @@ def test_no_groups_and_a_single_run() -> None:
     one = chart(points_of({"points": [{"run": "only", "value": 5.0}]}), [], "tps")
     cx = float(re.search(r'<circle cx="([\d.]+)"', one).group(1))
     assert 0 < cx < W and f'viewBox="0 0 {W} {H}"' in one
+
+
+def test_run_names_stay_inside_the_chart() -> None:
+    points = points_of({"points": [{"run": f"nightly-{k:03d}", "value": 100.0 + k} for k in range(1, 10)]})
+    svg = chart(points, [], "tps")
+    names = re.findall(r'<text x="([\d.]+)" y="[\d.]+" text-anchor="middle" fill="#202020">(nightly-\d+)</text>', svg)
+    assert [n for _, n in names] == [p.run for p in points]  # nine fit: every one named
+    for x, name in names:  # the first and the last too, whose point is at the chart's edge
+        half = len(name) * 12 * 0.62 / 2
+        assert float(x) - half > 0 and float(x) + half < W, name
