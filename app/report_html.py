@@ -103,8 +103,7 @@ def page(title: str, subtitle: str, sections: Sequence[Section]) -> str:
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         # nothing may be fetched or run: a report is read offline, and its data is untrusted
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
-        'img-src data:">\n'
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
         '<meta name="generator" content="benchlens">\n'
         f"<title>{esc(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
         f'<header>\n<h1>{esc(title)}</h1>\n<p class="sub">{esc(subtitle)}</p>\n'
