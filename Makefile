@@ -35,7 +35,7 @@ typecheck: setup
 	$(BIN)/mypy
 
 pytest: setup
-	@bash packaging/system-deps.sh  # mariadb-server for the store's tests, even in a venv made before it was needed
+	@bash packaging/system-deps.sh  # mariadb-server for the store's tests, chromium for the report's, even in a venv made before they were needed
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
 
 test: lint typecheck pytest

@@ -24,7 +24,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from benchlens.app import cli_diagnose, cli_trend
+from benchlens.app import cli_diagnose, cli_report, cli_trend
 from benchlens.app.cli_library import add_library_commands, cmd_library, push
 from benchlens.app.errors import BenchlensError
 from benchlens.app.store import Library
@@ -78,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     _output_commands(sub, db)
     add_library_commands(sub, db)  # library copy | notes (app/cli_library.py)
     cli_trend.add_parsers(sub, db)  # tag | trend (app/cli_trend.py)
+    cli_report.add_parser(sub, db)  # report (app/cli_report.py)
     return p
 
 
@@ -499,6 +500,7 @@ COMMANDS = {
     "export": cmd_export,
     **cli_diagnose.COMMANDS,
     **cli_trend.COMMANDS,
+    **cli_report.COMMANDS,
 }
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -168,8 +169,10 @@ def trend_data(
     stat: str = "median",
     group_by: list[str] | None = None,
     since: float | None = None,
+    runs: Collection[int] | None = None,
 ) -> dict[str, Any]:
-    """The trend as `benchlens trend --json` prints it (README: Trend)."""
+    """The trend as `benchlens trend --json` prints it (README: Trend); `runs`: of these runs only
+    (their own change points: a report's runs)."""
     if stat not in STATS:
         raise TrendError(f"--stat is one of {', '.join(STATS)}")
     keys = list(group_by) if group_by else list(DEFAULT_GROUP)
@@ -181,6 +184,8 @@ def trend_data(
     for row in summaries(lib, metric):
         value = row.stats.get(stat)
         if row.n == 0 or value is None or (since is not None and (row.start is None or row.start < since)):
+            continue
+        if runs is not None and row.run_id not in runs:
             continue
         run_tags = tags.get(row.run_id, {})
         key = {k: run_tags.get(k, row.facts.get(k)) for k in keys}
