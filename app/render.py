@@ -34,7 +34,7 @@ from PySide6.QtSvg import QSvgGenerator
 from benchlens.app.analysis.align import ALIGN_MODES
 from benchlens.app.analysis.decimate import minmax_view
 from benchlens.app.analysis.layout import Panel, shortened
-from benchlens.app.figure import CAUSE_ALPHA, CAUSE_SPAN, Figure, Line, Mark, Reference
+from benchlens.app.figure import CAUSE_ALPHA, CAUSE_SPAN, Figure, Line, Mark, Reference, run_color
 from benchlens.app.stepchart import StepChart
 from benchlens.app.ticks import format_ticks, log_ticks, time_ticks, value_ticks
 from benchlens.app.ticks import heading as heading_of
@@ -49,33 +49,17 @@ STYLES = [Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine, Qt.P
 
 @dataclass(frozen=True)
 class Theme:
+    """An export's background, text, grid and frame; the runs' colours are the window's
+    (app/figure.py RUN_COLORS, by their place in the comparison) in every theme."""
+
     background: str
     text: str
     grid: str
     frame: str
-    colors: tuple[str, ...]  # one per run, enough for a week of nightly runs before one repeats
-    window_colors: bool = False  # a run keeps its window colour (its place in the library), not its place here
 
 
-PUBLICATION = Theme(
-    "#ffffff",
-    "#202020",
-    "#e6e6e6",
-    "#808080",
-    # Okabe-Ito (colour-blind safe), then Paul Tol's muted wine, indigo, olive and teal
-    (
-        *("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"),
-        *("#882255", "#332288", "#999933", "#44AA99"),
-    ),
-)
-SCREEN = Theme(
-    "#ffffff",
-    "#333333",
-    "#eeeeee",
-    "#aaaaaa",
-    ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"),
-    True,
-)
+PUBLICATION = Theme("#ffffff", "#202020", "#e6e6e6", "#808080")
+SCREEN = Theme("#ffffff", "#333333", "#eeeeee", "#aaaaaa")
 THEMES = {"publication": PUBLICATION, "screen": SCREEN}
 
 
@@ -181,8 +165,7 @@ def look_of(fig: Figure | StepChart, w: float, h: float, theme: Theme) -> Look:
     title_font.setBold(True)
     font.setPixelSize(round(base * 1.05))
     small.setPixelSize(round(base * 0.9))
-    slot = {r.id: fig.slots.get(r.id, i) if theme.window_colors else i for i, r in enumerate(fig.runs)}
-    color = {r.id: QColor(theme.colors[slot[r.id] % len(theme.colors)]) for r in fig.runs}
+    color = {r.id: QColor(run_color(i)) for i, r in enumerate(fig.runs)}
     crowd = max(1.0, len(fig.runs) / MANY_RUNS)
     line, alpha = max(1.2, base / 7) / math.sqrt(crowd), round(255 / crowd**0.25)
     fm, fs = QFontMetricsF(font), QFontMetricsF(small)

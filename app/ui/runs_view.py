@@ -34,12 +34,17 @@ class RunsModel(QAbstractTableModel):
         self.session = session
         self.rows: list[Run] = []
         session.runsChanged.connect(self.refresh)
+        session.comparisonChanged.connect(self._recolor)  # a run's swatch is its place in the comparison
         self.refresh()
 
     def refresh(self) -> None:
         self.beginResetModel()
         self.rows = self.session.runs()
         self.endResetModel()
+
+    def _recolor(self) -> None:
+        if self.rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, 0))
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.rows)

@@ -24,13 +24,10 @@ from benchlens.app.analysis.run_drops import (
     throughput,
 )
 from benchlens.app.errors import BenchlensError
-from benchlens.app.figure import Comparison
+from benchlens.app.figure import Comparison, run_color
 from benchlens.app.model import Annotation, Run, SeriesInfo, SeriesRef
-from benchlens.app.render import SCREEN
 from benchlens.app.rundata import LibraryRunData
 from benchlens.app.store import Library
-
-PALETTE = list(SCREEN.colors)  # the window and a screen-theme export colour runs alike
 
 
 class _Command(QUndoCommand):
@@ -99,9 +96,10 @@ class Session(QObject):
         self.comparisonChanged.emit()
 
     def color(self, run_id: int) -> str:
-        """Each run keeps one colour, in every panel."""
-        ids = sorted(self._runs)
-        return PALETTE[ids.index(run_id) % len(PALETTE)] if run_id in ids else "#777777"
+        """A run's colour is its place in the comparison, in every panel, view and export
+        (app/figure.py run_color); a run not compared is grey."""
+        runs = self.comparison.runs
+        return run_color(runs.index(run_id)) if run_id in runs else "#777777"
 
     def series(self, run_id: int) -> dict[SeriesRef, SeriesInfo]:
         """The run's series by reference (read once per run, until the runs change)."""
