@@ -29,7 +29,7 @@ from benchlens.app.ui import mime
 from benchlens.app.ui.axes import TimeAxis, ValueAxis
 from benchlens.app.ui.curves import Decimated, add_curves
 from benchlens.app.ui.legends import RunLegend, metric_legend, series_clicked
-from benchlens.app.ui.marks import MarkLabels, add_references, add_step_marks, draw_findings
+from benchlens.app.ui.marks import LabelLane, MarkLabels, add_references, add_step_marks, draw_findings
 from benchlens.app.ui.navigation import TimeNavigator, fit_whole
 from benchlens.app.ui.panel_column import MIN_PANEL_PX, PanelBorder, PanelPlot, TimeAxisStrip
 from benchlens.app.ui.panel_menu import apply_scale, panel_menu
@@ -138,6 +138,10 @@ class ComparisonView(QWidget):
             self.column_layout.removeWidget(w)
             w.hide()  # now: deleteLater waits for the event loop, and it would be painted until then
             w.deleteLater()
+        if self.mark_labels is not None:  # the label lane above the panels
+            self.column_layout.removeWidget(self.mark_labels.lane)
+            self.mark_labels.lane.hide()
+            self.mark_labels.lane.deleteLater()
         if self.axis_strip is not None:
             self.axis_holder.removeWidget(self.axis_strip)
             self.axis_strip.hide()
@@ -306,11 +310,13 @@ class ComparisonView(QWidget):
 
     def _draw_drops(self, runs: list[int]) -> None:
         """Notes and what the throughput says, on every panel (app/ui/marks.py)."""
-        self.mark_labels = draw_findings(self.session, self.plots, runs, self.theme)
+        lane = LabelLane(self.theme)
+        self.column_layout.insertWidget(0, lane)
+        self.mark_labels = draw_findings(self.session, self.plots, runs, self.theme, lane)
 
     @property
     def drop_labels(self) -> list[pg.TextItem]:
-        """The labels of the drops and notes drawn on the top panel."""
+        """The labels of the drops and notes, in the lane above the top panel."""
         return self.mark_labels.items if self.mark_labels is not None else []
 
     # ---- marking a region for a note -----------------------------------------------------------

@@ -143,8 +143,9 @@ class ReadoutBox(QFrame):
         self.key = key
         while self.grid.count():
             item = self.grid.takeAt(0)
-            if item.widget() is not None and item.widget() is not self.header:
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None and widget is not self.header:
+                widget.deleteLater()
         self.table = table
         fm = QFontMetrics(self.font())
         longest = time_text(0.0, True) if absolute else "-88:88:88"
@@ -180,7 +181,10 @@ class ReadoutBox(QFrame):
             for label, c in zip(row, cells, strict=True):
                 label.setText(value_text(c, value_at(c, x)) if c is not None else "–")
         self.adjustSize()
-        room = self.parentWidget().rect()
+        parent = self.parentWidget()
+        if parent is None:
+            return
+        room = parent.rect()
         left = at.x() + GAP_PX if at.x() + GAP_PX + self.width() <= room.right() else at.x() - GAP_PX - self.width()
         top = min(max(at.y() - self.height() // 2, 0), max(room.bottom() - self.height(), 0))
         self.move(max(left, 0), top)

@@ -24,8 +24,9 @@ from benchlens.app.analysis.run_drops import (
     throughput,
 )
 from benchlens.app.errors import BenchlensError
-from benchlens.app.figure import Comparison, run_color
+from benchlens.app.figure import Comparison
 from benchlens.app.model import Annotation, Run, SeriesInfo, SeriesRef
+from benchlens.app.palette import run_color
 from benchlens.app.rundata import LibraryRunData
 from benchlens.app.store import Library
 
@@ -97,7 +98,7 @@ class Session(QObject):
 
     def color(self, run_id: int) -> str:
         """A run's colour is its place in the comparison, in every panel, view and export
-        (app/figure.py run_color); a run not compared is grey."""
+        (app/palette.py); a run not compared is grey."""
         runs = self.comparison.runs
         return run_color(runs.index(run_id)) if run_id in runs else "#777777"
 

@@ -9,7 +9,8 @@ import itertools
 from PySide6.QtGui import QColor
 
 from benchlens.app import render
-from benchlens.app.figure import LINE_CONTRAST, RUN_COLORS, contrast, figure_of, readable, run_color
+from benchlens.app.figure import figure_of
+from benchlens.app.palette import LINE_CONTRAST, RUN_COLORS, contrast, readable, run_color
 from benchlens.app.ui.main_window import MainWindow
 from benchlens.app.ui.theme import DARK, LIGHT
 
