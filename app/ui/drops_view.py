@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from benchlens.app.analysis.run_drops import Findings, RecurringDrops, RunDrop
 from benchlens.app.model import SeriesRef
 from benchlens.app.ui.marks import decided
+from benchlens.app.ui.navigation import around
 from benchlens.app.ui.session import Session
 
 DROP = Qt.ItemDataRole.UserRole
@@ -120,8 +121,7 @@ class DropsView(QWidget):
         run_id, rd = data
         assert isinstance(rd, RunDrop)
         x0, x1 = self.session.x_of(run_id, np.array([rd.drop.start, rd.drop.end]))
-        pad = max(10.0, (x1 - x0) * 2)
-        self.zoom(float(x0 - pad), float(x1 + pad))
+        self.zoom(*around(float(x0), float(x1)))
         item.setExpanded(True)
         if self.on_drop is not None:
             self.on_drop(run_id, rd)

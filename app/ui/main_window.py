@@ -6,7 +6,7 @@ import sys
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QSettings, Qt
+from PySide6.QtCore import QEvent, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCursor, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -40,6 +40,8 @@ LAST_VIEW = "(last)"
 SUMMARY_KEY = "summary/visible"  # set only when the user opens or closes the Summary
 THEME_KEY = "theme"  # system, light or dark (View > Theme)
 SHORT_WINDOW_PX = 900  # below this the charts need the height more than the Summary does
+PANELS_KEPT = 3  # a dock opened by a click (What changed) leaves this many panels in view
+MIN_DOCK_PX = 120  # ... and is never shorter than this
 
 
 class MainWindow(QMainWindow):
@@ -218,6 +220,20 @@ class MainWindow(QMainWindow):
     def show_changed_tab(self) -> None:
         self.changed_dock.show()
         self.changed_dock.raise_()
+        QTimer.singleShot(0, self, self._leave_panels)
+
+    def _leave_panels(self) -> None:
+        """The docks under the charts no taller than leaves PANELS_KEPT panels in view (issue 24:
+        a click on a drop left two panels at 1366×768)."""
+        chart, dock = self.chart, self.changed_dock
+        lane = chart.mark_labels.lane if chart.mark_labels is not None else None
+        needed = chart.height() - chart.column_scroll.viewport().height()
+        needed += sum(w.minimumHeight() for w in chart.widgets[:PANELS_KEPT])
+        needed += sum(b.height() for b in chart.borders[:PANELS_KEPT])
+        needed += lane.height() if lane is not None and lane.isVisible() else 0
+        room = chart.height() + dock.height() - needed
+        if dock.isVisible() and room < dock.height():
+            self.resizeDocks([dock], [max(room, MIN_DOCK_PX)], Qt.Orientation.Vertical)
 
     def _remember_summary(self, shown: bool) -> None:
         self.settings.setValue(SUMMARY_KEY, bool(shown))
