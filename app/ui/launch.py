@@ -80,7 +80,7 @@ def run_app(db_path: Path, demo: bool = False) -> int:
     _need_offscreen(False)
     app = _app()
     window = build_window(db_path, demo)
-    window.show()  # type: ignore[attr-defined]
+    window.show_on_screen()  # type: ignore[attr-defined]
     return int(app.exec())  # type: ignore[attr-defined]
 
 
