@@ -28,7 +28,7 @@ from benchlens.app.ticks import heading
 from benchlens.app.ui import mime
 from benchlens.app.ui.axes import TimeAxis, ValueAxis
 from benchlens.app.ui.curves import Decimated, add_curves
-from benchlens.app.ui.legends import RunLegend, metric_legend, series_clicked
+from benchlens.app.ui.legends import RunLegend, fit_title, series_clicked
 from benchlens.app.ui.marks import LabelLane, MarkLabels, add_references, add_step_marks, draw_findings
 from benchlens.app.ui.navigation import TimeNavigator, fit_whole
 from benchlens.app.ui.panel_column import MIN_PANEL_PX, PanelBorder, PanelPlot, TimeAxisStrip
@@ -219,7 +219,7 @@ class ComparisonView(QWidget):
         # The unit once, next to the title; the metrics' line styles beside it, above the plot
         # area (a legend inside it covered the curves), as the export draws its headings.
         title = heading(panel.title, unit, [r.metric for r in panel.refs])
-        plot.setTitle(title + metric_legend(panel, self.theme), size="10pt", color=self.theme.text)
+        fit_title(plot, title, panel, self.theme)
         plot.hideAxis("bottom")  # one time axis, in the strip under the column
         # Panning in time leaves value axes and titles unchanged: Qt re-blits them from a pixmap.
         plot.getAxis("left").setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
