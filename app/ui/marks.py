@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor
 
 from benchlens.app.analysis.mechanism import worth_saying
@@ -161,6 +161,8 @@ class LabelLane(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph is untyped
         self.rows = rows
         self.getPlotItem().vb.setYRange(0, rows, padding=0)
         self.setFixedHeight(rows * ROW_PX + 6)
+        # set from inside a resize of the lane's plot, the new height does not reach it by itself
+        self.getPlotItem().setGeometry(QRectF(0, 0, self.width(), self.height()))
 
 
 class MarkLabels:
@@ -173,6 +175,7 @@ class MarkLabels:
         self.plot = lane.getPlotItem()
         self.theme = theme
         self.labels: list[Label] = []
+        self.width = 0.0  # the lane's width its rows were set for (px)
         self.more = pg.TextItem("", color=theme.text, anchor=(1, 0))
         self.plot.addItem(self.more, ignoreBounds=True)
         self.plot.vb.sigRangeChanged.connect(self.place)
@@ -191,18 +194,24 @@ class MarkLabels:
         self.labels.append(Label(x0, x1, item, bar, kind))
         self.lane.show()
 
-    def settle(self, top: pg.ViewBox) -> None:
-        """All labels added, the top panel (`top`, laid out: the lane may not be yet) showing
-        the whole runs: the lane takes the rows they need, and they are placed."""
+    def settle(self, view: pg.ViewBox) -> None:
+        """The lane takes the rows the labels need in `view` (the top panel's, laid out when the
+        lane may not be yet, showing the whole runs), then they are placed. Again when the lane
+        is resized (a wider window needs fewer rows), never on a zoom or pan: the panels under the
+        lane keep their place."""
         if self.labels:
-            placed = self.place(view=top, rows=LANE_ROWS)
+            placed = self.place(view=view, rows=LANE_ROWS)
             self.lane.set_rows(max([pl.row + 1 for pl in placed] + [1]))
+        self.width = view.width()
         self.place()
 
     def place(self, *_: object, view: pg.ViewBox | None = None, rows: int = 0) -> list[Placed]:
         """The labels whose marks are in `view` (the lane's own by default), where app/lane.py
         puts them in the lane's rows; the others hidden. Returns where they went."""
         vb = view if view is not None else self.plot.vb
+        if view is None and abs(vb.width() - self.width) > 1 and vb.width() > 0:
+            self.settle(vb)  # resized
+            return []
         rows = rows or self.lane.rows
         (left, right), _ = vb.viewRange()
         px = vb.viewPixelSize()[0] or 1.0  # data units per pixel along x
