@@ -366,6 +366,11 @@ def _bands(p: QPainter, marks: _Marks, geo: Geometry, area: QRectF) -> None:
             p.fillRect(QRectF(box.left(), foot - h, box.width(), h), band)
         else:
             p.fillRect(box, band)
+            if mark.kind != "note":  # its edges in the run's colour: overlapping shades stay told apart
+                band.setAlpha(150)
+                p.setPen(QPen(band, 1))
+                p.drawLine(QPointF(box.left(), box.top()), QPointF(box.left(), box.bottom()))
+                p.drawLine(QPointF(box.right(), box.top()), QPointF(box.right(), box.bottom()))
 
 
 def grid(p: QPainter, geo: Geometry, plot: Plot, look: Look) -> None:
