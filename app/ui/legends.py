@@ -71,9 +71,11 @@ def fit_title(plot: pg.PlotItem, heading: str, panel: Panel, theme: ChartTheme) 
             shown[0] = text
             plot.setGeometry(views[0].range)
 
-    fit()
-    if views:
-        views[0].sigDeviceRangeChanged.connect(fit)  # the panel resized
+    if views:  # fitted when the panel is laid out and whenever it is resized
+        plot.setTitle(heading + metric_legend(panel, theme), size="10pt", color=theme.text)
+        views[0].sigDeviceRangeChanged.connect(fit)
+    else:
+        fit()
 
 
 def series_clicked(session: Session, index: int, link: str) -> None:
