@@ -310,9 +310,13 @@ class ComparisonView(QWidget):
 
     def _draw_drops(self, runs: list[int]) -> None:
         """Notes and what the throughput says, on every panel (app/ui/marks.py)."""
+        self.mark_labels = draw_findings(self.session, self.plots, runs, self.theme, self._new_lane)
+
+    def _new_lane(self) -> LabelLane:
+        """The label lane, above the top panel (app/ui/marks.py)."""
         lane = LabelLane(self.theme)
         self.column_layout.insertWidget(0, lane)
-        self.mark_labels = draw_findings(self.session, self.plots, runs, self.theme, lane)
+        return lane
 
     @property
     def drop_labels(self) -> list[pg.TextItem]:

@@ -57,22 +57,28 @@ def fit_title(plot: pg.PlotItem, heading: str, panel: Panel, theme: ChartTheme) 
     again whenever the panel is resized."""
 
     views = plot.scene().views() if plot.scene() is not None else []
-    shown = [""]
+    shown = [""]  # the title's text now
+
+    def show(text: str) -> bool:
+        if text == shown[0]:
+            return False
+        shown[0] = text
+        plot.setTitle(text, size="10pt", color=theme.text)
+        return True
 
     def fit(*_: object) -> None:
         # the panel's width (a long title widens the plot item itself) right of the value axis
         room = (views[0].width() if views else plot.width()) - AXIS_WIDTH - 4
+        changed = False
         for n in (LEGEND_NAME_CHARS, *SHORTER):
-            text = heading + metric_legend(panel, theme, n)
-            plot.setTitle(text, size="10pt", color=theme.text)
+            changed = show(heading + metric_legend(panel, theme, n)) or changed
             if plot.titleLabel.item.boundingRect().width() <= room:
                 break
-        if text != shown[0] and views:  # a shorter title: the plot item may shrink to the panel again
-            shown[0] = text
+        if changed and views:  # a shorter title: the plot item may shrink to the panel again
             plot.setGeometry(views[0].range)
 
+    show(heading + metric_legend(panel, theme))
     if views:  # fitted when the panel is laid out and whenever it is resized
-        plot.setTitle(heading + metric_legend(panel, theme), size="10pt", color=theme.text)
         views[0].sigDeviceRangeChanged.connect(fit)
     else:
         fit()

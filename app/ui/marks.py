@@ -7,6 +7,7 @@ each begins, its thread count at the foot of the top panel."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -241,16 +242,15 @@ class MarkLabels:
 
 
 def draw_findings(
-    session: Session, plots: list[pg.PlotItem], runs: list[int], theme: ChartTheme, lane: LabelLane
-) -> MarkLabels:
+    session: Session, plots: list[pg.PlotItem], runs: list[int], theme: ChartTheme, new_lane: Callable[[], LabelLane]
+) -> MarkLabels | None:
     """Notes (grey) and what the throughput says, in the run's colour: drops, latency rises
     (hatched) and recurring dips (each dip a band, one label for the group); a band on every
     panel, a label on the top one that stays in view; where a verdict says when the cause was
-    there, a strip along every panel's foot. Returns the labels, in the lane (x-linked to the
-    top panel)."""
+    there, a strip along every panel's foot. Returns the labels, in a lane from `new_lane`
+    (x-linked to the top panel); None, and no lane, when there is nothing to label."""
     s, t = session, theme
-    lane.setXLink(plots[0])
-    labels = MarkLabels(lane, t)
+    pending: list[tuple[float, float, str, QColor, str]] = []  # the labels, made once all are known
     rows: dict[int, int] = {}  # a run's row of cause strips, in the order the runs come
     for r in runs:
         color = QColor(s.color(r))
@@ -262,7 +262,7 @@ def draw_findings(
         for note in s.notes(r):
             add_band(plots, *span(note.start, note.end), QBrush(t.note_fill), r)
             if note.label:
-                labels.add(*span(note.start, note.end), note.label, QColor(t.text), "note")
+                pending.append((*span(note.start, note.end), note.label, QColor(t.text), "note"))
         found = s.findings(r)
         if found is None:
             continue
@@ -271,7 +271,7 @@ def draw_findings(
                 label, state = s.drop_label(r, rd.drop)
                 if state != "dismissed":
                     add_band(plots, *span(rd.drop.start, rd.drop.end), band_brush(color, kind), r)
-                    labels.add(*span(rd.drop.start, rd.drop.end), decided(label, state), color, kind)
+                    pending.append((*span(rd.drop.start, rd.drop.end), decided(label, state), color, kind))
                     if rd.cause is not None and worth_saying(rd.cause, rd.drop):
                         row = rows.setdefault(r, len(rows))
                         said = rd.cause.said(rd.drop)
@@ -279,6 +279,13 @@ def draw_findings(
         for group in found.recurring:
             for m in group.members:
                 add_band(plots, *span(m.drop.start, m.drop.end), band_brush(color, "dip"), r)
-            labels.add(*span(group.pattern.start, group.pattern.end), group.label(), color, "recurring")
+            pending.append((*span(group.pattern.start, group.pattern.end), group.label(), color, "recurring"))
+    if not pending:  # no lane: an x-linked plot of its own costs every pan and the first paint
+        return None
+    lane = new_lane()
+    lane.setXLink(plots[0])
+    labels = MarkLabels(lane, t)
+    for x0, x1, text, color, kind in pending:
+        labels.add(x0, x1, text, color, kind)
     labels.settle(plots[0].vb)
     return labels
