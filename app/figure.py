@@ -122,7 +122,6 @@ class Figure:
     units: list[str]  # per panel ('' when mixed)
     marks: list[Mark] = field(default_factory=list)
     x_range: tuple[float, float] | None = None
-    slots: dict[int, int] = field(default_factory=dict)  # run -> its colour slot in the window
     steps: list[StepMark] = field(default_factory=list)  # load steps of step-load runs
     references: list[Reference] = field(default_factory=list)  # limits drawn as lines on panels
 
@@ -162,10 +161,8 @@ def build(
     marks = [m for run in runs for m in _marks(data, runs, run, align, offsets, side_by_side, found)]
     steps = step_marks(data, runs, align, offsets, side_by_side)
     name = title if title is not None else default_title(runs)
-    # the window colours a run by its place in the library, so it keeps one colour everywhere
-    slots = {rid: k for k, rid in enumerate(sorted(data.run_ids()))}
     refs = references(data, runs, panels)
-    return Figure(name, runs, panels, align, lines, units, marks, x_range, slots, steps, refs)
+    return Figure(name, runs, panels, align, lines, units, marks, x_range, steps, refs)
 
 
 def references(data: RunData, runs: list[Run], panels: list[Panel]) -> list[Reference]:

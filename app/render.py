@@ -35,6 +35,8 @@ from benchlens.app.analysis.align import ALIGN_MODES
 from benchlens.app.analysis.decimate import minmax_view
 from benchlens.app.analysis.layout import Panel, shortened
 from benchlens.app.figure import CAUSE_ALPHA, CAUSE_SPAN, Figure, Line, Mark, Reference
+from benchlens.app.lane import LaneLabel, Placed, bars, lane_layout, more_text, weight
+from benchlens.app.palette import readable, run_color
 from benchlens.app.stepchart import StepChart
 from benchlens.app.ticks import format_ticks, log_ticks, time_ticks, value_ticks
 from benchlens.app.ticks import heading as heading_of
@@ -49,33 +51,17 @@ STYLES = [Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine, Qt.P
 
 @dataclass(frozen=True)
 class Theme:
+    """An export's background, text, grid and frame; the runs' colours are the window's
+    (app/palette.py, by their place in the comparison) in every theme."""
+
     background: str
     text: str
     grid: str
     frame: str
-    colors: tuple[str, ...]  # one per run, enough for a week of nightly runs before one repeats
-    window_colors: bool = False  # a run keeps its window colour (its place in the library), not its place here
 
 
-PUBLICATION = Theme(
-    "#ffffff",
-    "#202020",
-    "#e6e6e6",
-    "#808080",
-    # Okabe-Ito (colour-blind safe), then Paul Tol's muted wine, indigo, olive and teal
-    (
-        *("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"),
-        *("#882255", "#332288", "#999933", "#44AA99"),
-    ),
-)
-SCREEN = Theme(
-    "#ffffff",
-    "#333333",
-    "#eeeeee",
-    "#aaaaaa",
-    ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"),
-    True,
-)
+PUBLICATION = Theme("#ffffff", "#202020", "#e6e6e6", "#808080")
+SCREEN = Theme("#ffffff", "#333333", "#eeeeee", "#aaaaaa")
 THEMES = {"publication": PUBLICATION, "screen": SCREEN}
 
 
@@ -167,8 +153,10 @@ def draw(fig: Figure, p: QPainter, w: float, h: float, theme: Theme = PUBLICATIO
     look = look_of(fig, w, h, theme)
     top = draw_title(p, fig.title, w, look)
     top = run_legend(p, fig, w, top, look)
-    geo = _geometry(fig, w, h, top, look)
-    marks = _visible_marks(fig, geo, look)
+    marks = _visible_marks(fig, _geometry(fig, w, h, top, look), look)
+    lane = _lane_of(marks, _geometry(fig, w, h, top, look), look)
+    geo = _geometry(fig, w, h, top + _lane_height(lane, look), look)
+    _draw_lane(p, lane, marks, geo, top, look)
     for i in range(len(fig.panels)):
         _panel(p, fig, i, geo, marks, look)
     _time_axis(p, fig, geo, look)
@@ -181,8 +169,7 @@ def look_of(fig: Figure | StepChart, w: float, h: float, theme: Theme) -> Look:
     title_font.setBold(True)
     font.setPixelSize(round(base * 1.05))
     small.setPixelSize(round(base * 0.9))
-    slot = {r.id: fig.slots.get(r.id, i) if theme.window_colors else i for i, r in enumerate(fig.runs)}
-    color = {r.id: QColor(theme.colors[slot[r.id] % len(theme.colors)]) for r in fig.runs}
+    color = {r.id: QColor(run_color(i)) for i, r in enumerate(fig.runs)}
     crowd = max(1.0, len(fig.runs) / MANY_RUNS)
     line, alpha = max(1.2, base / 7) / math.sqrt(crowd), round(255 / crowd**0.25)
     fm, fs = QFontMetricsF(font), QFontMetricsF(small)
@@ -244,8 +231,8 @@ def _visible_marks(fig: Figure, geo: Geometry, look: Look) -> _Marks:
 
 
 def _panel(p: QPainter, fig: Figure, i: int, geo: Geometry, marks: _Marks, look: Look) -> None:
-    """Panel i: marks behind, then grid and frame, heading, curves, and on the top panel the
-    marks' labels."""
+    """Panel i: marks behind, then grid and frame, heading and curves (the marks' labels are in
+    the lane above the panels)."""
     area = geo.area(i, look.fs.height() * 1.3)
     panel = fig.panels[i]
     lo, hi = _value_range(fig.lines[i], geo.x0, geo.x1, panel.log_y, panel.y_zero)
@@ -258,8 +245,6 @@ def _panel(p: QPainter, fig: Figure, i: int, geo: Geometry, marks: _Marks, look:
     _heading(p, fig, i, area, look)
     _curves(p, fig.panels[i], fig.lines[i], geo, plot, look)
     _references(p, refs, plot, look)
-    if i == 0:  # labels over the curves of the top panel, on a veil so both stay readable
-        _mark_labels(p, marks, geo, area, look)
 
 
 def _veil(look: Look) -> QColor:
@@ -381,6 +366,11 @@ def _bands(p: QPainter, marks: _Marks, geo: Geometry, area: QRectF) -> None:
             p.fillRect(QRectF(box.left(), foot - h, box.width(), h), band)
         else:
             p.fillRect(box, band)
+            if mark.kind != "note":  # its edges in the run's colour: overlapping shades stay told apart
+                band.setAlpha(150)
+                p.setPen(QPen(band, 1))
+                p.drawLine(QPointF(box.left(), box.top()), QPointF(box.left(), box.bottom()))
+                p.drawLine(QPointF(box.right(), box.top()), QPointF(box.right(), box.bottom()))
 
 
 def grid(p: QPainter, geo: Geometry, plot: Plot, look: Look) -> None:
@@ -444,14 +434,58 @@ def _curves(p: QPainter, panel: Panel, lines: list[Line], geo: Geometry, plot: P
     p.restore()
 
 
-def _mark_labels(p: QPainter, marks: _Marks, geo: Geometry, area: QRectF, look: Look) -> None:
-    p.setFont(look.small)
-    veil = _veil(look)
-    starts = [float(geo.sx(max(m.x0, geo.x0))) for m in marks.marks]
-    for mark, box in _label_boxes(marks.marks, starts, area, look.fs):
-        p.fillRect(box, veil)
-        p.setPen(marks.tone[mark])
-        p.drawText(box, Qt.AlignmentFlag.AlignCenter, mark.label)
+@dataclass(frozen=True)
+class _Lane:
+    """The labels shown in the lane above the panels (app/lane.py), and the summary of the rest."""
+
+    shown: list[tuple[Mark, Placed]]
+    bars: list[tuple[float, float]]  # px, per label shown
+    more: str
+
+
+def _lane_of(marks: _Marks, geo: Geometry, look: Look) -> _Lane:
+    labelled = [m for m in marks.marks if m.label]
+    spans = [
+        LaneLabel(
+            float(geo.sx(max(m.x0, geo.x0))),
+            float(geo.sx(min(m.x1, geo.x1))),
+            look.fm.horizontalAdvance(m.label) + 6,
+            weight(m.kind, m.x0, m.x1),
+        )
+        for m in labelled
+    ]
+    more_width = look.fm.horizontalAdvance(more_text(len(labelled), ["note"])) + look.base
+    placed, hidden = lane_layout(spans, geo.left, geo.right, more_width)
+    shown_ids = {pl.index for pl in placed}
+    left_out = [m.kind for k, m in enumerate(labelled) if k not in shown_ids]
+    shown = [(labelled[pl.index], pl) for pl in placed]
+    return _Lane(shown, bars(spans, placed, geo.left, geo.right), more_text(hidden, left_out))
+
+
+def _lane_height(lane: _Lane, look: Look) -> float:
+    rows = max([pl.row + 1 for _, pl in lane.shown] + [1 if lane.more else 0])
+    return rows * _row_height(look) + (look.base * 0.4 if rows else 0.0)
+
+
+def _row_height(look: Look) -> float:
+    return look.fm.height() + look.base * 0.45  # the text and the bar under it that spans its mark
+
+
+def _draw_lane(p: QPainter, lane: _Lane, marks: _Marks, geo: Geometry, top: float, look: Look) -> None:
+    """Each label in its run's colour made readable on the background (>= 4.5:1), over a bar in
+    the run's colour across its mark's visible span; the summary of the rest at the right."""
+    p.setFont(look.font)
+    row_h, bg = _row_height(look), look.theme.background
+    for (mark, pl), (a, b) in zip(lane.shown, lane.bars, strict=True):
+        y = top + pl.row * row_h
+        tone = marks.tone[mark].name()
+        p.setPen(QColor(readable(tone, bg)))
+        p.drawText(QPointF(pl.left + 3, y + look.fm.ascent()), mark.label)
+        p.fillRect(QRectF(a, y + look.fm.height() + 1, b - a, look.base * 0.3), QColor(tone))
+    if lane.more:
+        p.setPen(look.text)
+        y = top + max([pl.row for _, pl in lane.shown] + [0]) * row_h
+        p.drawText(QRectF(geo.left, y, geo.right - geo.left, look.fm.height()), Qt.AlignmentFlag.AlignRight, lane.more)
 
 
 def _time_axis(p: QPainter, fig: Figure, geo: Geometry, look: Look) -> None:
@@ -502,29 +536,6 @@ def _metric_legend(
         p.setPen(text)
         p.drawText(QPointF(lx + base * 2.6, yy + fs.ascent() / 2.5), label)
     return used
-
-
-def _label_boxes(marks: list[Mark], starts: list[float], area: QRectF, fs: QFontMetricsF) -> list[tuple[Mark, QRectF]]:
-    """Where each mark's label goes: at its start, in the first of three rows where it overlaps
-    no other label (the fullest row when none is free), pulled left to stay in the panel."""
-    rows = 3
-    ends: list[float] = []
-    boxes = []
-    for mark, a in sorted(zip(marks, starts, strict=True), key=lambda ma: ma[1]):
-        if not mark.label:
-            continue
-        tw = fs.horizontalAdvance(mark.label) + 6
-        a = max(area.left() + 1, min(a + 1, area.right() - tw - 1))
-        row = next((k for k, end in enumerate(ends) if end <= a), None)
-        if row is None:
-            if len(ends) < rows:
-                row = len(ends)
-                ends.append(0.0)
-            else:
-                row = min(range(rows), key=lambda k: ends[k])
-        ends[row] = a + tw + 2
-        boxes.append((mark, QRectF(a, area.top() + 1 + row * (fs.height() + 1), tw, fs.height())))
-    return boxes
 
 
 def polyline(p: QPainter, xs: np.ndarray, ys: np.ndarray) -> None:

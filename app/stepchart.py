@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from benchlens.app.analysis.summary import load_steps
@@ -40,7 +40,6 @@ class StepChart:
     title: str
     runs: list[Run]
     lines: list[RunPoints]
-    slots: dict[int, int] = field(default_factory=dict)  # run -> its colour slot in the window
 
     @property
     def latency(self) -> str:
@@ -68,8 +67,7 @@ def step_chart(data: RunData, run_ids: list[int], title: str | None = None) -> S
         names = ", ".join(r.name for r in runs)
         raise AnalysisError(f"no benchmark log with a thread count (sysbench, dbstress, tpcc) in {names}")
     name = title if title is not None else "Throughput and latency by concurrency: " + " vs ".join(r.name for r in runs)
-    slots = {rid: k for k, rid in enumerate(sorted(data.run_ids()))}
-    return StepChart(name, runs, lines, slots)
+    return StepChart(name, runs, lines)
 
 
 def csv_rows(chart: StepChart) -> Iterator[list[str]]:

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QFrame,
     QGraphicsItem,
     QHBoxLayout,
-    QLabel,
     QMenu,
     QScrollArea,
     QVBoxLayout,
@@ -29,12 +28,12 @@ from benchlens.app.ticks import heading
 from benchlens.app.ui import mime
 from benchlens.app.ui.axes import TimeAxis, ValueAxis
 from benchlens.app.ui.curves import Decimated, add_curves
-from benchlens.app.ui.legends import RunLegend, metric_legend, series_clicked
-from benchlens.app.ui.marks import MarkLabels, add_references, add_step_marks, draw_findings
+from benchlens.app.ui.legends import RunLegend, fit_title, series_clicked
+from benchlens.app.ui.marks import LabelLane, MarkLabels, add_references, add_step_marks, draw_findings
 from benchlens.app.ui.navigation import TimeNavigator, fit_whole
 from benchlens.app.ui.panel_column import MIN_PANEL_PX, PanelBorder, PanelPlot, TimeAxisStrip
 from benchlens.app.ui.panel_menu import apply_scale, panel_menu
-from benchlens.app.ui.readout import Curve, readout_html
+from benchlens.app.ui.readout import Curve, ReadoutBox, table_of
 from benchlens.app.ui.session import Session
 from benchlens.app.ui.theme import ChartTheme, chart_theme
 
@@ -101,10 +100,7 @@ class ComparisonView(QWidget):
         self.column_scroll.verticalScrollBar().rangeChanged.connect(self._align_axis_strip)
         self.column_scroll.verticalScrollBar().valueChanged.connect(self._catch_up)
         self.axis_strip: TimeAxisStrip | None = None
-        self.readout = QLabel()
-        self.readout.setTextFormat(Qt.TextFormat.RichText)
-        self.readout.setWordWrap(True)
-        self.readout.setMinimumHeight(36)
+        self.readout = ReadoutBox(self)  # over the charts beside the cursor, not in the layout
         self.legend = RunLegend(session)
         self.axis_box = QWidget()  # holds the strip, its right margin the scroll bar's width
         self.axis_holder = QHBoxLayout(self.axis_box)
@@ -115,7 +111,6 @@ class ComparisonView(QWidget):
         lay.addWidget(self.legend)
         lay.addWidget(self.column_scroll, 1)
         lay.addWidget(self.axis_box)
-        lay.addWidget(self.readout)
         self.shift_target: int | None = None  # the run Ctrl+drag moves (the toolbar's Offset choice)
         self.on_note: Callable[[float, float], None] | None = None  # Shift+drag across x0..x1
         self.menu: QMenu | None = None  # the panel menu last opened
@@ -143,6 +138,10 @@ class ComparisonView(QWidget):
             self.column_layout.removeWidget(w)
             w.hide()  # now: deleteLater waits for the event loop, and it would be painted until then
             w.deleteLater()
+        if self.mark_labels is not None:  # the label lane above the panels
+            self.column_layout.removeWidget(self.mark_labels.lane)
+            self.mark_labels.lane.hide()
+            self.mark_labels.lane.deleteLater()
         if self.axis_strip is not None:
             self.axis_holder.removeWidget(self.axis_strip)
             self.axis_strip.hide()
@@ -160,8 +159,8 @@ class ComparisonView(QWidget):
         runs = [r for r in c.runs if r in {x.id for x in s.runs()}]
         self.legend.show_runs(runs)
         self.nav.showing((c.align, c.side_by_side, tuple(runs)))
+        self.readout.reset()
         if not runs or not c.panels:
-            self.readout.setText("")
             return
         absolute = c.align == "absolute"
         # Built with updates off, shown and laid out at once: else each new panel appears from the
@@ -198,7 +197,6 @@ class ComparisonView(QWidget):
         if c.x_range:
             first.setXRange(*c.x_range, padding=0)
         first.vb.sigXRangeChanged.connect(lambda *_: self.nav.settle.start())
-        self.readout.setText("<i>Move the mouse over the charts to read every run at the cursor.</i>")
 
     def _add_panel(self, i: int, panel: Panel, runs: list[int]) -> None:
         s = self.session
@@ -221,7 +219,7 @@ class ComparisonView(QWidget):
         # The unit once, next to the title; the metrics' line styles beside it, above the plot
         # area (a legend inside it covered the curves), as the export draws its headings.
         title = heading(panel.title, unit, [r.metric for r in panel.refs])
-        plot.setTitle(title + metric_legend(panel, self.theme), size="10pt", color=self.theme.text)
+        fit_title(plot, title, panel, self.theme)
         plot.hideAxis("bottom")  # one time axis, in the strip under the column
         # Panning in time leaves value axes and titles unchanged: Qt re-blits them from a pixmap.
         plot.getAxis("left").setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
@@ -312,11 +310,17 @@ class ComparisonView(QWidget):
 
     def _draw_drops(self, runs: list[int]) -> None:
         """Notes and what the throughput says, on every panel (app/ui/marks.py)."""
-        self.mark_labels = draw_findings(self.session, self.plots, runs, self.theme)
+        self.mark_labels = draw_findings(self.session, self.plots, runs, self.theme, self._new_lane)
+
+    def _new_lane(self) -> LabelLane:
+        """The label lane, above the top panel (app/ui/marks.py)."""
+        lane = LabelLane(self.theme)
+        self.column_layout.insertWidget(0, lane)
+        return lane
 
     @property
     def drop_labels(self) -> list[pg.TextItem]:
-        """The labels of the drops and notes drawn on the top panel."""
+        """The labels of the drops and notes, in the lane above the top panel."""
         return self.mark_labels.items if self.mark_labels is not None else []
 
     # ---- marking a region for a note -----------------------------------------------------------
@@ -353,15 +357,28 @@ class ComparisonView(QWidget):
     def _moved(self, plot: pg.PlotItem, event: tuple[QPointF]) -> None:
         pos = event[0]
         if plot in self.plots and plot.vb.sceneBoundingRect().contains(pos):
-            self.show_at(float(plot.vb.mapSceneToView(pos).x()))
+            i = self.plots.index(plot)
+            at = self.widgets[i].mapTo(self, self.widgets[i].mapFromScene(pos))
+            self.show_at(float(plot.vb.mapSceneToView(pos).x()), i, at)
 
-    def show_at(self, x: float) -> None:
+    def show_at(self, x: float, panel: int = 0, at: QPoint | None = None) -> None:
+        """The crosshair at x on every panel; the readout box for `panel` beside `at`."""
         for line in self.lines:
             line.setPos(x)
             line.show()
-        s = self.session
-        titles = [p.title for p in s.comparison.panels]
-        self.readout.setText(readout_html(self.curves, titles, {r: s.color(r) for r in s.comparison.runs}, x))
+        s, c = self.session, self.session.comparison
+        if not (0 <= panel < len(c.panels)):
+            return
+        known = {run.id for run in s.runs()}
+        runs = [(r, s.run(r).name, s.color(r)) for r in c.runs if r in known]
+        self.readout.show_table(
+            (panel, id(self.curves)), table_of(self.curves, panel, c.panels[panel], runs), c.align == "absolute"
+        )
+        self.readout.show_values(
+            x,
+            c.align == "absolute",
+            at if at is not None else self.widgets[panel].mapTo(self, self.widgets[panel].rect().center()),
+        )
 
     # ---- where in time: the navigator (app/ui/navigation.py) ----------------------------------
     def visible_range(self) -> tuple[float, float] | None:
@@ -392,6 +409,8 @@ class ComparisonView(QWidget):
         if event.type() == QEvent.Type.Drop:
             self.drop(event, self.panel_of(obj))  # type: ignore[arg-type]
             return True
+        if event.type() == QEvent.Type.Leave:  # the mouse left a panel: its readout goes
+            self.readout.hide()
         if event.type() == QEvent.Type.MouseButtonPress:
             button = event.button()  # type: ignore[attr-defined]
             if button == Qt.MouseButton.BackButton:

@@ -8,8 +8,10 @@ from datetime import UTC, datetime
 
 import numpy as np
 from PySide6.QtCore import QPoint, Qt, QTimer
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
     QHeaderView,
     QInputDialog,
     QLabel,
@@ -20,9 +22,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from benchlens.app.analysis.drops import SENSITIVITY
 from benchlens.app.analysis.run_drops import Findings, RecurringDrops, RunDrop
 from benchlens.app.model import SeriesRef
+from benchlens.app.palette import readable
 from benchlens.app.ui.marks import decided
+from benchlens.app.ui.navigation import around
 from benchlens.app.ui.session import Session
 
 DROP = Qt.ItemDataRole.UserRole
@@ -55,10 +60,21 @@ class DropsView(QWidget):
         self.tree.itemDoubleClicked.connect(self.on_double)
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tree.customContextMenuRequested.connect(self._menu)
+        self.sensitivity = QComboBox()
+        self.sensitivity.addItems(list(SENSITIVITY))
+        self.sensitivity.setCurrentText(session.sensitivity)
+        self.sensitivity.setToolTip(
+            "How deep and long a dip must be to count as a drop (as `benchlens drops --sensitivity`)"
+        )
+        self.sensitivity.currentTextChanged.connect(session.set_sensitivity)
+        choice = QHBoxLayout()
+        choice.addWidget(QLabel("Drop sensitivity:"))
+        choice.addWidget(self.sensitivity, 1)
         self.hint = QLabel("<i>Click a drop to zoom to it and see what changed; double-click a series to plot it.</i>")
         self.hint.setWordWrap(True)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
+        lay.addLayout(choice)
         lay.addWidget(self.tree)
         lay.addWidget(self.hint)
         session.comparisonChanged.connect(lambda: QTimer.singleShot(0, self, self.refresh))
@@ -70,9 +86,15 @@ class DropsView(QWidget):
         if self.session.closed:
             return
         self.tree.clear()
+        self.sensitivity.setCurrentText(self.session.sensitivity)
+        base = self.tree.palette().color(QPalette.ColorRole.Base).name()
         for r in self.session.comparison.runs:
             run = QTreeWidgetItem(self.tree, [self.session.run(r).name])
-            run.setForeground(0, QColor(self.session.color(r)))
+            # the run's colour, dark or light enough to read as text on the list (not greyed out)
+            run.setForeground(0, QColor(readable(self.session.color(r), base)))
+            font = run.font(0)
+            font.setBold(True)
+            run.setFont(0, font)
             found = self.session.findings(r)
             if found is None or not (found.drops or found.rises):
                 QTreeWidgetItem(run, ["no drops detected", ""]).setDisabled(True)
@@ -120,8 +142,7 @@ class DropsView(QWidget):
         run_id, rd = data
         assert isinstance(rd, RunDrop)
         x0, x1 = self.session.x_of(run_id, np.array([rd.drop.start, rd.drop.end]))
-        pad = max(10.0, (x1 - x0) * 2)
-        self.zoom(float(x0 - pad), float(x1 + pad))
+        self.zoom(*around(float(x0), float(x1)))
         item.setExpanded(True)
         if self.on_drop is not None:
             self.on_drop(run_id, rd)

@@ -80,7 +80,7 @@ def run_app(db_path: Path, demo: bool = False) -> int:
     _need_offscreen(False)
     app = _app()
     window = build_window(db_path, demo)
-    window.show()  # type: ignore[attr-defined]
+    window.show_on_screen()  # type: ignore[attr-defined]
     return int(app.exec())  # type: ignore[attr-defined]
 
 
@@ -102,7 +102,7 @@ def screenshot(
     window = build_window(db_path, demo, runs)
     window.resize(*size)  # type: ignore[attr-defined]
     window.show()  # type: ignore[attr-defined]
-    for _ in range(5):
+    for _ in range(10):  # a resize settles in rounds: the label lane's rows follow its width
         app.processEvents()  # type: ignore[attr-defined]
     if x_range is not None:
         window.chart.zoom_to(*x_range)  # type: ignore[attr-defined]

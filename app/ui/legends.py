@@ -8,34 +8,80 @@ from __future__ import annotations
 import html
 from functools import partial
 
+import pyqtgraph as pg
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QContextMenuEvent, QKeyEvent, QPalette
 from PySide6.QtWidgets import QLabel, QMenu, QWidget
 
 from benchlens.app.analysis.layout import Panel, shortened
+from benchlens.app.ui.panel_column import AXIS_WIDTH
 from benchlens.app.ui.session import Session
 from benchlens.app.ui.theme import LIGHT, ChartTheme
 
 # the line styles of app/ui/curves.STYLES as text, for the legend beside a panel's title
 STYLE_SAMPLES = ("\u2500\u2500\u2500", "\u254c\u254c\u254c", "\u2508\u2508\u2508", "\u2500\u00b7\u2500")
 LEGEND_NAME_CHARS = 28  # a longer metric name is shortened from the front: its end tells it apart
+SHORTER = (20, 14, 10, 6)  # ... and shorter still while the title row does not fit its panel
 
 
-def metric_legend(panel: Panel, theme: ChartTheme = LIGHT) -> str:
+def metric_legend(panel: Panel, theme: ChartTheme = LIGHT, n: int = LEGEND_NAME_CHARS) -> str:
     """The line style of each metric, as rich text to follow a panel's title ('' for one metric);
-    entry j links to `series:j`, a hidden series is greyed and struck through."""
+    entry j links to `series:j`, a hidden series is greyed and struck through; names of at most
+    n characters."""
     labels = panel.legend()
     if len(labels) < 2:
         return ""
-    n = LEGEND_NAME_CHARS
     items = []
-    for j, (ref, text) in enumerate(zip(panel.refs, labels, strict=True)):
-        short = shortened(text, n)
+    for j, (ref, short) in enumerate(zip(panel.refs, short_names(labels, n), strict=True)):
         off = ref in panel.hidden
         style = f"color:{theme.muted if off else theme.text}; text-decoration:{'line-through' if off else 'none'}"
         sample = STYLE_SAMPLES[j % len(STYLE_SAMPLES)]
         items.append(f'<a href="series:{j}" style="{style}">{sample}&nbsp;{html.escape(short)}</a>')
     return "&nbsp;&nbsp;&nbsp;" + "&nbsp;&nbsp; ".join(items)
+
+
+def short_names(labels: list[str], n: int) -> list[str]:
+    """The labels in at most n characters, shortened from the front; where that makes two alike
+    (wait/io/table/sql/handler and wait/lock/table/sql/handler both end …/table/sql/handler), cut
+    in the middle instead, keeping both ends."""
+    short = [shortened(t, n) for t in labels]
+    if len(set(short)) == len(set(labels)):
+        return short
+    head = max(1, n // 2 - 1)
+    return [t if len(t) <= n else t[:head] + "\u2026" + t[-(n - head - 1) :] for t in labels]
+
+
+def fit_title(plot: pg.PlotItem, heading: str, panel: Panel, theme: ChartTheme) -> None:
+    """The panel's title and its metrics' legend in one row, the names shortened until the row
+    fits the panel (issue 24: the Top waits legend ran past the panel's edge at 1366 px); fitted
+    again whenever the panel is resized."""
+
+    views = plot.scene().views() if plot.scene() is not None else []
+    shown = [""]  # the title's text now
+
+    def show(text: str) -> bool:
+        if text == shown[0]:
+            return False
+        shown[0] = text
+        plot.setTitle(text, size="10pt", color=theme.text)
+        return True
+
+    def fit(*_: object) -> None:
+        # the panel's width (a long title widens the plot item itself) right of the value axis
+        room = (views[0].width() if views else plot.width()) - AXIS_WIDTH - 4
+        changed = False
+        for n in (LEGEND_NAME_CHARS, *SHORTER):
+            changed = show(heading + metric_legend(panel, theme, n)) or changed
+            if plot.titleLabel.item.boundingRect().width() <= room:
+                break
+        if changed and views:  # a shorter title: the plot item may shrink to the panel again
+            plot.setGeometry(views[0].range)
+
+    show(heading + metric_legend(panel, theme))
+    if views:  # fitted when the panel is laid out and whenever it is resized
+        views[0].sigDeviceRangeChanged.connect(fit)
+    else:
+        fit()
 
 
 def series_clicked(session: Session, index: int, link: str) -> None:

@@ -6,7 +6,7 @@ import sys
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QSettings, Qt
+from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCursor, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -41,6 +41,12 @@ LAST_VIEW = "(last)"
 SUMMARY_KEY = "summary/visible"  # set only when the user opens or closes the Summary
 THEME_KEY = "theme"  # system, light or dark (View > Theme)
 SHORT_WINDOW_PX = 900  # below this the charts need the height more than the Summary does
+GEOMETRY_KEY = "window/geometry"  # the window's size and place (saveGeometry), set when it closes
+STATE_KEY = "window/state"  # its docks and toolbar (saveState)
+SPLITTERS_KEY = "window/splitters"  # the left column's and the charts' splitter positions
+DEFAULT_SIZE = (1400, 900)  # the first window on a screen that has room for it
+PANELS_KEPT = 3  # a dock opened by a click (What changed) leaves this many panels in view
+MIN_DOCK_PX = 120  # ... and is never shorter than this
 
 
 class MainWindow(QMainWindow):
@@ -67,6 +73,7 @@ class MainWindow(QMainWindow):
         main.addWidget(self.chart)
         main.setStretchFactor(1, 1)
         main.setSizes([330, 1000])
+        self.splitters = (left, main)
         self.setCentralWidget(main)
         self.summary = SummaryView(session, self.chart)
         self.summary_dock = add_summary_dock(self, self.summary)
@@ -75,11 +82,53 @@ class MainWindow(QMainWindow):
         self.changed_dock = add_changed_dock(self, self.changed, self.summary_dock)
         self.changed_dock.hide()  # until a drop is clicked
         self._summary_placed = False
+        self._restored = False  # opened at the size it was closed at (the settings had it)
         self._toolbar()
         self._menus()
         self.dialogs: list[ImportDialog] = []
         self.last_menu: QMenu | None = None
-        self.resize(1400, 900)
+        self._fit_screen()
+        self._restore_layout()
+
+    # ---- where the window opens: within the screen, as it was left ------------------------------
+    def _fit_screen(self) -> None:
+        """The default size, no larger than the screen's available geometry (issue 24: 1400×900
+        on a 1366×768 screen put the right and bottom edges off it)."""
+        screen = self.screen().availableGeometry()
+        self.resize(min(DEFAULT_SIZE[0], screen.width()), min(DEFAULT_SIZE[1], screen.height()))
+        self.move(screen.topLeft())
+
+    def small_screen(self) -> bool:
+        screen = self.screen().availableGeometry()
+        return screen.width() < DEFAULT_SIZE[0] or screen.height() < DEFAULT_SIZE[1]
+
+    def _restore_layout(self) -> None:
+        """The size, docks and splitters the window had when it was last closed (Qt keeps a
+        restored window on a screen that is there now)."""
+        geometry, state = self.settings.value(GEOMETRY_KEY), self.settings.value(STATE_KEY)
+        if isinstance(geometry, QByteArray) and self.restoreGeometry(geometry):
+            self._restored = True
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+        splitters = self.settings.value(SPLITTERS_KEY)
+        if isinstance(splitters, list) and len(splitters) == len(self.splitters):
+            for splitter, saved in zip(self.splitters, splitters, strict=True):
+                if isinstance(saved, QByteArray):
+                    splitter.restoreState(saved)
+
+    def _save_layout(self) -> None:
+        self.settings.setValue(GEOMETRY_KEY, self.saveGeometry())
+        self.settings.setValue(STATE_KEY, self.saveState())
+        self.settings.setValue(SPLITTERS_KEY, [s.saveState() for s in self.splitters])
+        self.settings.sync()
+
+    def show_on_screen(self) -> None:
+        """Show the window as a user opens it: as it was left, else maximised on a screen smaller
+        than the default size, else at that size."""
+        if not self._restored and self.small_screen():
+            self.showMaximized()
+        else:
+            self.show()
 
     def _toolbar(self) -> None:
         bar = QToolBar("Comparison")
@@ -220,6 +269,20 @@ class MainWindow(QMainWindow):
     def show_changed_tab(self) -> None:
         self.changed_dock.show()
         self.changed_dock.raise_()
+        QTimer.singleShot(0, self, self._leave_panels)
+
+    def _leave_panels(self) -> None:
+        """The docks under the charts no taller than leaves PANELS_KEPT panels in view (issue 24:
+        a click on a drop left two panels at 1366×768)."""
+        chart, dock = self.chart, self.changed_dock
+        lane = chart.mark_labels.lane if chart.mark_labels is not None else None
+        needed = chart.height() - chart.column_scroll.viewport().height()
+        needed += sum(w.minimumHeight() for w in chart.widgets[:PANELS_KEPT])
+        needed += sum(b.height() for b in chart.borders[:PANELS_KEPT])
+        needed += lane.height() if lane is not None and lane.isVisible() else 0
+        room = chart.height() + dock.height() - needed
+        if dock.isVisible() and room < dock.height():
+            self.resizeDocks([dock], [max(room, MIN_DOCK_PX)], Qt.Orientation.Vertical)
 
     def _remember_summary(self, shown: bool) -> None:
         self.settings.setValue(SUMMARY_KEY, bool(shown))
@@ -361,6 +424,7 @@ class MainWindow(QMainWindow):
         if self.session.closed:  # closed twice: the library is already gone
             super().closeEvent(event)  # type: ignore[arg-type]
             return
+        self._save_layout()
         self.session.comparison.x_range = None
         try:
             self.session.save_view(LAST_VIEW)  # the window reopens on it

@@ -1,26 +1,30 @@
-"""Drops, notes and load steps on the charts. A drop or note is a shaded band on every panel and a
-label on the top panel that stays readable whatever the zoom: inside the visible value range (at
-its top, on a veil), at the visible start of its band when zoomed into it, and in the first of
-four rows where it overlaps no other label, so five runs' drops stay legible; the export places
-its labels the same way (app/render.py). A step-load run's steps: a dotted line where each
-begins, its thread count at the foot of the top panel."""
+"""Drops, notes and load steps on the charts. A drop or note is a shaded band on every panel, its
+edges in its run's colour (five runs' overlapping shades stay told apart), and a label in the
+lane above the top panel, never over the curves: at the visible start of its band when zoomed
+into it, over a bar in the run's colour across the band, a few of them with the rest counted
+(app/lane.py, which places the export's labels too). A step-load run's steps: a dotted line where
+each begins, its thread count at the foot of the top panel."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor
 
 from benchlens.app.analysis.mechanism import worth_saying
 from benchlens.app.figure import CAUSE_ALPHA, CAUSE_SPAN, Reference, StepMark
+from benchlens.app.lane import LANE_ROWS, LaneLabel, Placed, bars, lane_layout, more_text, weight
+from benchlens.app.palette import readable
+from benchlens.app.ui.panel_column import AXIS_WIDTH
 from benchlens.app.ui.session import Session
 from benchlens.app.ui.theme import ChartTheme
 
-ROWS = 4  # label rows under the top of the panel; beyond them a label shares the emptiest row
-GAP_PX = 6.0  # the space kept between two labels in one row
+ROW_PX = 24  # a row of the label lane: a label and the bar under it
+GAP_PX = 6.0  # the space kept between the labels and the summary of those left out
 
 
 @dataclass
@@ -28,6 +32,8 @@ class Label:
     x0: float
     x1: float
     item: pg.TextItem
+    bar: pg.PlotCurveItem  # under the label, across its mark's span
+    kind: str  # the mark's: note, drop, rise, recurring
 
 
 def band_brush(color: QColor, kind: str) -> QBrush:
@@ -48,8 +54,10 @@ def decided(label: str, state: str) -> str:
 
 def add_band(plots: list[pg.PlotItem], x0: float, x1: float, fill: QBrush, run: int) -> None:
     """The shaded stretch x0..x1 behind the curves of every panel."""
+    edge = QColor(fill.color())
+    edge.setAlpha(150)
     for plot in plots:
-        band = pg.LinearRegionItem((x0, x1), movable=False, brush=fill, pen=pg.mkPen(None))
+        band = pg.LinearRegionItem((x0, x1), movable=False, brush=fill, pen=pg.mkPen(edge, width=1))
         band.setZValue(-10)
         band.setProperty("run", run)
         plot.addItem(band, ignoreBounds=True)
@@ -123,58 +131,126 @@ def add_references(plots: list[pg.PlotItem], refs: list[Reference], colors: dict
         plots[ref.panel].addItem(line)  # not ignoreBounds: the auto range includes it
 
 
-class MarkLabels:
-    """The labels of the marks on one panel, placed again whenever its view changes."""
+class LabelLane(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph is untyped
+    """The lane above the top panel that holds the drops' and notes' labels (never over the
+    curves): rows of its own, x-linked to the panels, their value axis' width at its left so its
+    x lines up with theirs; hidden when there is nothing to label."""
 
-    def __init__(self, plot: pg.PlotItem, veil: QColor) -> None:
-        self.plot = plot
-        self.veil = veil
+    def __init__(self, theme: ChartTheme) -> None:
+        super().__init__(background=theme.background)
+        plot = self.getPlotItem()
+        plot.setMenuEnabled(False)
+        plot.setMouseEnabled(x=False, y=False)
+        plot.hideButtons()
+        plot.hideAxis("bottom")
+        left = plot.getAxis("left")
+        left.setWidth(AXIS_WIDTH)
+        left.setStyle(showValues=False)
+        left.setPen(pg.mkPen(None))
+        plot.vb.disableAutoRange()
+        plot.vb.invertY(True)  # row 0 at the top
+        plot.setContentsMargins(0, 2, 0, 0)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.rows = 0
+        self.set_rows(1)
+        self.hide()
+
+    def set_rows(self, rows: int) -> None:
+        """As many rows as the whole runs' labels take (set once per drawing: zooming never
+        resizes the panels under the lane)."""
+        self.rows = rows
+        self.getPlotItem().vb.setYRange(0, rows, padding=0)
+        self.setFixedHeight(rows * ROW_PX + 6)
+        # set from inside a resize of the lane's plot, the new height does not reach it by itself
+        self.getPlotItem().setGeometry(QRectF(0, 0, self.width(), self.height()))
+
+
+class MarkLabels:
+    """The labels of the marks in the lane, placed again whenever the view changes (app/lane.py:
+    a few, the longest first, the rest counted): each in its run's colour made readable on the
+    background, over a bar in that colour across its mark's visible span."""
+
+    def __init__(self, lane: LabelLane, theme: ChartTheme) -> None:
+        self.lane = lane
+        self.plot = lane.getPlotItem()
+        self.theme = theme
         self.labels: list[Label] = []
-        plot.vb.sigRangeChanged.connect(self.place)
-        plot.vb.sigResized.connect(self.place)
+        self.width = 0.0  # the lane's width its rows were set for (px)
+        self.more = pg.TextItem("", color=theme.text, anchor=(1, 0))
+        self.plot.addItem(self.more, ignoreBounds=True)
+        self.plot.vb.sigRangeChanged.connect(self.place)
+        self.plot.vb.sigResized.connect(self.place)
 
     @property
     def items(self) -> list[pg.TextItem]:
         return [lb.item for lb in self.labels]
 
-    def add(self, x0: float, x1: float, text: str, color: QColor) -> None:
-        item = pg.TextItem(text, color=color, anchor=(0, 0), fill=pg.mkBrush(self.veil))
-        item.setZValue(20)  # over the curves: the veil keeps it readable
+    def add(self, x0: float, x1: float, text: str, color: QColor, kind: str) -> None:
+        shown = QColor(readable(color.name(), self.theme.background))
+        item = pg.TextItem(text, color=shown, anchor=(0, 0), fill=pg.mkBrush(self.theme.veil))
+        bar = pg.PlotCurveItem(pen=pg.mkPen(color, width=3))
         self.plot.addItem(item, ignoreBounds=True)
-        self.labels.append(Label(x0, x1, item))
+        self.plot.addItem(bar, ignoreBounds=True)
+        self.labels.append(Label(x0, x1, item, bar, kind))
+        self.lane.show()
+
+    def settle(self, view: pg.ViewBox) -> None:
+        """The lane takes the rows the labels need in `view` (the top panel's, laid out when the
+        lane may not be yet, showing the whole runs), then they are placed. Again when the lane
+        is resized (a wider window needs fewer rows), never on a zoom or pan: the panels under the
+        lane keep their place."""
+        if self.labels:
+            placed = self.place(view=view, rows=LANE_ROWS)
+            self.lane.set_rows(max([pl.row + 1 for pl in placed] + [1]))
+        self.width = view.width()
         self.place()
 
-    def place(self, *_: object) -> None:
-        """Each label at the top of the visible value range, at its band's visible start, in the
-        first row where it overlaps none placed before it (pixels); hidden when its band is out
-        of view."""
-        vb = self.plot.vb
-        (left, right), (_, top) = vb.viewRange()
+    def place(self, *_: object, view: pg.ViewBox | None = None, rows: int = 0) -> list[Placed]:
+        """The labels whose marks are in `view` (the lane's own by default), where app/lane.py
+        puts them in the lane's rows; the others hidden. Returns where they went."""
+        vb = view if view is not None else self.plot.vb
+        if view is None and abs(vb.width() - self.width) > 1 and vb.width() > 0:
+            self.settle(vb)  # resized
+            return []
+        rows = rows or self.lane.rows
+        (left, right), _ = vb.viewRange()
         px = vb.viewPixelSize()[0] or 1.0  # data units per pixel along x
-        ends: list[list[float]] = [[] for _ in range(ROWS)]  # per row, the right edges placed
-        for lb in sorted(self.labels, key=lambda lb: max(lb.x0, left)):
-            if lb.x1 < left or lb.x0 > right:
-                lb.item.hide()
-                continue
-            start = (max(lb.x0, left) - left) / px
-            width = lb.item.boundingRect().width() + GAP_PX
-            start = min(start, max(0.0, (right - left) / px - width))  # pulled left to stay inside
-            row = next((k for k in range(ROWS) if not any(start < e for e in ends[k])), None)
-            if row is None:  # every row is taken there: the row that ends first
-                row = min(range(ROWS), key=lambda k: max(ends[k]))
-            ends[row].append(start + width)
-            lb.item.setAnchor((0, -1.1 * row))  # row k sits k label heights under the top
-            lb.item.setPos(left + start * px, top)
+        width = (right - left) / px
+        seen = [lb for lb in self.labels if lb.x1 >= left and lb.x0 <= right]
+        spans = [
+            LaneLabel(
+                (lb.x0 - left) / px, (lb.x1 - left) / px, lb.item.boundingRect().width(), weight(lb.kind, lb.x0, lb.x1)
+            )
+            for lb in seen
+        ]
+        self.more.setText(more_text(len(seen), ["note"]))
+        placed, hidden = lane_layout(spans, 0.0, width, self.more.boundingRect().width() + GAP_PX, rows)
+        for lb in self.labels:
+            lb.item.hide()
+            lb.bar.hide()
+        for pl, (a, b) in zip(placed, bars(spans, placed, 0.0, width), strict=True):
+            lb = seen[pl.index]
+            lb.item.setPos(left + pl.left * px, pl.row)
+            lb.bar.setData([left + a * px, left + b * px], [pl.row + 0.93] * 2)
             lb.item.show()
+            lb.bar.show()
+        shown = {pl.index for pl in placed}
+        self.more.setText(more_text(hidden, [lb.kind for k, lb in enumerate(seen) if k not in shown]))
+        self.more.setPos(right, rows - 1)
+        return placed
 
 
-def draw_findings(session: Session, plots: list[pg.PlotItem], runs: list[int], theme: ChartTheme) -> MarkLabels:
+def draw_findings(
+    session: Session, plots: list[pg.PlotItem], runs: list[int], theme: ChartTheme, new_lane: Callable[[], LabelLane]
+) -> MarkLabels | None:
     """Notes (grey) and what the throughput says, in the run's colour: drops, latency rises
     (hatched) and recurring dips (each dip a band, one label for the group); a band on every
     panel, a label on the top one that stays in view; where a verdict says when the cause was
-    there, a strip along every panel's foot. Returns the top panel's labels."""
+    there, a strip along every panel's foot. Returns the labels, in a lane from `new_lane`
+    (x-linked to the top panel); None, and no lane, when there is nothing to label."""
     s, t = session, theme
-    labels = MarkLabels(plots[0], t.veil)
+    pending: list[tuple[float, float, str, QColor, str]] = []  # the labels, made once all are known
     rows: dict[int, int] = {}  # a run's row of cause strips, in the order the runs come
     for r in runs:
         color = QColor(s.color(r))
@@ -186,7 +262,7 @@ def draw_findings(session: Session, plots: list[pg.PlotItem], runs: list[int], t
         for note in s.notes(r):
             add_band(plots, *span(note.start, note.end), QBrush(t.note_fill), r)
             if note.label:
-                labels.add(*span(note.start, note.end), note.label, QColor(t.text))
+                pending.append((*span(note.start, note.end), note.label, QColor(t.text), "note"))
         found = s.findings(r)
         if found is None:
             continue
@@ -195,7 +271,7 @@ def draw_findings(session: Session, plots: list[pg.PlotItem], runs: list[int], t
                 label, state = s.drop_label(r, rd.drop)
                 if state != "dismissed":
                     add_band(plots, *span(rd.drop.start, rd.drop.end), band_brush(color, kind), r)
-                    labels.add(*span(rd.drop.start, rd.drop.end), decided(label, state), color)
+                    pending.append((*span(rd.drop.start, rd.drop.end), decided(label, state), color, kind))
                     if rd.cause is not None and worth_saying(rd.cause, rd.drop):
                         row = rows.setdefault(r, len(rows))
                         said = rd.cause.said(rd.drop)
@@ -203,5 +279,13 @@ def draw_findings(session: Session, plots: list[pg.PlotItem], runs: list[int], t
         for group in found.recurring:
             for m in group.members:
                 add_band(plots, *span(m.drop.start, m.drop.end), band_brush(color, "dip"), r)
-            labels.add(*span(group.pattern.start, group.pattern.end), group.label(), color)
+            pending.append((*span(group.pattern.start, group.pattern.end), group.label(), color, "recurring"))
+    if not pending:  # no lane: an x-linked plot of its own costs every pan and the first paint
+        return None
+    lane = new_lane()
+    lane.setXLink(plots[0])
+    labels = MarkLabels(lane, t)
+    for x0, x1, text, color, kind in pending:
+        labels.add(x0, x1, text, color, kind)
+    labels.settle(plots[0].vb)
     return labels

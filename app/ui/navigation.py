@@ -17,6 +17,15 @@ SETTLE_MS = 400  # a zoom or pan enters the history once the view has been still
 
 
 WHOLE_PAD = 0.01  # whole runs leave this fraction of their span free at each end
+DROP_MARGIN = 0.25  # a drop zoomed to: this fraction of its length shown before and after it
+MIN_MARGIN_S = 1.0  # ... and never less than this (a 1 s drop still shows the samples around it)
+
+
+def around(x0: float, x1: float) -> tuple[float, float]:
+    """The x range that shows a drop from x0 to x1: the drop, with a quarter of its length on
+    each side (issue 24: a 40 s drop showed the whole 200 s run, padded by twice its length)."""
+    margin = max((x1 - x0) * DROP_MARGIN, MIN_MARGIN_S)
+    return x0 - margin, x1 + margin
 
 
 def fit_whole(plots: list[pg.PlotItem], whole: Range) -> None:

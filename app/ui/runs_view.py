@@ -24,7 +24,8 @@ from benchlens.app.model import Run
 from benchlens.app.ui import mime
 from benchlens.app.ui.session import Session
 
-COLUMNS = ("name", "date", "host", "duration", "sources", "notes")
+COLUMNS = ("name", "duration", "date", "host", "sources", "notes")  # what tells runs apart first
+NAME_PX = 170  # the name column at most this wide (elided in the middle): the duration stays in view
 Index = QModelIndex | QPersistentModelIndex
 
 
@@ -34,12 +35,17 @@ class RunsModel(QAbstractTableModel):
         self.session = session
         self.rows: list[Run] = []
         session.runsChanged.connect(self.refresh)
+        session.comparisonChanged.connect(self._recolor)  # a run's swatch is its place in the comparison
         self.refresh()
 
     def refresh(self) -> None:
         self.beginResetModel()
         self.rows = self.session.runs()
         self.endResetModel()
+
+    def _recolor(self) -> None:
+        if self.rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, 0))
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.rows)
@@ -56,11 +62,12 @@ class RunsModel(QAbstractTableModel):
         r = self.rows[index.row()]
         col = COLUMNS[index.column()]
         if role == Qt.ItemDataRole.UserRole:  # sort key
-            return {"date": r.start or 0, "duration": (r.end or 0) - (r.start or 0)}.get(col, self._text(r, col))
+            keys = {"date": r.start or 0, "duration": (r.end or 0) - (r.start or 0), "name": r.name.casefold()}
+            return keys.get(col, self._text(r, col))
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(r, col)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{r.folder}\nclock: {r.tz}\nkernel: {r.kernel or '-'}, CPUs: {r.cpus or '-'}"
+            return f"{r.name}\n{r.folder}\nclock: {r.tz}\nkernel: {r.kernel or '-'}, CPUs: {r.cpus or '-'}"
         if role == Qt.ItemDataRole.DecorationRole and col == "name":
             from PySide6.QtGui import QColor
 
@@ -107,9 +114,15 @@ class RunsView(QWidget):
         self.table.setDragEnabled(True)
         self.table.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
         self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header = self.table.horizontalHeader()
+        header.setStretchLastSection(True)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)  # fitted by fit_names
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.setWordWrap(False)
+        self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)  # Qt's default indicator is descending
+        self.model.modelReset.connect(self.fit_names)
+        self.fit_names()
         self.table.doubleClicked.connect(lambda i: self.session.add_runs([self.run_id(i)]))
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._menu)
@@ -117,6 +130,12 @@ class RunsView(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.filter)
         lay.addWidget(self.table)
+
+    def fit_names(self) -> None:
+        """The name column as wide as its longest name, up to NAME_PX (a longer name is elided in
+        the middle, its whole text in the tooltip): the duration beside it is never cut."""
+        self.table.resizeColumnToContents(0)
+        self.table.setColumnWidth(0, min(self.table.columnWidth(0), NAME_PX))
 
     def run_id(self, index: QModelIndex) -> int:
         return int(self.model.rows[self.proxy.mapToSource(index).row()].id)

@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from benchlens.app.analysis.align import x_of
-from benchlens.app.analysis.drops import Drop
+from benchlens.app.analysis.drops import SENSITIVITY, Drop
 from benchlens.app.analysis.layout import Panel, layout_for_runs, more_for_runs
 from benchlens.app.analysis.run_drops import (
     Findings,
@@ -26,11 +26,9 @@ from benchlens.app.analysis.run_drops import (
 from benchlens.app.errors import BenchlensError
 from benchlens.app.figure import Comparison
 from benchlens.app.model import Annotation, Run, SeriesInfo, SeriesRef
-from benchlens.app.render import SCREEN
+from benchlens.app.palette import run_color
 from benchlens.app.rundata import LibraryRunData
 from benchlens.app.store import Library
-
-PALETTE = list(SCREEN.colors)  # the window and a screen-theme export colour runs alike
 
 
 class _Command(QUndoCommand):
@@ -61,6 +59,7 @@ class Session(QObject):
         self.rundata = LibraryRunData(self.lib)  # what analysis, summaries and export read
         self._runs: dict[int, Run] = {}
         self._findings: dict[int, Findings | None] = {}
+        self.sensitivity = "normal"  # of drop detection: low, normal or high (`drops --sensitivity`)
         self.reload_runs()
 
     # ---- runs ---------------------------------------------------------------------------------
@@ -99,9 +98,10 @@ class Session(QObject):
         self.comparisonChanged.emit()
 
     def color(self, run_id: int) -> str:
-        """Each run keeps one colour, in every panel."""
-        ids = sorted(self._runs)
-        return PALETTE[ids.index(run_id) % len(PALETTE)] if run_id in ids else "#777777"
+        """A run's colour is its place in the comparison, in every panel, view and export
+        (app/palette.py); a run not compared is grey."""
+        runs = self.comparison.runs
+        return run_color(runs.index(run_id)) if run_id in runs else "#777777"
 
     def series(self, run_id: int) -> dict[SeriesRef, SeriesInfo]:
         """The run's series by reference (read once per run, until the runs change)."""
@@ -121,11 +121,23 @@ class Session(QObject):
         benchmark log); computed once per run until the runs change."""
         if run_id not in self._findings:
             try:
-                found = run_findings(self.rundata, run_id) if throughput(self.rundata, run_id) else None
+                found = (
+                    run_findings(self.rundata, run_id, sensitivity=self.sensitivity)
+                    if throughput(self.rundata, run_id)
+                    else None
+                )
             except BenchlensError:
                 found = None
             self._findings[run_id] = found
         return self._findings[run_id]
+
+    def set_sensitivity(self, sensitivity: str) -> None:
+        """Detect drops again at this sensitivity (the choices of `benchlens drops --sensitivity`):
+        the charts, the drops list and exports follow."""
+        if sensitivity in SENSITIVITY and sensitivity != self.sensitivity:
+            self.sensitivity = sensitivity
+            self._findings.clear()
+            self.comparisonChanged.emit()
 
     def drops(self, run_id: int) -> list[RunDrop]:
         """Detected drops of a run's throughput, recurring dips included (none without a log)."""

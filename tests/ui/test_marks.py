@@ -1,5 +1,6 @@
-"""Drop labels on the charts (issue 12): inside the visible value range on a veil, still there when
-zoomed into the drop, and legible with five runs (no two labels overlap)."""
+"""Drop labels on the charts (issue 12): still there when zoomed into the drop, and legible with
+five runs (no two labels overlap). Issue 24: in a lane above the top panel, never over its curves,
+readable (>= 4.5:1) on both themes, a few of them with the rest counted."""
 
 from __future__ import annotations
 
@@ -35,10 +36,19 @@ def scene_rects(window: MainWindow) -> list[QRectF]:
     return [t.mapRectToScene(t.boundingRect()) for t in window.chart.drop_labels if t.isVisible()]
 
 
+def global_rect(view, scene_rect: QRectF) -> QRectF:
+    r = view.mapFromScene(scene_rect).boundingRect()
+    return QRectF(view.viewport().mapToGlobal(r.topLeft()).toPointF(), r.size().toSizeF())
+
+
 def inside_view(window: MainWindow) -> bool:
-    vb = window.chart.plots[0].vb
-    box = vb.sceneBoundingRect().adjusted(-1, -1, 1, 1)
-    return all(box.contains(r) for r in scene_rects(window))
+    """Every label shown lies in the lane: inside it, above the top panel's plot area."""
+    chart = window.chart
+    lane = chart.mark_labels.lane
+    box = global_rect(lane, lane.getPlotItem().vb.sceneBoundingRect()).adjusted(-1, -1, 1, 1)
+    plot_top = global_rect(chart.widgets[0], chart.plots[0].vb.sceneBoundingRect()).top()
+    rects = [global_rect(lane, r) for r in scene_rects(window)]
+    return all(box.contains(r) and r.bottom() <= plot_top for r in rects)
 
 
 def test_five_runs_drop_labels_do_not_overlap_and_sit_in_view(five: MainWindow, qtbot) -> None:
@@ -49,8 +59,7 @@ def test_five_runs_drop_labels_do_not_overlap_and_sit_in_view(five: MainWindow, 
     for k, a in enumerate(rects):
         for b in rects[k + 1 :]:
             assert not a.intersects(b), "two drop labels overlap"
-    assert inside_view(five)
-    assert all(t.fill.color().alpha() > 150 for t in labels)  # a veil behind the text
+    assert inside_view(five)  # in the lane, not over the curves
 
 
 def test_a_label_stays_in_view_when_zoomed_into_its_drop(five: MainWindow, qtbot) -> None:
@@ -61,8 +70,6 @@ def test_a_label_stays_in_view_when_zoomed_into_its_drop(five: MainWindow, qtbot
     vb = chart.plots[0].vb
     mid = (x0 + x1) / 2
     vb.setXRange(mid - (x1 - x0) / 8, mid + (x1 - x0) / 8, padding=0)  # inside the drop: its start out of view
-    (y0, y1) = vb.viewRange()[1]
-    vb.setYRange(y0, y0 + (y1 - y0) / 10, padding=0)  # the value axis zoomed far below the old label height
     qtbot.wait(20)
     shown = [t for t in chart.drop_labels if t.isVisible()]
     assert shown and inside_view(five)

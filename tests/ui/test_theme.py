@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from benchlens.app.figure import figure_of
 from benchlens.app.ingest import Options, import_path
+from benchlens.app.palette import contrast
 from benchlens.app.render import to_image
 from benchlens.app.store import Library
 from benchlens.app.ui import theme
@@ -45,7 +46,9 @@ def test_the_dark_theme_reaches_every_part_of_the_charts(window: MainWindow, qtb
         )
     assert lightness(chart.axis_strip.backgroundBrush().color()) < 0.2
     assert lightness(chart.axis_strip.getPlotItem().getAxis("bottom").textPen().color()) > 0.7
-    assert all(lightness(t.fill.color()) < 0.2 for t in chart.drop_labels)  # dark veils
+    assert chart.drop_labels and all(lightness(t.fill.color()) < 0.2 for t in chart.drop_labels)  # dark veils
+    for t in chart.drop_labels:  # issue 24: readable on the dark lane (purple on purple before)
+        assert contrast(t.color.name(), chart.theme.background) >= 4.5
     assert {r: s.color(r) for r in s.comparison.runs} == colors  # colour still means run
     assert lightness(QApplication.palette().color(QPalette.ColorRole.Base)) < 0.2  # the lists too
     image = to_image(figure_of(s.rundata, s.comparison), (600, 400))

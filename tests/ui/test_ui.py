@@ -117,9 +117,9 @@ def test_crosshair_reads_every_run(window: MainWindow) -> None:
     s = window.session
     s.add_runs([r.id for r in s.runs()])
     window.chart.show_at(3.0)
-    text = window.chart.readout.text()
+    text = " ".join(lb.text() for lb in window.chart.readout.findChildren(type(window.chart.readout.header)))
     for r in s.runs():
-        assert s.color(r.id) in text
+        assert s.color(r.id) in text and r.name in text
 
 
 def test_saved_view_round_trip_and_last_view_restored(window: MainWindow, db: Path, tmp_path: Path, qtbot) -> None:
