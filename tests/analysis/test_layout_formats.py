@@ -10,7 +10,14 @@ from types import ModuleType
 
 import numpy as np
 
-from benchlens.app.analysis.layout import TOP_PROCESSES, default_panels, layout_for_runs, more_panels, shortened
+from benchlens.app.analysis.layout import (
+    TOP_PROCESSES,
+    default_panels,
+    layout_for_runs,
+    more_for_runs,
+    more_panels,
+    shortened,
+)
 from benchlens.app.model import SeriesRef
 from benchlens.importers import diskstats, dstat, hammerdb, pidstat, sar, vmstat
 from tests.conftest import FIXTURES, parse_bytes
@@ -128,3 +135,37 @@ def test_long_legend_labels_lose_whole_leading_segments_first() -> None:
     assert shortened("wait/io/file/innodb/innodb_data_file", 14) == "…odb_data_file"
     assert shortened("mysqld 1234", 10) == "…sqld 1234"
     assert shortened("sysbench:tps", 20) == "sysbench:tps"
+
+
+def blocks_data(*files: tuple[ModuleType, Path]):
+    """`layout_for_runs`' `available` and `data` over the real series of these captures (one run)."""
+    series = {}
+    for fmt, path in files:
+        blocks, _ = parse_bytes(fmt, path.read_bytes())
+        series.update({SeriesRef(fmt.name, m, b.entity): (b.t, b.values[m]) for b in blocks for m in b.values})
+    return (lambda _run: set(series)), (lambda _run, ref: series.get(ref))
+
+
+def test_a_flat_panel_never_enters_the_default_layout() -> None:
+    """Issue 24: every recorded comparison showed a "Network eth0" panel whose series were all 0
+    (an axis of -250..250 B/s) among its first five. sar's capture has every interface at 0."""
+    have, data = blocks_data(
+        (sar, FIXTURES / "sar" / "sar_12.6.1_C_d-p-n-DEV-EDEV.txt"),
+        (vmstat, FIXTURES / "vmstat" / "vmstat_4.0.2_C_plain.txt"),
+    )
+    assert any(r.metric == "rxkB/s" for r in have(1))
+    shown = [p.title for p in layout_for_runs([1], have, data)]
+    assert shown and not any(t.startswith("Network") for t in shown)
+    assert any(p.title.startswith("Network") for p in more_for_runs([1], have, data))
+
+
+def test_the_panel_that_explains_the_drops_comes_in_the_first_four() -> None:
+    """A CPU hog's top processes were the sixth panel (under CPU, disk and network), below the fold
+    at 1366x768; a lock hold's top waits come right under throughput."""
+    have = HAMMERDB | VMSTAT | SAR_NET_DISK | PIDSTAT
+    cpu = [p.title.split()[0] for p in default_panels(have, explains=lambda c: 1.0 if c == "cpu" else 0.0)]
+    assert cpu[:3] == ["Throughput", "CPU", "Top"] and "Network" in cpu[3:]
+    waits = HAMMERDB | VMSTAT | SAR_NET_DISK | PIDSTAT | {SeriesRef("perfschema", "SUM_TIMER_WAIT", "wait/lock/x")}
+    locks = [p.title.split()[0] for p in default_panels(waits, explains=lambda c: 1.0 if c == "locks" else 0.0)]
+    assert locks[:2] == ["Throughput", "Top"] and locks[1:2] != ["Top processes"]
+    assert default_panels(waits, explains=lambda c: 1.0 if c == "locks" else 0.0)[1].title.startswith("Top waits")
