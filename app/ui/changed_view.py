@@ -1,7 +1,9 @@
-"""What changed during a drop, in full: one row per series, ranked as the analysis ranks them,
-with the whole series name, its unit, the steady level before, the level during the drop and the
-effect size (and the other tools that saw the same change). It lives in a wide dock under the
-charts, tabbed with the Summary; a double-click on a row plots that series."""
+"""What changed during a drop, in full: one row per quantity (the analysis groups the tools that
+measured it: `explain.by_quantity`), the series that proves the verdict first, then as the analysis
+ranks them, with the whole series name, its unit, the steady level before, the level during the
+drop, the effect size (in the series' units when it was flat before or the effect is beyond
+SIGMA_SAID: "+10,993,500σ" says nothing) and the collectors that saw it. It lives in a wide dock
+under the charts, tabbed with the Summary; a double-click on a row plots that series."""
 
 from __future__ import annotations
 
@@ -25,18 +27,20 @@ from PySide6.QtWidgets import (
 
 from benchlens.app.analysis.diff import diff_runs
 from benchlens.app.analysis.evidence import Change
-from benchlens.app.analysis.explain import verdict
+from benchlens.app.analysis.explain import by_quantity, verdict
 from benchlens.app.analysis.run_drops import RunDrop
+from benchlens.app.analysis.verdict import finding
 from benchlens.app.analysis.window import explain_window
 from benchlens.app.errors import BenchlensError
 from benchlens.app.model import SeriesRef
-from benchlens.app.ticks import format_ticks
+from benchlens.app.ticks import reading
 from benchlens.app.ui.session import Session
 
-COLUMNS = ("series", "unit", "before", "during", "change (σ)", "same change in")
+COLUMNS = ("series", "unit", "before", "during", "change", "seen by")
 DIFF_COLUMNS = ("series", "unit", "A", "B", "B vs A", "A per trx", "B per trx", "class")
 TOP = 20  # series listed for a window: the table has the room
 REF = Qt.ItemDataRole.UserRole
+SIGMA_SAID = 100.0  # effects beyond this many robust sigmas are said in the series' units
 
 
 def _when(t: float) -> str:
@@ -44,10 +48,30 @@ def _when(t: float) -> str:
 
 
 def _value(v: float, unit: str) -> str:
-    if not math.isfinite(v):
-        return ""
-    (text,) = format_ticks([v], unit) if unit else (f"{v:.4g}",)
-    return text
+    return reading(v, unit) if math.isfinite(v) else ""
+
+
+def effect(c: Change, unit: str) -> str:
+    """The effect in robust sigmas (`+5.6σ`); in the series' units when it was flat before or the
+    sigmas are beyond SIGMA_SAID (a near-flat series: `+0.025 /s`, not `+10,993,500σ`)."""
+    if math.isfinite(c.change) and abs(c.change) <= SIGMA_SAID:
+        return f"{c.change:+.1f}σ"
+    moved = c.during - c.before
+    return ("+" if moved >= 0 else "−") + reading(abs(moved), unit)
+
+
+def proof_first(changes: list[Change]) -> list[tuple[Change, list[SeriesRef]]]:
+    """One row per quantity, with the other series of it; the series that proves the verdict (its
+    finding's key) first, though the ranking put it lower or left it out of the top entries."""
+    found = finding(changes)
+    key = [found.key] if found is not None and found.key is not None else []
+    rows = by_quantity([*key, *changes], lambda c: c.ref)
+    return [(c, [r for r in (*c.similar, *also) if r != c.ref]) for c, also in rows]
+
+
+def collectors(refs: list[SeriesRef]) -> str:
+    """The tools that saw a quantity, each once: 'mpstat, vmstat, iostat'."""
+    return ", ".join(dict.fromkeys(r.format for r in refs))
 
 
 def _per_trx(v: float, unit: str) -> str:
@@ -106,24 +130,17 @@ class WhatChangedView(QWidget):
         )
         self._columns(COLUMNS)
         rows: list[tuple[SeriesRef | None, float, list[str]]] = []
-        for c in changes:
+        tips = []
+        for c, also in proof_first(changes):
             unit = s.unit(run_id, c.ref)
-            arrow = "\u2191" if c.change > 0 else "\u2193"
-            rows.append(
-                (
-                    c.ref,
-                    c.change,
-                    [
-                        f"{arrow} {c.ref.spec()}",
-                        unit,
-                        _value(c.before, unit),
-                        _value(c.during, unit),
-                        c.effect(),
-                        ", ".join(r.spec() for r in c.similar),
-                    ],
-                )
-            )
+            arrow = "\u2191" if c.during > c.before else "\u2193"
+            cells = [f"{arrow} {c.ref.spec()}", unit, _value(c.before, unit), _value(c.during, unit)]
+            rows.append((c.ref, c.during - c.before, [*cells, effect(c, unit), collectors([c.ref, *also])]))
+            tips.append("same change in: " + ", ".join(r.spec() for r in also) if also else "")
         self._fill(rows, signed=4)
+        for row, tip in enumerate(tips):
+            if tip:
+                self.table.item(row, 5).setToolTip(tip)
 
     def show_diff(self, a: int, b: int) -> None:
         """Run B against run A: every series both have, ranked by its relevant difference over the

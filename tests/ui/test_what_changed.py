@@ -1,0 +1,67 @@
+"""What changed and the drops list as a performance engineer reads them (issue 24): one row per
+quantity with the collectors that saw it, the series that proves the verdict first, effects of a
+flat series in its units, and numbers in one unit chosen for the values, never e-notation."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from benchlens.app.analysis.explain import quantity
+from benchlens.app.analysis.verdict import finding
+from benchlens.app.ui.main_window import MainWindow
+from tests.ui.conftest import comparing_all, library_of
+
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support (raise|grabbing the keyboard)")
+RUNS = Path(__file__).parents[2] / "bench" / "drop_quality" / "runs"
+E_NOTATION = re.compile(r"\d[eE][+-]?\d")
+
+
+@pytest.fixture
+def recorded(qtbot, tmp_path: Path):
+    """A row-lock hold (40 s, bursty workload) and a disk writer (40 s), recorded with every collector."""
+    names = ("row-lock-long-bursty", "disk-writers-long-smooth")
+    db = library_of(tmp_path / "lib.sqlite", {n: RUNS / n for n in names})
+    yield from comparing_all(qtbot, db, tmp_path / "settings.ini")
+
+
+def drop_items(w: MainWindow):
+    tree = w.drops.tree
+    stack = [tree.topLevelItem(k) for k in range(tree.topLevelItemCount())]
+    while stack:
+        item = stack.pop()
+        stack += [item.child(j) for j in range(item.childCount())]
+        yield item
+
+
+def test_a_row_lock_drop_shows_the_lock_series_first_and_each_quantity_once(recorded: MainWindow) -> None:
+    """The row-lock drop's table was the CPU's %idle of three tools and no lock series; the verdict
+    ("sessions stuck on row locks") is proven by the row-lock waits in progress: they come first."""
+    w, s = recorded, recorded.session
+    run = next(r.id for r in s.runs() if r.name == "row-lock-long-bursty")
+    rd = max(s.findings(run).drops, key=lambda d: d.drop.end - d.drop.start)
+    key = finding(rd.explain).key
+    assert key is not None and key.klass == "locks"
+    w.changed.show_drop(run, rd)
+    rows = w.changed.rows()
+    assert rows[0][0].endswith(key.ref.spec())
+    specs = [r[0].split(" ", 1)[1] for r in rows]
+    assert len({quantity(next(c.ref for c in [key, *rd.explain] if c.ref.spec() == sp)) for sp in specs}) == len(rows)
+    idle = next(r for r in rows if "%idle" in r[0] or ":id" in r[0])
+    assert len(idle[5].split(", ")) >= 2  # the tools that saw the CPUs go idle, on one row
+
+
+def test_effects_are_sigmas_or_units_and_no_number_is_in_e_notation(recorded: MainWindow) -> None:
+    """`+10,993,500σ` for a series flat before the drop, `9.541e+04` in the drops tree."""
+    w, s = recorded, recorded.session
+    texts = [item.text(k) for item in drop_items(w) for k in range(2)]
+    assert texts and not [t for t in texts if E_NOTATION.search(t)]
+    for r in s.comparison.runs:
+        for rd in s.findings(r).drops:
+            w.changed.show_drop(r, rd)
+            for row in w.changed.rows():
+                assert not [c for c in row if E_NOTATION.search(c)]
+                sigmas = re.fullmatch(r"[+-][\d.,]+σ", row[4])
+                assert row[4] and (sigmas is None or float(row[4][1:-1].replace(",", "")) <= 100)
