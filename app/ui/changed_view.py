@@ -139,8 +139,8 @@ class WhatChangedView(QWidget):
             tips.append("same change in: " + ", ".join(r.spec() for r in also) if also else "")
         self._fill(rows, signed=4)
         for row, tip in enumerate(tips):
-            if tip:
-                self.table.item(row, 5).setToolTip(tip)
+            if tip and (cell := self.table.item(row, 5)) is not None:
+                cell.setToolTip(tip)
 
     def show_diff(self, a: int, b: int) -> None:
         """Run B against run A: every series both have, ranked by its relevant difference over the
