@@ -175,6 +175,11 @@ def log_ticks(lo: float, hi: float, length: float, line: float, unit: str) -> li
     return [(float(k), format_ticks([10.0**k], unit)[0]) for k in kept]
 
 
+def is_duration(unit: str) -> bool:
+    """A unit of time (`ms`, `us` ...), not a rate of it (`ms/s`): a latency's or a wait's."""
+    return _SCALED.get(unit, ("", 0.0))[0] == "time"
+
+
 def speaks_unit(unit: str) -> bool:
     """The tick labels of this unit carry it themselves (`200 MB`, `3.4 ms`, `1.5 GB/s`): bytes and
     durations, whose prefix changes with the values, so a heading must not name one."""

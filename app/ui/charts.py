@@ -248,7 +248,7 @@ class ComparisonView(QWidget):
         """The panel's curves (app/ui/curves.py); returns the first x drawn."""
         drawn = add_curves(self.session, i, plot, panel, runs)
         for d in drawn:
-            self.decimated.add(i, d.item, d.pyramid)
+            self.decimated.add(i, d.item, d.pyramid, d.level)
             self.curves.append(d.curve)
         return float(drawn[0].curve.x[0]) if drawn else None
 

@@ -1,7 +1,10 @@
 """The curves of the chart column: each run's series in its colour and each metric in its line
 style, drawn from a min/max pyramid (app/analysis/decimate.py) so that any pan or zoom asks for
 about two points per pixel column and a 1 s stall still shows; the panels scrolled out of view
-skip a pan or zoom and catch up when they come back."""
+skip a pan or zoom and catch up when they come back. Beyond a few samples per pixel (a long run)
+the min/max band turns light and the level (bin medians) is drawn over it. A duration panel that
+one spike would flatten is drawn up to its usual range, the spike marked with its value
+(app/analysis/spikes.py)."""
 
 from __future__ import annotations
 
@@ -13,9 +16,12 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
-from benchlens.app.analysis.decimate import MinMaxPyramid
+from benchlens.app.analysis.decimate import PYRAMID, MinMaxPyramid
 from benchlens.app.analysis.layout import Panel
-from benchlens.app.render import MANY_RUNS
+from benchlens.app.analysis.spikes import clip_top, peaks
+from benchlens.app.model import SeriesRef
+from benchlens.app.render import ENVELOPE_ALPHA, MANY_RUNS
+from benchlens.app.ticks import is_duration, reading
 from benchlens.app.ui.readout import Curve
 from benchlens.app.ui.session import Session
 
@@ -37,12 +43,15 @@ class Decimated:
 
     entries: list[tuple[int, pg.PlotCurveItem, MinMaxPyramid]] = field(default_factory=list)
     stale: set[int] = field(default_factory=set)  # panels out of view that missed a zoom or pan
+    levels: dict[int, pg.PlotCurveItem] = field(default_factory=dict)  # by id of the band's item
 
     def __iter__(self) -> Iterator[tuple[int, pg.PlotCurveItem, MinMaxPyramid]]:
         return iter(self.entries)
 
-    def add(self, panel: int, item: pg.PlotCurveItem, pyramid: MinMaxPyramid) -> None:
+    def add(self, panel: int, item: pg.PlotCurveItem, pyramid: MinMaxPyramid, level: pg.PlotCurveItem | None) -> None:
         self.entries.append((panel, item, pyramid))
+        if level is not None:
+            self.levels[id(item)] = level
 
     def show_range(self, x_range: tuple[float, float], pixels: int, shown: set[int], panels: int) -> None:
         """A new x range: the panels in view get their points now, the others when they come back."""
@@ -57,6 +66,24 @@ class Decimated:
                 shift = item.pos().x()  # a run being dragged is drawn shifted
                 xs, ys = pyramid.view(x_range[0] - shift, x_range[1] - shift, pixels)
                 item.setData(xs, ys, connect="finite")
+                level = self.levels.get(id(item))
+                if level is not None:
+                    show_level(item, level, pyramid.level(x_range[0] - shift, x_range[1] - shift, pixels))
+
+
+def show_level(band: pg.PlotCurveItem, level: pg.PlotCurveItem, points: tuple[np.ndarray, np.ndarray] | None) -> None:
+    """The level line over a light band where the view is dense; the band alone, in full, where not."""
+    pen = pg.mkPen(level.opts["pen"])
+    if points is None:
+        level.hide()
+    else:
+        level.setData(*points, connect="finite")
+        level.show()
+        pen.setStyle(Qt.PenStyle.SolidLine)  # the band is a fill of the range, its style is the level's
+        color = pen.color()
+        color.setAlpha(min(color.alpha(), ENVELOPE_ALPHA))
+        pen.setColor(color)
+    band.setPen(pen)
 
 
 @dataclass(frozen=True)
@@ -64,6 +91,7 @@ class Drawn:
     item: pg.PlotCurveItem
     pyramid: MinMaxPyramid
     curve: Curve  # as the readout reads it
+    level: pg.PlotCurveItem | None = None  # the level line of a series long enough to need one
 
 
 def add_curves(session: Session, index: int, plot: pg.PlotItem, panel: Panel, runs: list[int]) -> list[Drawn]:
@@ -73,23 +101,40 @@ def add_curves(session: Session, index: int, plot: pg.PlotItem, panel: Panel, ru
     s = session
     alpha = round(255 / max(1.0, len(runs) / MANY_RUNS) ** 0.5)
     drawn: list[tuple[float, Drawn]] = []
-    for ref in panel.shown():
-        j = panel.refs.index(ref)  # the style of its place in the panel, hidden ones included
-        for r in runs:
-            d = s.data(r, ref)
-            if d is None or not len(d[0]):
-                continue
-            x = s.x_of(r, d[0])
-            color = QColor(s.color(r))
-            color.setAlpha(alpha)
-            pen = pg.mkPen(color, width=1, style=STYLES[j % len(STYLES)])
-            pyramid = MinMaxPyramid(x, d[1])
-            xs, ys = pyramid.view(float(x[0]), float(x[-1]), 2000)
-            # a bare curve item: PlotDataItem's extra layers doubled the cost of a pan's setData
-            item = pg.PlotCurveItem(xs, ys, pen=pen, connect="finite")
-            plot.addItem(item)
-            item.setProperty("run", r)
-            drawn.append((ink(ys), Drawn(item, pyramid, Curve.of(index, r, ref, x, d[1], s.unit(r, ref)))))
+    series = [
+        (j, ref, r, d) for j, ref in _styled(panel) for r in runs if (d := s.data(r, ref)) is not None and len(d[0])
+    ]
+    units = {s.unit(r, ref) for _, ref, r, _ in series}
+    top = clip_top([d[1] for *_, d in series]) if len(units) == 1 and is_duration(*units) and not panel.log_y else None
+    for j, ref, r, d in series:
+        x, unit = s.x_of(r, d[0]), s.unit(r, ref)
+        color = QColor(s.color(r))
+        color.setAlpha(alpha)
+        pen = pg.mkPen(color, width=1, style=STYLES[j % len(STYLES)])
+        pyramid = MinMaxPyramid(x, d[1] if top is None else np.minimum(d[1], top))
+        xs, ys = pyramid.view(float(x[0]), float(x[-1]), 2000)
+        # a bare curve item: PlotDataItem's extra layers doubled the cost of a pan's setData
+        item = pg.PlotCurveItem(xs, ys, pen=pen, connect="finite")
+        plot.addItem(item)
+        item.setProperty("run", r)
+        level = None
+        if len(x) > PYRAMID.level_from * 200:  # dense enough, on a 200 px plot, to need a level line
+            level = pg.PlotCurveItem(pen=pen, connect="finite")
+            level.setProperty("run", r)
+            plot.addItem(level)
+            show_level(item, level, pyramid.level(float(x[0]), float(x[-1]), 2000))
+        for px, py in peaks(x, d[1], top) if top is not None else ():
+            mark = pg.TextItem(f"\u25b2 {reading(py, unit)}", color=QColor(s.color(r)), anchor=(0.5, 0.0))
+            mark.setPos(px, top)
+            plot.addItem(mark, ignoreBounds=True)
+        drawn.append((ink(ys), Drawn(item, pyramid, Curve.of(index, r, ref, x, d[1], unit), level)))
     for rank, (_, c) in enumerate(sorted(drawn, key=lambda d: -d[0])):
         c.item.setZValue(rank)  # the noisiest first, under the quieter runs
+        if c.level is not None:
+            c.level.setZValue(len(drawn) + rank)  # every level line over every band
     return [c for _, c in drawn]
+
+
+def _styled(panel: Panel) -> list[tuple[int, SeriesRef]]:
+    """The shown series with the style of their place in the panel, hidden ones included."""
+    return [(panel.refs.index(ref), ref) for ref in panel.shown()]
