@@ -339,6 +339,7 @@ def _peak_marks(p: QPainter, lines: list[Line], unit: str, top: float, geo: Geom
     """Each clipped peak's value at the top of the panel, in its run's colour, on a veil."""
     p.setFont(look.small)
     fs = look.fs
+    boxes: list[QRectF] = []
     for ln in lines:
         keep = (ln.x >= geo.x0) & (ln.x <= geo.x1)
         for px, py in peaks(ln.x[keep], ln.y[keep], top):
@@ -346,6 +347,9 @@ def _peak_marks(p: QPainter, lines: list[Line], unit: str, top: float, geo: Geom
             w = fs.horizontalAdvance(text) + 4
             x = min(max(float(geo.sx(px)) - w / 2, plot.area.left()), plot.area.right() - w)
             box = QRectF(x, plot.area.top() + 1, w, fs.height())
+            if any(box.intersects(b) for b in boxes):  # a higher peak's mark is there: it says enough
+                continue
+            boxes.append(box)
             p.fillRect(box, _veil(look))
             p.setPen(QColor(look.color[ln.run]))
             p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
