@@ -45,12 +45,19 @@ def clip_top(values: Sequence[np.ndarray], params: SpikeParams = SPIKES) -> floa
     return float(v[v <= spike].max()) * 1.05  # every value but the spikes drawn to scale
 
 
-def peaks(x: np.ndarray, y: np.ndarray, top: float, params: SpikeParams = SPIKES) -> list[tuple[float, float]]:
-    """(x, value) of the highest sample of each stretch above `top`, the highest `marks` of them."""
+def peaks(
+    x: np.ndarray, y: np.ndarray, top: float, apart: float = 0.0, params: SpikeParams = SPIKES
+) -> list[tuple[float, float]]:
+    """(x, value) of the highest sample of each stretch above `top`, the highest `marks` of them
+    at least `apart` from each other (a mark's width: a higher peak's mark already says it)."""
     above = np.concatenate(([False], np.isfinite(y) & (y > top), [False]))
     edges = np.flatnonzero(np.diff(above.view(np.int8)))
     found = []
     for a, b in zip(edges[0::2], edges[1::2], strict=True):
         k = a + int(np.argmax(y[a:b]))
         found.append((float(x[k]), float(y[k])))
-    return sorted(found, key=lambda p: -p[1])[: params.marks]
+    kept: list[tuple[float, float]] = []
+    for px, py in sorted(found, key=lambda p: -p[1]):
+        if len(kept) < params.marks and all(abs(px - q) >= apart for q, _ in kept):
+            kept.append((px, py))
+    return kept

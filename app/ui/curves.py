@@ -25,6 +25,7 @@ from benchlens.app.ticks import is_duration, reading
 from benchlens.app.ui.readout import Curve
 from benchlens.app.ui.session import Session
 
+MARK_APART = 0.08  # clipped-peak marks at least this share of the run apart
 STYLES = [Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotLine]
 
 
@@ -123,7 +124,8 @@ def add_curves(session: Session, index: int, plot: pg.PlotItem, panel: Panel, ru
             level.setProperty("run", r)
             plot.addItem(level)
             show_level(item, level, pyramid.level(float(x[0]), float(x[-1]), 2000))
-        for px, py in peaks(x, d[1], top) if top is not None else ():
+        apart = MARK_APART * float(x[-1] - x[0])  # the whole run is shown first: about a mark's width
+        for px, py in peaks(x, d[1], top, apart) if top is not None else ():
             mark = pg.TextItem(f"\u25b2 {reading(py, unit)}", color=QColor(s.color(r)), anchor=(0.5, 0.0))
             mark.setPos(px, top)
             plot.addItem(mark, ignoreBounds=True)

@@ -69,3 +69,17 @@ def test_the_export_cuts_the_spike_and_marks_it(spiky: MainWindow, tmp_path: Pat
     texts = [t for _, t in svg_texts(out)]
     assert "\u25b2 2.93 s" in texts
     assert "3 s" not in texts and "2.5 s" not in texts and "20 ms" in texts  # ticks of the usual range
+
+
+def test_clipped_peak_marks_do_not_pile_up() -> None:
+    """A 4-hour log with the same 39.9 s lock spike every 9 minutes drew three marks on top of each
+    other: the highest peaks, a mark's width apart."""
+    from benchlens.app.analysis.spikes import clip_top, peaks
+
+    x = np.arange(14_400.0)
+    y = np.full_like(x, 300.0)
+    y[[300, 840, 1380, 9000]] = [39_900.0, 39_900.0, 39_950.0, 39_000.0]
+    top = clip_top([y])
+    assert top == pytest.approx(315.0)
+    assert peaks(x, y, top) == [(1380.0, 39_950.0), (300.0, 39_900.0), (840.0, 39_900.0)]
+    assert peaks(x, y, top, apart=0.08 * 14_400) == [(1380.0, 39_950.0), (9000.0, 39_000.0)]
