@@ -32,7 +32,7 @@ from PySide6.QtGui import (
 from PySide6.QtSvg import QSvgGenerator
 
 from benchlens.app.analysis.align import ALIGN_MODES
-from benchlens.app.analysis.decimate import minmax_level, minmax_view
+from benchlens.app.analysis.decimate import as_steps, drawn_as_steps, minmax_level, minmax_view
 from benchlens.app.analysis.layout import Panel, shortened
 from benchlens.app.analysis.spikes import clip_top, peaks
 from benchlens.app.figure import CAUSE_ALPHA, CAUSE_SPAN, Figure, Line, Mark, Reference
@@ -475,12 +475,13 @@ def _curves(
     levels = []
     width = int(plot.area.width())
     for ln in lines:
-        y = ln.y if top is None else np.minimum(ln.y, top)
-        xs, yv = minmax_view(ln.x, y, geo.x0, geo.x1, width)  # the window's points
+        x, y = as_steps(ln.x, ln.y) if drawn_as_steps(ln.ref, ln.unit) else (ln.x, ln.y)
+        y = y if top is None else np.minimum(y, top)
+        xs, yv = minmax_view(x, y, geo.x0, geo.x1, width)  # the window's points
         sy = np.asarray(plot.sy(yv))
         ink = float(np.nansum(np.abs(np.diff(sy)))) if len(sy) > 1 else 0.0
         curves.append((-ink, len(curves), ln, np.asarray(geo.sx(xs)), sy))
-        level = minmax_level(ln.x, y, geo.x0, geo.x1, width)
+        level = minmax_level(x, y, geo.x0, geo.x1, width)
         if level is not None:
             levels.append((ln, np.asarray(geo.sx(level[0])), np.asarray(plot.sy(level[1]))))
     dense = {id(ln) for ln, _, _ in levels}

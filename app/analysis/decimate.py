@@ -4,13 +4,20 @@ low value) is still drawn at full depth. A sample alone between gaps (a p95 prin
 second a stalled run completed anything) is drawn as a short dash, `lone_px` wide: a line through
 one point draws nothing. Beyond `level_from` samples per pixel (a 4-hour run at 1 s) the min/max
 band fills the panel from its floor to its peaks: `level` gives the line to draw over it, the
-median of each bin (a median of medians up the pyramid), and the band is drawn light."""
+median of each bin (a median of medians up the pyramid), and the band is drawn light. A rate made
+of two snapshots of a counter (SHOW GLOBAL STATUS every 2 s) is drawn as a step over the interval it
+covers (`as_steps`), not as a point at the later snapshot: a lock wait is not drawn after the lock."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
+
+from benchlens.app.model import SeriesRef
+
+# formats whose rates are differences of counter snapshots taken every few seconds
+SNAPSHOT_FORMATS = ("global_status", "perfschema", "innodb_mutex", "procvmstat", "diskstats", "procstat")
 
 
 @dataclass(frozen=True)
@@ -121,6 +128,24 @@ def lone_dashes(xs: np.ndarray, ys: np.ndarray, width: float) -> tuple[np.ndarra
     nx[at[starts]] = centre - width / 2
     nx[at[ends] + reps[ends] - 1] = centre + width / 2
     return nx, ny
+
+
+def drawn_as_steps(ref: SeriesRef, unit: str) -> bool:
+    """A rate of a snapshot counter: drawn as steps (`as_steps`)."""
+    return ref.format in SNAPSHOT_FORMATS and "/s" in unit
+
+
+def as_steps(t: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each rate over the interval it covers, from the snapshot before (its time t[k-1]; the first
+    over the median interval) to its own: two points per sample, joined into a staircase."""
+    if len(t) < 2:
+        return t, v
+    begin = np.empty_like(t, dtype=np.float64)
+    begin[1:] = t[:-1]
+    begin[0] = t[0] - float(np.median(np.diff(t)))
+    xs = np.empty(2 * len(t))
+    xs[0::2], xs[1::2] = begin, t
+    return xs, np.repeat(v, 2)
 
 
 def _sizes(n: int, params: PyramidParams) -> list[int]:

@@ -16,7 +16,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
-from benchlens.app.analysis.decimate import PYRAMID, MinMaxPyramid
+from benchlens.app.analysis.decimate import PYRAMID, MinMaxPyramid, as_steps, drawn_as_steps
 from benchlens.app.analysis.layout import Panel
 from benchlens.app.analysis.spikes import clip_top, peaks
 from benchlens.app.model import SeriesRef
@@ -112,7 +112,8 @@ def add_curves(session: Session, index: int, plot: pg.PlotItem, panel: Panel, ru
         color = QColor(s.color(r))
         color.setAlpha(alpha)
         pen = pg.mkPen(color, width=1, style=STYLES[j % len(STYLES)])
-        pyramid = MinMaxPyramid(x, d[1] if top is None else np.minimum(d[1], top))
+        drawn_x, drawn_y = as_steps(x, d[1]) if drawn_as_steps(ref, unit) else (x, d[1])
+        pyramid = MinMaxPyramid(drawn_x, drawn_y if top is None else np.minimum(drawn_y, top))
         xs, ys = pyramid.view(float(x[0]), float(x[-1]), 2000)
         # a bare curve item: PlotDataItem's extra layers doubled the cost of a pan's setData
         item = pg.PlotCurveItem(xs, ys, pen=pen, connect="finite")
