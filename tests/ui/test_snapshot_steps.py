@@ -42,7 +42,7 @@ def test_snapshot_rates_are_drawn_as_steps(qtbot, tmp_path: Path) -> None:
         k = int(np.nanargmax(curve.y))  # the lock's waits, counted in the snapshot after it
         at = np.flatnonzero(ys == curve.y[k])
         assert xs[at].min() == pytest.approx(curve.x[k - 1]) and xs[at].max() == pytest.approx(curve.x[k])
-        t, v = s.data(run, WAITS)
+        _, v = s.data(run, WAITS)
         assert np.array_equal(curve.y, v)  # the readout reads the rate at its snapshot
         item, curve = drawn[CPU]
         assert len(item.getData()[0]) <= len(curve.x) + 2  # a sampling tool's points stay points
@@ -52,6 +52,7 @@ def test_snapshot_rates_are_drawn_as_steps(qtbot, tmp_path: Path) -> None:
 
 def test_the_export_draws_the_same_steps(tmp_path: Path) -> None:
     """The export's SVG polyline of the row-lock time: a level segment per 2 s snapshot."""
+    import itertools
     import re
 
     from benchlens.app.cli import main
@@ -61,5 +62,5 @@ def test_the_export_draws_the_same_steps(tmp_path: Path) -> None:
     assert main(["export", "--run", "lock", "--panel", WAITS.spec(), "--out", str(out), "--db", str(db)]) == 0
     lines = [m.group(1).split() for m in re.finditer(r'<polyline[^>]*points="([^"]*)"', out.read_text())]
     (points,) = [[tuple(map(float, p.split(","))) for p in pts] for pts in lines if len(pts) > 10]
-    level = sum(a[1] == b[1] and b[0] > a[0] for a, b in zip(points, points[1:]))
+    level = sum(a[1] == b[1] and b[0] > a[0] for a, b in itertools.pairwise(points))
     assert level >= len(points) // 2 - 1  # every sample a step: its interval, then the next
