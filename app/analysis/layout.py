@@ -92,6 +92,11 @@ def shortened(label: str, limit: int) -> str:
 _TASK_ID = re.compile(r" \d+(?:/\d+)?$")  # pidstat's `mysqld 1234`, a thread's `mysqld 1234/1250`
 
 
+def command(entity: str) -> str:
+    """A pidstat process without its PID: `mariadbd 1234` -> `mariadbd`, what matches it across runs."""
+    return _TASK_ID.sub("", entity)
+
+
 def _without_unneeded_ids(names: list[str]) -> list[str]:
     """Processes by their command alone when no two of them share one (`sysbench`, not `sysbench
     20465`, which a narrow legend would cut to `…nch 20465`); with their ids when they do."""
@@ -421,7 +426,12 @@ def _network_panels(have: set[SeriesRef], load: Rating | None) -> list[tuple[str
 
 
 def _process_panels(have: set[SeriesRef], load: Rating | None) -> list[tuple[str, Panel]]:
-    """The processes (pidstat) that used most CPU, at most TOP_PROCESSES of them in one panel."""
-    procs = [r for r in have if r.format == "pidstat" and r.metric == "%CPU" and r.entity]
+    """The processes (pidstat) that used most CPU, at most TOP_PROCESSES of them in one panel, by
+    command: each run's `mariadbd` is one entry whatever its PID (the run data sums a command's
+    processes: app/rundata.py)."""
+    procs = {
+        SeriesRef("pidstat", "%CPU", command(r.entity)) for r in have if r.format == "pidstat" and r.metric == "%CPU"
+    }
+    procs = {r for r in procs if r.entity}
     top = sorted(procs, key=lambda r: (-(load(r) if load else 0.0), r.entity))[:TOP_PROCESSES]
     return [("processes", Panel("Top processes: CPU (%)", top, y_zero=True))] if top else []

@@ -5,6 +5,7 @@ busiest interface, not the loopback) and one per-process CPU panel (pidstat's to
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import ModuleType
 
@@ -12,6 +13,7 @@ import numpy as np
 
 from benchlens.app.analysis.layout import (
     TOP_PROCESSES,
+    command,
     default_panels,
     layout_for_runs,
     more_for_runs,
@@ -76,11 +78,11 @@ def test_fallbacks_stay_out_when_the_first_sources_are_there() -> None:
 
 
 def test_top_processes_by_cpu() -> None:
-    cpu = [r for r in PIDSTAT if r.metric == "%CPU"]
+    cpu = [SeriesRef("pidstat", "%CPU", command(r.entity)) for r in PIDSTAT if r.metric == "%CPU"]
     assert len(cpu) > 1
     load = {r: float(k) for k, r in enumerate(sorted(cpu, key=lambda r: r.entity))}
     got = next(p.refs for p in default_panels(PIDSTAT, lambda r: load.get(r, 0.0)) if p.title.startswith("Top proc"))
-    assert got == sorted(cpu, key=lambda r: -load[r])[:TOP_PROCESSES]
+    assert got == sorted(cpu, key=lambda r: -load[r])[:TOP_PROCESSES]  # by command: matched across runs
 
 
 def test_a_folder_of_everything_tells_the_story_once() -> None:
@@ -100,14 +102,14 @@ def test_top_processes_are_those_that_used_most_cpu_over_the_run() -> None:
     series[short] = (np.array([t0]), np.array([99.0]))  # once, at 99 %
     have = {SeriesRef("pidstat", m, e) for e, m in series}
 
-    def data(_run: int, ref: SeriesRef):
-        return series.get((ref.entity, ref.metric))
+    def data(_run: int, ref: SeriesRef):  # one process per command here: a command is its process
+        return next((d for (e, m), d in series.items() if command(e) == ref.entity and m == ref.metric), None)
 
     (top,) = [p for p in layout_for_runs([1], lambda _r: have, data) if p.title.startswith("Top proc")]
-    used = {e: float(np.nansum(v)) for (e, _), (_, v) in series.items()}
+    used = {command(e): float(np.nansum(v)) for (e, _), (_, v) in series.items()}
     assert [r.entity for r in top.refs] == sorted(used, key=lambda e: -used[e])[:TOP_PROCESSES]
-    means = {e: float(np.nanmean(v)) for (e, _), (_, v) in series.items()}
-    assert max(means, key=means.get) == "flash 1" and top.refs[0].entity != "flash 1"  # the highest mean, not first
+    means = {command(e): float(np.nanmean(v)) for (e, _), (_, v) in series.items()}
+    assert max(means, key=means.get) == "flash" and top.refs[0].entity != "flash"  # the highest mean, not first
 
 
 def test_processes_are_named_by_their_command_unless_two_share_it() -> None:
@@ -169,3 +171,33 @@ def test_the_panel_that_explains_the_drops_comes_in_the_first_four() -> None:
     locks = [p.title.split()[0] for p in default_panels(waits, explains=lambda c: 1.0 if c == "locks" else 0.0)]
     assert locks[:2] == ["Throughput", "Top"] and locks[1:2] != ["Top processes"]
     assert default_panels(waits, explains=lambda c: 1.0 if c == "locks" else 0.0)[1].title.startswith("Top waits")
+
+
+def test_processes_are_matched_by_command_across_runs(tmp_path: Path) -> None:
+    """Issue 24: top processes were keyed by PID, so each run's `mariadbd` was an entry of its own
+    and with five runs one was left out. Two runs of the same capture under other PIDs: one
+    entry per command, each run's data that command's processes (their %CPU summed)."""
+    from benchlens.app.ingest import import_path
+    from benchlens.app.rundata import LibraryRunData
+    from benchlens.app.store import Library
+
+    text = (FIXTURES / "pidstat" / "pidstat_12.6.1_C_u-d-r-w.txt").read_text()
+    for name, shift in (("a", 0), ("b", 7)):
+        (tmp_path / name).mkdir()
+        renumbered = re.sub(r"\b(3029[135])\b", lambda m, k=shift: str(int(m.group(1)) + k), text)
+        (tmp_path / name / "pidstat.txt").write_text(renumbered)
+    with Library(tmp_path / "lib.sqlite") as lib:
+        runs = [import_path(lib, tmp_path / n).id for n in ("a", "b")]
+        data = LibraryRunData(lib)
+        assert {r.entity for r in data.available(runs[1]) if r.metric == "%CPU"} == {
+            "dd 30302",
+            "hog 30300",
+            "yes 30298",
+        }
+        (top,) = [p for p in layout_for_runs(runs, data.available, data.data) if p.title.startswith("Top proc")]
+        assert sorted(r.entity for r in top.refs) == ["dd", "hog", "yes"]
+        for run in runs:
+            (pid,) = [r for r in data.available(run) if r.metric == "%CPU" and command(r.entity) == "hog"]
+            _, v = data.data(run, SeriesRef("pidstat", "%CPU", "hog"))
+            assert np.array_equal(v, data.data(run, pid)[1]) and data.unit(run, top.refs[0]) == "%"
+            assert data.commands[(run, SeriesRef("pidstat", "%CPU", "hog"))] == pid.entity  # the PID, for a tooltip
