@@ -28,7 +28,7 @@ from benchlens.app.figure import references, step_marks
 from benchlens.app.ticks import heading
 from benchlens.app.ui import mime
 from benchlens.app.ui.axes import TimeAxis, ValueAxis
-from benchlens.app.ui.curves import Decimated, add_curves
+from benchlens.app.ui.curves import Decimated, add_curves, process_tip
 from benchlens.app.ui.legends import RunLegend, metric_legend, series_clicked
 from benchlens.app.ui.marks import MarkLabels, add_references, add_step_marks, draw_findings
 from benchlens.app.ui.navigation import TimeNavigator, fit_whole
@@ -227,6 +227,7 @@ class ComparisonView(QWidget):
         plot.getAxis("left").setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         plot.titleLabel.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         first_x = self._add_curves(i, plot, panel, runs)
+        plot.titleLabel.setToolTip(process_tip(s, panel, runs))
         apply_scale(plot, panel, first_x)
         line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(self.theme.muted, width=1))
         line.hide()  # until the mouse is over the charts (else a line at x = 0)

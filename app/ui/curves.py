@@ -141,3 +141,17 @@ def add_curves(session: Session, index: int, plot: pg.PlotItem, panel: Panel, ru
 def _styled(panel: Panel) -> list[tuple[int, SeriesRef]]:
     """The shown series with the style of their place in the panel, hidden ones included."""
     return [(panel.refs.index(ref), ref) for ref in panel.shown()]
+
+
+def process_tip(session: Session, panel: Panel, runs: list[int]) -> str:
+    """The PIDs behind each command of a processes panel, per run (the panel matches processes by
+    command across runs: app/rundata.py)."""
+    s = session
+    tips = [
+        f"{ref.entity} in {s.run(r).name}: {pids}"
+        for ref in panel.refs
+        if ref.format == "pidstat"
+        for r in runs
+        if (pids := s.rundata.commands.get((r, ref)))
+    ]
+    return "\n".join(tips)

@@ -1,0 +1,33 @@
+"""A processes panel matches processes by command across runs (issue 24); the PIDs behind each
+command, per run, are in its heading's tooltip."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FIXTURES
+from tests.ui.conftest import close_window, laptop, library_of
+
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support (raise|grabbing the keyboard)")
+
+
+def test_a_processes_panel_names_each_run_s_pids_in_its_tooltip(qtbot, tmp_path: Path) -> None:
+    text = (FIXTURES / "pidstat" / "pidstat_12.6.1_C_u-d-r-w.txt").read_text()
+    folders = {}
+    for name, shift in (("a", 0), ("b", 7)):
+        folders[name] = tmp_path / name
+        folders[name].mkdir()
+        renumbered = re.sub(r"\b(3029[135])\b", lambda m, k=shift: str(int(m.group(1)) + k), text)
+        (folders[name] / "pidstat.txt").write_text(renumbered)
+    w = laptop(qtbot, library_of(tmp_path / "lib.sqlite", folders), tmp_path / "settings.ini")
+    try:
+        w.session.add_runs([r.id for r in w.session.runs()])
+        qtbot.wait(50)
+        (i,) = [k for k, p in enumerate(w.session.comparison.panels) if p.title.startswith("Top proc")]
+        tip = w.chart.plots[i].titleLabel.toolTip()
+        assert "hog in a: hog 30293" in tip and "hog in b: hog 30300" in tip
+    finally:
+        close_window(w)
