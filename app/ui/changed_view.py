@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from benchlens.app.analysis.diff import diff_runs
+from benchlens.app.analysis.diff import diff_runs, series_by_quantity
 from benchlens.app.analysis.evidence import Change
 from benchlens.app.analysis.explain import by_quantity, verdict
 from benchlens.app.analysis.run_drops import RunDrop
@@ -72,6 +72,14 @@ def proof_first(changes: list[Change]) -> list[tuple[Change, list[SeriesRef]]]:
 def collectors(refs: list[SeriesRef]) -> str:
     """The tools that saw a quantity, each once: 'mpstat, vmstat, iostat'."""
     return ", ".join(dict.fromkeys(r.format for r in refs))
+
+
+def throughput_gap(a: float, b: float) -> str:
+    """Each run's mean throughput and B's relative gap to A: a chart's axis may magnify a 3 % gap."""
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return ""
+    gap = f" ({(b - a) / a:+.1%} for B)" if a else ""
+    return f"mean throughput: A {reading(a)} tps, B {reading(b)} tps{gap}"
 
 
 def _per_trx(v: float, unit: str) -> str:
@@ -155,8 +163,9 @@ class WhatChangedView(QWidget):
         names = [html.escape(s.run(r).name) for r in (a, b)]
         self.title.setText(
             f'<b style="color:{s.color(b)}">{names[1]}</b> against <b style="color:{s.color(a)}">{names[0]}</b>: '
-            "the settings that differ, then every series over the benchmark interval (warm-up left out), "
-            "most relevant first"
+            "the settings that differ, then each quantity over the benchmark interval (warm-up left out), "
+            "most relevant first; a difference inside the runs' own variation last, in grey"
+            f"<br><b>{html.escape(throughput_gap(*found.tps))}</b>"
         )
         self._columns(DIFF_COLUMNS)
         rows: list[tuple[SeriesRef | None, float, list[str]]] = []
@@ -164,12 +173,12 @@ class WhatChangedView(QWidget):
             va, vb = (side.value if side else "(not set)" for side in (c.a, c.b))
             group = "setting" if c.group == "server" else f"setting [{c.group}]"
             rows.append((None, 0.0, [c.name, group, va, vb, "differs", "", "", "config"]))
-        for d in found.series:
+        for d, _also in series_by_quantity(found.series):
             unit = s.unit(b, d.ref)
-            change = f"{d.change:+.0%}" if math.isfinite(d.change) else ""
+            change = "noise" if d.noise else f"{d.change:+.0%}" if math.isfinite(d.change) else ""
             cells = [d.ref.spec(), unit, _value(d.a, unit), _value(d.b, unit), change]
             cells += [_per_trx(d.per_trx_a, d.trx_unit), _per_trx(d.per_trx_b, d.trx_unit), d.klass]
-            rows.append((d.ref, d.effect, cells))
+            rows.append((d.ref, 0.0 if d.noise else d.effect, cells))
         self._fill(rows, signed=4)
 
     def _columns(self, names: tuple[str, ...]) -> None:
@@ -188,7 +197,7 @@ class WhatChangedView(QWidget):
                 if 2 <= col < len(cells) - 1 or col == signed:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if col == signed:
-                    item.setForeground(QColor("#b22222" if sign > 0 else "#1f4e9a"))
+                    item.setForeground(QColor("#b22222" if sign > 0 else "#1f4e9a" if sign < 0 else "#808080"))
                 self.table.setItem(row, col, item)
 
     def rows(self) -> list[list[str]]:
