@@ -40,3 +40,17 @@ def test_each_run_s_mean_throughput_is_said(result) -> None:
     a, b = result.tps
     assert a == pytest.approx(738.7, abs=0.1) and b == pytest.approx(722.9, abs=0.1)
     assert result.as_json()["throughput"] == {"a": a, "b": b}
+
+
+def test_the_command_line_reads_numbers_without_e_notation(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`benchlens diff` printed vmstat's cache as 1.91353e+06 (issue 24: never e-notation)."""
+    import re
+
+    from benchlens.app.cli import main
+
+    db = str(tmp_path / "cli.sqlite")
+    assert main(["import", str(RUNS / "pair-flushlog-1"), str(RUNS / "pair-flushlog-2"), "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["diff", "pair-flushlog-1", "pair-flushlog-2", "--db", db, "--top", "200"]) == 0
+    out = capsys.readouterr().out
+    assert "vmstat:cache" in out and not re.search(r"\d[eE][+-]\d", out) and " noise " in out
