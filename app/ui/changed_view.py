@@ -34,12 +34,17 @@ from benchlens.app.analysis.window import explain_window
 from benchlens.app.errors import BenchlensError
 from benchlens.app.model import SeriesRef
 from benchlens.app.ticks import reading
+from benchlens.app.ui.panel_column import MIN_PANEL_PX
 from benchlens.app.ui.session import Session
 
 COLUMNS = ("series", "unit", "before", "during", "change", "seen by")
 DIFF_COLUMNS = ("series", "unit", "A", "B", "B vs A", "A per trx", "B per trx", "class")
 TOP = 20  # series listed for a window: the table has the room
 REF = Qt.ItemDataRole.UserRole
+# what the charts keep above the dock: three panels of MIN_PANEL_PX and the window's other rows
+# (menu, toolbar, run legend, time axis, readout: 250 px measured at 1366x768)
+CHARTS_KEEP_PX = 3 * MIN_PANEL_PX + 250
+DOCK_MIN_PX = 110  # the verdict, the header and two rows
 SIGMA_SAID = 100.0  # effects beyond this many robust sigmas are said in the series' units
 
 
@@ -102,6 +107,8 @@ class WhatChangedView(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
+        rows = self.table.verticalHeader()
+        rows.setDefaultSectionSize(self.table.fontMetrics().height() + 6)  # 30 px rows left room for two
         self.table.itemDoubleClicked.connect(self._plot)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 2, 4, 2)
@@ -222,4 +229,13 @@ def add_changed_dock(window: QMainWindow, view: WhatChangedView, beside: QDockWi
     window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
     window.tabifyDockWidget(beside, dock)
     beside.raise_()
+
+    def fit(shown: bool) -> None:
+        """Shown: as high as the charts leave with three panels readable (at 1366x768 it took 268 px
+        and left two)."""
+        if shown:
+            height = max(DOCK_MIN_PX, window.height() - CHARTS_KEEP_PX)
+            window.resizeDocks([dock], [height], Qt.Orientation.Vertical)
+
+    dock.visibilityChanged.connect(fit)
     return dock

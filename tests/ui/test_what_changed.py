@@ -65,3 +65,25 @@ def test_effects_are_sigmas_or_units_and_no_number_is_in_e_notation(recorded: Ma
                 assert not [c for c in row if E_NOTATION.search(c)]
                 sigmas = re.fullmatch(r"[+-][\d.,]+σ", row[4])
                 assert row[4] and (sigmas is None or float(row[4][1:-1].replace(",", "")) <= 100)
+
+
+def readable_panels(w: MainWindow) -> int:
+    """Panels whose plot area shows at least MIN_PLOT_PX of itself in the column's viewport."""
+    from benchlens.app.ui.panel_column import MIN_PLOT_PX
+
+    viewport = w.chart.column_scroll.viewport()
+    shown = 0
+    for widget, plot in zip(w.chart.widgets, w.chart.plots, strict=True):
+        top = widget.mapTo(viewport, widget.mapFromScene(plot.vb.sceneBoundingRect().topLeft())).y()
+        visible = min(top + plot.vb.height(), viewport.height()) - max(top, 0)
+        shown += visible >= MIN_PLOT_PX - 1
+    return shown
+
+
+def test_the_dock_leaves_three_panels_readable_on_a_laptop(recorded: MainWindow, qtbot) -> None:
+    w, s = recorded, recorded.session
+    run = next(r.id for r in s.runs() if r.name == "row-lock-long-bursty")
+    w.show_changed(run, s.findings(run).drops[0])
+    qtbot.wait(50)
+    assert w.changed_dock.isVisible() and w.changed.table.rowCount() > 0
+    assert readable_panels(w) >= 3
