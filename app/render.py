@@ -37,7 +37,7 @@ from benchlens.app.analysis.layout import Panel, shortened
 from benchlens.app.analysis.spikes import clip_top, peaks
 from benchlens.app.figure import CAUSE_ALPHA, CAUSE_SPAN, Figure, Line, Mark, Reference
 from benchlens.app.stepchart import StepChart
-from benchlens.app.ticks import format_ticks, is_duration, log_ticks, reading, time_ticks, value_ticks
+from benchlens.app.ticks import format_ticks, gap_note, is_duration, log_ticks, reading, time_ticks, value_ticks
 from benchlens.app.ticks import heading as heading_of
 
 SIZES = {"blog": (1200, 675), "slide": (1920, 1080), "square": (1080, 1080)}
@@ -262,6 +262,8 @@ def _panel(p: QPainter, fig: Figure, i: int, geo: Geometry, marks: _Marks, look:
     _steps(p, fig, geo, area, look, labels=i == len(fig.panels) - 1)
     _heading(p, fig, i, area, look)
     _curves(p, fig.panels[i], lines, geo, plot, look, top)
+    if lo > 0 and len(panel.refs) == 1:  # an axis not from 0 magnifies a small gap between runs: say it
+        _gap(p, gap_note([float(np.nanmean(_in_window(ln, geo.x0, geo.x1))) for ln in lines]), area, look)
     if top is not None:
         _peak_marks(p, lines, fig.units[i], top, geo, plot, look)
     _references(p, refs, plot, look)
@@ -326,6 +328,15 @@ def _steps(p: QPainter, fig: Figure, geo: Geometry, area: QRectF, look: Look, la
             p.setFont(look.small)
             p.setPen(look.color[s.run])
             p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+
+
+def _gap(p: QPainter, note: str, area: QRectF, look: Look) -> None:
+    """The runs' relative gap at the right of the heading row (a one-series panel has no legend there)."""
+    if note:
+        p.setFont(look.small)
+        p.setPen(look.text)
+        x = area.right() - look.fs.horizontalAdvance(note)
+        p.drawText(QPointF(x, area.top() - look.fs.height() * 0.35), note)
 
 
 def _spike_top(lines: list[Line], unit: str, geo: Geometry, log: bool) -> float | None:

@@ -175,6 +175,19 @@ def log_ticks(lo: float, hi: float, length: float, line: float, unit: str) -> li
     return [(float(k), format_ticks([10.0**k], unit)[0]) for k in kept]
 
 
+GAP_SAID = 0.10  # runs' means closer than this: an axis not from 0 magnifies their gap, say it
+
+
+def gap_note(means: Sequence[float]) -> str:
+    """'means within 3.1 %' for runs whose means are close, which an axis not starting at 0
+    draws far apart; '' otherwise (one run, a real gap, no mean)."""
+    ms = [m for m in means if math.isfinite(m) and m > 0]
+    if len(ms) < 2:
+        return ""
+    gap = (max(ms) - min(ms)) / max(ms)
+    return f"means within {_number(gap * 100)} %" if gap < GAP_SAID else ""
+
+
 def is_duration(unit: str) -> bool:
     """A unit of time (`ms`, `us` ...), not a rate of it (`ms/s`): a latency's or a wait's."""
     return _SCALED.get(unit, ("", 0.0))[0] == "time"

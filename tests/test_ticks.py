@@ -150,3 +150,11 @@ def test_a_value_in_text_reads_in_the_unit_its_size_calls_for() -> None:
     assert reading_span(5830, 1.81e6, "kB/s") == "5.83 MB/s \u2192 1.81 GB/s"
     assert reading_span(4708, 237648, "kB/s") == "4.71 \u2192 238 MB/s"
     assert span(5830, 1.81e6, "kB/s") == "5.83 MB/s \u2192 1.81 GB/s" and span(0, 0.0000123, "") == "0 \u2192 0.000012"
+
+
+def test_a_small_gap_between_runs_is_said() -> None:
+    """Issue 24: an axis fitted to the values drew a 3 % gap as half the panel's height."""
+    from benchlens.app.ticks import gap_note
+
+    assert gap_note([738.669, 722.907]) == "means within 2.13 %"
+    assert gap_note([630.0, 134.0]) == "" and gap_note([700.0]) == "" and gap_note([700.0, float("nan")]) == ""

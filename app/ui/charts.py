@@ -28,7 +28,7 @@ from benchlens.app.figure import references, step_marks
 from benchlens.app.ticks import heading
 from benchlens.app.ui import mime
 from benchlens.app.ui.axes import TimeAxis, ValueAxis
-from benchlens.app.ui.curves import Decimated, add_curves, process_tip
+from benchlens.app.ui.curves import Decimated, add_curves, process_tip, run_gap
 from benchlens.app.ui.legends import RunLegend, metric_legend, series_clicked
 from benchlens.app.ui.marks import MarkLabels, add_references, add_step_marks, draw_findings
 from benchlens.app.ui.navigation import TimeNavigator, fit_whole
@@ -220,7 +220,7 @@ class ComparisonView(QWidget):
         plot.showGrid(x=True, y=True, alpha=self.theme.grid_alpha)
         # The unit once, next to the title; the metrics' line styles beside it, above the plot
         # area (a legend inside it covered the curves), as the export draws its headings.
-        title = heading(panel.title, unit, [r.metric for r in panel.refs])
+        title = heading(panel.title, unit, [r.metric for r in panel.refs]) + run_gap(s, panel, runs)
         plot.setTitle(title + metric_legend(panel, self.theme), size="10pt", color=self.theme.text)
         plot.hideAxis("bottom")  # one time axis, in the strip under the column
         # Panning in time leaves value axes and titles unchanged: Qt re-blits them from a pixmap.

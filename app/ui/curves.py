@@ -21,7 +21,7 @@ from benchlens.app.analysis.layout import Panel
 from benchlens.app.analysis.spikes import clip_top, peaks
 from benchlens.app.model import SeriesRef
 from benchlens.app.render import ENVELOPE_ALPHA, MANY_RUNS
-from benchlens.app.ticks import is_duration, reading
+from benchlens.app.ticks import gap_note, is_duration, reading
 from benchlens.app.ui.readout import Curve
 from benchlens.app.ui.session import Session
 
@@ -155,3 +155,13 @@ def process_tip(session: Session, panel: Panel, runs: list[int]) -> str:
         if (pids := s.rundata.commands.get((r, ref)))
     ]
     return "\n".join(tips)
+
+
+def run_gap(session: Session, panel: Panel, runs: list[int]) -> str:
+    """'  ·  means within 3.1 %' for a one-series panel whose runs are close: its axis, fitted to the
+    values, not from 0, magnifies their gap (the export says it too)."""
+    if len(panel.refs) != 1 or panel.y_zero or panel.log_y:
+        return ""
+    means = [float(np.nanmean(d[1])) for r in runs if (d := session.data(r, panel.refs[0])) is not None and len(d[1])]
+    note = gap_note(means)
+    return f"  \u00b7  {note}" if note else ""

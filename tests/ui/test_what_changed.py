@@ -12,7 +12,7 @@ import pytest
 from benchlens.app.analysis.explain import quantity
 from benchlens.app.analysis.verdict import finding
 from benchlens.app.ui.main_window import MainWindow
-from tests.ui.conftest import comparing_all, library_of
+from tests.ui.conftest import close_window, comparing_all, laptop, library_of
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support (raise|grabbing the keyboard)")
 RUNS = Path(__file__).parents[2] / "bench" / "drop_quality" / "runs"
@@ -87,3 +87,14 @@ def test_the_dock_leaves_three_panels_readable_on_a_laptop(recorded: MainWindow,
     qtbot.wait(50)
     assert w.changed_dock.isVisible() and w.changed.table.rowCount() > 0
     assert readable_panels(w) >= 3
+
+
+def test_the_window_says_the_gap_its_throughput_axis_magnifies(qtbot, tmp_path) -> None:
+    names = ("pair-flushlog-1", "pair-flushlog-2")
+    w = laptop(qtbot, library_of(tmp_path / "lib.sqlite", {n: RUNS / n for n in names}), tmp_path / "s.ini")
+    try:
+        w.session.add_runs([r.id for r in w.session.runs()])
+        qtbot.wait(50)
+        assert "means within" in w.chart.plots[0].titleLabel.text
+    finally:
+        close_window(w)
