@@ -37,7 +37,16 @@ from benchlens.app.analysis.layout import Panel, shortened
 from benchlens.app.analysis.spikes import clip_top, peaks
 from benchlens.app.figure import CAUSE_ALPHA, CAUSE_SPAN, Figure, Line, Mark, Reference
 from benchlens.app.stepchart import StepChart
-from benchlens.app.ticks import format_ticks, gap_note, is_duration, log_ticks, reading, time_ticks, value_ticks
+from benchlens.app.ticks import (
+    format_ticks,
+    gap_note,
+    is_duration,
+    log_ticks,
+    mean_of,
+    reading,
+    time_ticks,
+    value_ticks,
+)
 from benchlens.app.ticks import heading as heading_of
 
 SIZES = {"blog": (1200, 675), "slide": (1920, 1080), "square": (1080, 1080)}
@@ -262,8 +271,8 @@ def _panel(p: QPainter, fig: Figure, i: int, geo: Geometry, marks: _Marks, look:
     _steps(p, fig, geo, area, look, labels=i == len(fig.panels) - 1)
     _heading(p, fig, i, area, look)
     _curves(p, fig.panels[i], lines, geo, plot, look, top)
-    if lo > 0 and len(panel.refs) == 1:  # an axis not from 0 magnifies a small gap between runs: say it
-        _gap(p, gap_note([float(np.nanmean(_in_window(ln, geo.x0, geo.x1))) for ln in lines]), area, look)
+    if lo > 0 and [r.metric for r in panel.refs] == ["tps"]:  # an axis not from 0 magnifies a small gap: say it
+        _gap(p, gap_note([mean_of(_in_window(ln, geo.x0, geo.x1)) for ln in lines]), area, look)
     if top is not None:
         _peak_marks(p, lines, fig.units[i], top, geo, plot, look)
     _references(p, refs, plot, look)

@@ -35,14 +35,17 @@ SPIKES = SpikeParams()
 def clip_top(values: Sequence[np.ndarray], params: SpikeParams = SPIKES) -> float | None:
     """Where to cut a panel whose values (every line's, in the shown window) hold a spike that
     dominates them; None to draw it all."""
-    finite = [v[np.isfinite(v)] for v in values]
-    v = np.concatenate(finite) if finite else np.zeros(0)
-    if len(v) < params.min_samples:
+    v = np.concatenate(list(values)) if values else np.zeros(0)
+    # the quantile from at most 20,000 samples evenly spread (4 ms for two 24 h series else); the
+    # extremes from all of them: a lone spike is one sample
+    some = v[:: max(1, len(v) // 20_000)]
+    some = some[np.isfinite(some)]
+    if len(some) < params.min_samples:
         return None
-    spike = float(np.quantile(v, params.quantile)) * params.headroom * params.dominates
-    if not spike > 0 or float(v.max()) <= spike:
+    spike = float(np.quantile(some, params.quantile)) * params.headroom * params.dominates
+    if not spike > 0 or not float(np.nanmax(v)) > spike:
         return None
-    return float(v[v <= spike].max()) * 1.05  # every value but the spikes drawn to scale
+    return float(np.nanmax(np.where(v <= spike, v, np.nan))) * 1.05  # all but the spikes to scale
 
 
 def peaks(

@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 from benchlens.app.analysis.decimate import PYRAMID, MinMaxPyramid
-from benchlens.app.render import ENVELOPE_ALPHA
 from tests.ui.conftest import close_window, laptop, library_of
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support (raise|grabbing the keyboard)")
@@ -53,11 +52,12 @@ def test_a_four_hour_run_draws_its_level_over_a_light_band(qtbot, tmp_path: Path
         bands = [(item, chart.decimated.levels.get(id(item))) for panel, item, _ in chart.decimated if panel == 0]
         (band, level), *_ = bands
         assert level is not None and level.isVisible()
-        assert band.opts["pen"].color().alpha() <= ENVELOPE_ALPHA
+        faded = band.opts["pen"].color()  # light: most of the way to the background
+        assert faded.lightnessF() > 0.75
         ys = level.getData()[1]
         assert 200 < float(np.nanmedian(ys)) < 450  # the run's level, 250-430 tps
         chart.plots[0].vb.setXRange(3600, 3700, padding=0)  # 100 s: the curve itself again
         qtbot.waitUntil(lambda: not level.isVisible(), timeout=2000)
-        assert band.opts["pen"].color().alpha() > ENVELOPE_ALPHA
+        assert band.opts["pen"].color().lightnessF() < 0.75
     finally:
         close_window(w)
