@@ -125,6 +125,16 @@ def reading_span(a: float, b: float, unit: str = "") -> str:
     return f"{reading(a, unit)} → {reading(b, unit)}"
 
 
+def row_unit(values: Sequence[float], unit: str) -> tuple[float, str]:
+    """(divisor, unit) of a table row of one series' statistics: bytes and durations in the unit
+    their largest value calls for (a latency row reading 39918.4 ms is in s); others as stored."""
+    big = max((abs(v) for v in values if math.isfinite(v)), default=0.0)
+    if _split(unit)[0] not in _SCALED or big == 0:
+        return 1.0, unit
+    scale, name = _scale_for(big, unit)
+    return scale, name.strip()
+
+
 def _scale_for(v: float, unit: str) -> tuple[float, str]:
     """(divisor, the unit written) for a value of magnitude v in `unit`."""
     head, tail = _split(unit)

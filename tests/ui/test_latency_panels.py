@@ -83,3 +83,18 @@ def test_clipped_peak_marks_do_not_pile_up() -> None:
     assert top == pytest.approx(315.0)
     assert peaks(x, y, top) == [(1380.0, 39_950.0), (300.0, 39_900.0), (840.0, 39_900.0)]
     assert peaks(x, y, top, apart=0.08 * 14_400) == [(1380.0, 39_950.0), (9000.0, 39_000.0)]
+
+
+def test_the_summary_reads_a_latency_row_in_the_unit_its_values_call_for(spiky: MainWindow, qtbot) -> None:
+    """The Statistics row of the p95 read `2932.6` in a column headed ms (issue 24: one unit per
+    line, chosen for the values): with that sample the row is in seconds."""
+    spiky.summary_dock.show()  # collapsed at 768 px high
+    view = spiky.summary
+    qtbot.waitUntil(lambda: view.summary is not None and len(view.summary.runs) == 2, timeout=3000)
+    table = view.stats
+    names = [table.horizontalHeaderItem(j).text() for j in range(table.columnCount())]
+    rows = [[table.item(i, j).text() for j in range(table.columnCount())] for i in range(table.rowCount())]
+    spike = next(r for r in rows if r[0] == "sysbench:lat_ms:95" and r[names.index("max")].startswith("2.93"))
+    assert spike[names.index("unit")] == "s"
+    usual = next(r for r in rows if r[0] == "sysbench:lat_ms:95" and r is not spike)
+    assert usual[names.index("unit")] == "ms"  # the other run's p95 stays in ms
