@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
 
 from benchlens.app.analysis.summary import WAITS, Summary, Window, summarize
 from benchlens.app.analysis.tables import Table, fmt, to_csv, to_markdown, to_text
-from benchlens.app.ticks import row_unit
 from benchlens.app.model import SeriesRef
+from benchlens.app.ticks import row_unit
 from benchlens.app.ui.charts import ComparisonView
 from benchlens.app.ui.session import Session
 from benchlens.app.ui.steps_view import StepsView
