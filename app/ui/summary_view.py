@@ -290,9 +290,8 @@ def _rescaled(table: Table) -> dict[int, dict[int, str]]:
     numeric = [j for j, c in enumerate(table.columns) if c.kind == "num"]
     out: dict[int, dict[int, str]] = {}
     for i, row in enumerate(table.rows):
-        values = [float(row[j]) for j in numeric if isinstance(row[j], int | float) and not isinstance(row[j], bool)]
-        scale, unit = row_unit(values, str(row[at]))
+        values = {j: float(v) for j in numeric if isinstance((v := row[j]), int | float)}
+        scale, unit = row_unit(list(values.values()), str(row[at]))
         if scale != 1.0 or unit != row[at]:
-            cells = {j: fmt(float(v) / scale, "") for j in numeric if isinstance((v := row[j]), int | float)}
-            out[i] = {at: unit, **cells}
+            out[i] = {at: unit, **{j: fmt(v / scale, "num") for j, v in values.items()}}
     return out
