@@ -45,7 +45,8 @@ REF = Qt.ItemDataRole.UserRole
 # (menu, toolbar, run legend, time axis, readout: 250 px measured at 1366x768)
 CHARTS_KEEP_PX = 3 * MIN_PANEL_PX + 250
 DOCK_MIN_PX = 110  # the verdict, the header and two rows
-SIGMA_SAID = 100.0  # effects beyond this many robust sigmas are said in the series' units
+SIGMA_SAID = 100.0
+DIFF_COLUMN_PX = 320  # effects beyond this many robust sigmas are said in the series' units
 
 
 def _when(t: float) -> str:
@@ -187,9 +188,18 @@ class WhatChangedView(QWidget):
             cells += [_per_trx(d.per_trx_a, d.trx_unit), _per_trx(d.per_trx_b, d.trx_unit), d.klass]
             rows.append((d.ref, 0.0 if d.noise else d.effect, cells))
         self._fill(rows, signed=4)
+        # a setting's value can be a whole command line: no column wider than DIFF_COLUMN_PX, so that
+        # A, B and B vs A stay on a laptop's screen (each cell's tooltip has its whole text)
+        header = self.table.horizontalHeader()
+        for col in range(self.table.columnCount() - 1):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            self.table.resizeColumnToContents(col)
+            self.table.setColumnWidth(col, min(self.table.columnWidth(col), DIFF_COLUMN_PX))
 
     def _columns(self, names: tuple[str, ...]) -> None:
         self.table.clear()
+        for col in range(self.table.columnCount()):  # as wide as their contents again (show_diff caps them)
+            self.table.horizontalHeader().setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         self.table.setColumnCount(len(names))
         self.table.setHorizontalHeaderLabels(list(names))
 

@@ -98,3 +98,20 @@ def test_the_window_says_the_gap_its_throughput_axis_magnifies(qtbot, tmp_path) 
         assert "means within" in w.chart.plots[0].titleLabel.text
     finally:
         close_window(w)
+
+
+def test_b_vs_a_keeps_its_values_on_a_laptop_screen(qtbot, tmp_path) -> None:
+    """The settings' command line row made the series column ~2,000 px wide: A, B and B vs A were
+    off the 1366 px screen."""
+    names = ("pair-flushlog-1", "pair-flushlog-2")
+    w = laptop(qtbot, library_of(tmp_path / "lib.sqlite", {n: RUNS / n for n in names}), tmp_path / "s.ini")
+    try:
+        w.session.add_runs([r.id for r in sorted(w.session.runs(), key=lambda r: r.name)])
+        w.compare_runs()
+        qtbot.wait(50)
+        table = w.changed.table
+        change = [table.horizontalHeaderItem(k).text() for k in range(table.columnCount())].index("B vs A")
+        assert table.columnViewportPosition(change) + table.columnWidth(change) <= table.viewport().width()
+        assert any(len(table.item(r, 2).toolTip()) > 200 for r in range(table.rowCount()))  # the whole value
+    finally:
+        close_window(w)
