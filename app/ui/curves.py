@@ -82,7 +82,8 @@ def show_level(band: pg.PlotCurveItem, level: pg.PlotCurveItem, points: tuple[np
     if points is None:
         level.hide()
     else:
-        level.setData(*points, connect="finite")
+        # a line without gaps is joined point to point: pyqtgraph's "finite" path costs more per pan
+        level.setData(*points, connect="all" if np.isfinite(points[1]).all() else "finite")
         level.show()
     pen = full if points is None else light
     if band.opts["pen"] is not pen:
