@@ -28,12 +28,13 @@ from PySide6.QtWidgets import (
 from benchlens.app.analysis.diff import diff_runs, series_by_quantity
 from benchlens.app.analysis.evidence import Change
 from benchlens.app.analysis.explain import by_quantity, verdict
+from benchlens.app.analysis.processes import process_changes
 from benchlens.app.analysis.run_drops import RunDrop
 from benchlens.app.analysis.verdict import finding
 from benchlens.app.analysis.window import explain_window
 from benchlens.app.errors import BenchlensError
 from benchlens.app.model import SeriesRef
-from benchlens.app.ticks import reading
+from benchlens.app.ticks import reading, reading_span
 from benchlens.app.ui.panel_column import MIN_PANEL_PX
 from benchlens.app.ui.session import Session
 
@@ -121,7 +122,7 @@ class WhatChangedView(QWidget):
         s = self.session
         label, _ = s.drop_label(run_id, rd.drop)
         head = f"{label}, from {_when(rd.drop.start)} UTC ({rd.drop.end - rd.drop.start:.0f} s)"
-        self._changes(run_id, head, rd.verdict(), rd.explain)
+        self._changes(run_id, head, rd.verdict(), rd.explain, (rd.drop.start, rd.drop.end))
 
     def show_window(self, run_id: int, x0: float, x1: float) -> None:
         """What changed here: a span of the charts (plotted x) against the run's steady state."""
@@ -135,14 +136,18 @@ class WhatChangedView(QWidget):
             return
         work = f"; throughput {found.work:.0%} of its steady level" if math.isfinite(found.work) else ""
         head = f"the window {_when(t0)}–{_when(t1)} UTC ({t1 - t0:.0f} s){work}"
-        self._changes(run_id, head, verdict(found.explain), found.explain)
+        self._changes(run_id, head, verdict(found.explain), found.explain, (t0, t1))
 
-    def _changes(self, run_id: int, head: str, says: str, changes: list[Change]) -> None:
+    def _changes(self, run_id: int, head: str, says: str, changes: list[Change], window: tuple[float, float]) -> None:
         s = self.session
         name = html.escape(s.run(run_id).name)
+        who = "; ".join(
+            f"{p.command} {reading_span(p.before, p.during, '%')}" for p in process_changes(s.rundata, run_id, window)
+        )
         self.title.setText(
             f'<b style="color:{s.color(run_id)}">{name}</b>: {html.escape(head)} — what changed, most relevant first'
             + (f"<br><b>{html.escape(says)}</b>" if says else "")
+            + (f"<br>processes using more CPU (pidstat): {html.escape(who)}" if who else "")
         )
         self._columns(COLUMNS)
         rows: list[tuple[SeriesRef | None, float, list[str]]] = []

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from benchlens.app.analysis.run_drops import run_findings
 from benchlens.app.figure import blog_layout, default_layout
 from benchlens.app.ingest import import_path
 from benchlens.app.rundata import LibraryRunData
@@ -39,3 +40,15 @@ def test_each_run_s_mariadbd_is_one_entry(runs) -> None:
         assert data.commands[(run, procs.refs[names.index("mariadbd")])].startswith("mariadbd ")
     sh = [e for e in data.commands.get((ids[1], procs.refs[names.index("sh")]), "").split(", ") if e]
     assert len(sh) >= 6  # six busy loops (and sysbench's own shell), one entry
+
+
+def test_the_cpu_hog_s_processes_are_named(runs) -> None:
+    """What changed during the hog named no process although pidstat has them: the six busy loops
+    (`sh`) went from nothing to more than a CPU."""
+    from benchlens.app.analysis.processes import process_changes
+
+    data, ids = runs
+    (rd,) = [d for d in run_findings(data, ids[1]).drops]
+    rose = process_changes(data, ids[1], (rd.drop.start, rd.drop.end))
+    assert rose and rose[0].command == "sh" and rose[0].before < 20 and rose[0].during > 100
+    assert "mariadbd" not in [p.command for p in rose]  # it ran as before, slower

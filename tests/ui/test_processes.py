@@ -31,3 +31,17 @@ def test_a_processes_panel_names_each_run_s_pids_in_its_tooltip(qtbot, tmp_path:
         assert "hog in a: hog 30293" in tip and "hog in b: hog 30300" in tip
     finally:
         close_window(w)
+
+
+def test_what_changed_names_the_processes_that_took_the_cpu(qtbot, tmp_path: Path) -> None:
+    run = FIXTURES / "runs" / "every_collector_cpuhog"
+    w = laptop(qtbot, library_of(tmp_path / "lib.sqlite", {"hog": run}), tmp_path / "settings.ini")
+    try:
+        s = w.session
+        (rid,) = [r.id for r in s.runs()]
+        s.add_runs([rid])
+        (rd,) = s.findings(rid).drops
+        w.show_changed(rid, rd)
+        assert "processes using more CPU (pidstat): sh " in w.changed.title.text()
+    finally:
+        close_window(w)
