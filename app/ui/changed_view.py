@@ -73,7 +73,12 @@ def proof_first(changes: list[Change]) -> list[tuple[Change, list[SeriesRef]]]:
     found = finding(changes)
     key = [found.key] if found is not None and found.key is not None else []
     rows = by_quantity([*key, *changes], lambda c: c.ref)
-    return [(c, [r for r in (*c.similar, *also) if r != c.ref]) for c, also in rows]
+    similar = {c.ref: c.similar for c in changes}  # a row's others: its own, and those of the entries it took in
+    out = []
+    for c, also in rows:
+        refs = (*c.similar, *also, *(r for a in also for r in similar.get(a, ())))
+        out.append((c, [r for r in dict.fromkeys(refs) if r != c.ref]))
+    return out
 
 
 def collectors(refs: list[SeriesRef]) -> str:

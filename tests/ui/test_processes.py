@@ -45,3 +45,21 @@ def test_what_changed_names_the_processes_that_took_the_cpu(qtbot, tmp_path: Pat
         assert "processes using more CPU (pidstat): sh " in w.changed.title.text()
     finally:
         close_window(w)
+
+
+def test_the_proof_row_keeps_the_collectors_that_saw_it(qtbot, tmp_path: Path) -> None:
+    """The verdict's key series came first without the tools beside it (`mpstat` alone, where the
+    ranked entry had vmstat, iostat and mpstat's other CPUs)."""
+    from benchlens.app.ui.changed_view import proof_first
+
+    run = FIXTURES / "runs" / "every_collector_cpuhog"
+    w = laptop(qtbot, library_of(tmp_path / "lib.sqlite", {"hog": run}), tmp_path / "settings.ini")
+    try:
+        s = w.session
+        (rid,) = [r.id for r in s.runs()]
+        (rd,) = s.findings(rid).drops
+        (first, also), *_ = proof_first(rd.explain)
+        ranked = next(c for c in rd.explain if c.ref == first.ref)
+        assert set(ranked.similar) <= set(also) and {r.format for r in also} >= {"vmstat", "iostat"}
+    finally:
+        close_window(w)
