@@ -46,6 +46,7 @@ REF = Qt.ItemDataRole.UserRole
 # (menu, toolbar, run legend, time axis, readout: 250 px measured at 1366x768)
 CHARTS_KEEP_PX = 3 * MIN_PANEL_PX + 250
 DOCK_MIN_PX = 110  # the verdict, the header and two rows
+DOCK_MAX_PX = 280  # the verdict and ten rows: on a tall screen the rest is charts (a 4th panel at 1080)
 SIGMA_SAID = 100.0
 DIFF_COLUMN_PX = 320  # effects beyond this many robust sigmas are said in the series' units
 
@@ -254,7 +255,7 @@ def add_changed_dock(window: QMainWindow, view: WhatChangedView, beside: QDockWi
         """Shown: as high as the charts leave with three panels readable (at 1366x768 it took 268 px
         and left two)."""
         if shown:
-            height = max(DOCK_MIN_PX, window.height() - CHARTS_KEEP_PX)
+            height = max(DOCK_MIN_PX, min(window.height() - CHARTS_KEEP_PX, DOCK_MAX_PX))
             window.resizeDocks([dock], [height], Qt.Orientation.Vertical)
 
     dock.visibilityChanged.connect(fit)

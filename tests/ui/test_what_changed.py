@@ -115,3 +115,18 @@ def test_b_vs_a_keeps_its_values_on_a_laptop_screen(qtbot, tmp_path) -> None:
         assert any(len(table.item(r, 2).toolTip()) > 200 for r in range(table.rowCount()))  # the whole value
     finally:
         close_window(w)
+
+
+def test_on_a_tall_screen_the_dock_leaves_four_panels(qtbot, tmp_path) -> None:
+    names = ("row-lock-long-bursty",)
+    db = library_of(tmp_path / "lib.sqlite", {n: RUNS / n for n in names})
+    w = laptop(qtbot, db, tmp_path / "s.ini", (1920, 1080))
+    try:
+        s = w.session
+        (run,) = [r.id for r in s.runs()]
+        s.add_runs([run])
+        w.show_changed(run, s.findings(run).drops[0])
+        qtbot.wait(50)
+        assert readable_panels(w) >= 4 and w.changed.table.rowCount() > 0
+    finally:
+        close_window(w)
