@@ -149,8 +149,9 @@ def _output_commands(sub: Any, db: argparse.ArgumentParser) -> None:
     )
     exp.add_argument(
         "--preset",
-        choices=("blog",),
-        help="blog: 1200x675 and the story in at most 4 panels (throughput, latency, what moved most)",
+        choices=("blog", "all"),
+        help="blog (the default without --panel): 1200x675 and the story in at most 4 panels (throughput, "
+        "latency, what explains the drops); all: every panel of the window's default layout",
     )
     exp.add_argument(
         "--steps", action="store_true", help="TPS and latency against concurrency (step loads; a fixed run is a point)"
@@ -382,7 +383,7 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> int:
         return _export_steps(data, view.runs, args)
     found = findings_of(data, view.runs)  # once, for the layout and the marks
     try:
-        layout = blog_layout if args.preset == "blog" else default_layout
+        layout = default_layout if args.preset == "all" else blog_layout  # the story, everything when asked
         view.panels = [parse_panel(s) for s in args.panel] or view.panels or layout(data, view.runs, found)
     except ValueError as e:
         raise CliError(str(e)) from None

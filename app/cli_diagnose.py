@@ -134,6 +134,7 @@ def cmd_explain(lib: Library, args: argparse.Namespace) -> int:
 def cmd_diff(lib: Library, args: argparse.Namespace) -> int:
     from benchlens.app.analysis.diff import diff_runs, series_by_quantity
     from benchlens.app.rundata import LibraryRunData
+    from benchlens.app.ticks import reading
 
     a, b = lib.run(args.a), lib.run(args.b)
     result = diff_runs(LibraryRunData(lib), a.id, b.id)
@@ -142,15 +143,18 @@ def cmd_diff(lib: Library, args: argparse.Namespace) -> int:
         return 0
     _print_config(result.config)
     for tag, s in zip(("A", "B"), result.stability, strict=True):
-        print(f"{tag}: mean {s.mean:.6g}, cv {s.cv:.2f}, under half the median {s.under_half:.1%}, p5 {s.p5:.6g}")
+        print(
+            f"{tag}: mean {reading(s.mean)}, cv {s.cv:.2f}, under half the median {s.under_half:.1%}, "
+            f"p5 {reading(s.p5)}"
+        )
     print(f"{'series':44} {'class':11} {'A':>12} {'B':>12} {'change':>8} {'A/trx':>10} {'B/trx':>10}")
     for d, also in series_by_quantity(result.series)[: max(1, args.top)]:  # one row per quantity
-        ch = f"{d.change:+.0%}" if math.isfinite(d.change) else "A=0"
+        ch = "noise" if d.noise else f"{d.change:+.0%}" if math.isfinite(d.change) else "A=0"
         trx = ""  # a level (latency, queue, %util) has no per-transaction value
         if math.isfinite(d.per_trx_a) or math.isfinite(d.per_trx_b):
-            trx = f" {d.per_trx_a:10.4g} {d.per_trx_b:10.4g} {d.trx_unit}".rstrip()
+            trx = f" {reading(d.per_trx_a):>10} {reading(d.per_trx_b):>10} {d.trx_unit}".rstrip()
         more = f"  also {', '.join(r.spec() for r in also[:3])}" + (" …" if len(also) > 3 else "") if also else ""
-        print(f"{d.ref.spec()[:44]:44} {d.klass:11} {d.a:12.6g} {d.b:12.6g} {ch:>8}{trx}{more}")
+        print(f"{d.ref.spec()[:44]:44} {d.klass:11} {reading(d.a):>12} {reading(d.b):>12} {ch:>8}{trx}{more}")
     return 0
 
 

@@ -32,13 +32,23 @@ from PySide6.QtGui import (
 from PySide6.QtSvg import QSvgGenerator
 
 from benchlens.app.analysis.align import ALIGN_MODES
-from benchlens.app.analysis.decimate import minmax_view
+from benchlens.app.analysis.decimate import as_steps, drawn_as_steps, minmax_level, minmax_view
 from benchlens.app.analysis.layout import Panel, shortened
+from benchlens.app.analysis.spikes import clip_top, peaks
 from benchlens.app.figure import CAUSE_ALPHA, CAUSE_SPAN, Figure, Line, Mark, Reference
 from benchlens.app.lane import LaneLabel, Placed, bars, lane_layout, more_text, weight
 from benchlens.app.palette import readable, run_color
 from benchlens.app.stepchart import StepChart
-from benchlens.app.ticks import format_ticks, log_ticks, time_ticks, value_ticks
+from benchlens.app.ticks import (
+    format_ticks,
+    gap_note,
+    is_duration,
+    log_ticks,
+    mean_of,
+    reading,
+    time_ticks,
+    value_ticks,
+)
 from benchlens.app.ticks import heading as heading_of
 
 SIZES = {"blog": (1200, 675), "slide": (1920, 1080), "square": (1080, 1080)}
@@ -46,6 +56,8 @@ PANEL_WEIGHT = 200  # a panel the user never sized weighs as much as one 200 px 
 # runs overlaid before their lines get thinner and see-through (width / sqrt(n / MANY_RUNS)):
 # chosen by eye on 10 nightly runs of bench/export_speed.py, not measured
 MANY_RUNS = 4
+# a long run's min/max band under its level line (app/analysis/decimate.py): light, the level reads
+ENVELOPE_ALPHA = 60
 STYLES = [Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotLine]
 
 
@@ -235,7 +247,9 @@ def _panel(p: QPainter, fig: Figure, i: int, geo: Geometry, marks: _Marks, look:
     the lane above the panels)."""
     area = geo.area(i, look.fs.height() * 1.3)
     panel = fig.panels[i]
-    lo, hi = _value_range(fig.lines[i], geo.x0, geo.x1, panel.log_y, panel.y_zero)
+    lines = fig.lines[i]
+    top = _spike_top(lines, fig.units[i], geo, panel.log_y)
+    lo, hi = _value_range(lines, geo.x0, geo.x1, panel.log_y, panel.y_zero, top)
     refs = [r for r in fig.references if r.panel == i and not panel.log_y]
     hi = max([hi, *(r.y * 1.06 for r in refs)])  # a limit the curve stays under is still shown
     plot = Plot(area, lo, hi, panel.log_y, fig.units[i])
@@ -243,7 +257,11 @@ def _panel(p: QPainter, fig: Figure, i: int, geo: Geometry, marks: _Marks, look:
     grid(p, geo, plot, look)
     _steps(p, fig, geo, area, look, labels=i == len(fig.panels) - 1)
     _heading(p, fig, i, area, look)
-    _curves(p, fig.panels[i], fig.lines[i], geo, plot, look)
+    _curves(p, fig.panels[i], lines, geo, plot, look, top)
+    if lo > 0 and [r.metric for r in panel.refs] == ["tps"]:  # an axis not from 0 magnifies a small gap: say it
+        _gap(p, gap_note([mean_of(_in_window(ln, geo.x0, geo.x1)) for ln in lines]), area, look)
+    if top is not None:
+        _peak_marks(p, lines, fig.units[i], top, geo, plot, look)
     _references(p, refs, plot, look)
 
 
@@ -306,9 +324,50 @@ def _steps(p: QPainter, fig: Figure, geo: Geometry, area: QRectF, look: Look, la
             p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
 
-def _value_range(lines: list[Line], x0: float, x1: float, log: bool = False, zero: bool = False) -> tuple[float, float]:
-    """The span of the lines' finite values in the time window, padded (in decades on a log axis)."""
+def _gap(p: QPainter, note: str, area: QRectF, look: Look) -> None:
+    """The runs' relative gap at the right of the heading row (a one-series panel has no legend there)."""
+    if note:
+        p.setFont(look.small)
+        p.setPen(look.text)
+        x = area.right() - look.fs.horizontalAdvance(note)
+        p.drawText(QPointF(x, area.top() - look.fs.height() * 0.35), note)
+
+
+def _spike_top(lines: list[Line], unit: str, geo: Geometry, log: bool) -> float | None:
+    """Where a duration panel one spike would flatten is cut (app/analysis/spikes.py), as the window cuts it."""
+    if log or not is_duration(unit):
+        return None
+    return clip_top([_in_window(ln, geo.x0, geo.x1) for ln in lines])
+
+
+def _peak_marks(p: QPainter, lines: list[Line], unit: str, top: float, geo: Geometry, plot: Plot, look: Look) -> None:
+    """Each clipped peak's value at the top of the panel, in its run's colour, on a veil."""
+    p.setFont(look.small)
+    fs = look.fs
+    boxes: list[QRectF] = []
+    for ln in lines:
+        keep = (ln.x >= geo.x0) & (ln.x <= geo.x1)
+        for px, py in peaks(ln.x[keep], ln.y[keep], top):
+            text = f"\u25b2 {reading(py, unit)}"
+            w = fs.horizontalAdvance(text) + 4
+            x = min(max(float(geo.sx(px)) - w / 2, plot.area.left()), plot.area.right() - w)
+            box = QRectF(x, plot.area.top() + 1, w, fs.height())
+            if any(box.intersects(b) for b in boxes):  # a higher peak's mark is there: it says enough
+                continue
+            boxes.append(box)
+            p.fillRect(box, _veil(look))
+            p.setPen(QColor(look.color[ln.run]))
+            p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+
+
+def _value_range(
+    lines: list[Line], x0: float, x1: float, log: bool = False, zero: bool = False, top: float | None = None
+) -> tuple[float, float]:
+    """The span of the lines' finite values in the time window, padded (in decades on a log axis),
+    up to `top` when a spike is cut there."""
     ys = [_in_window(ln, x0, x1) for ln in lines]
+    if top is not None:
+        ys = [np.minimum(y, top) for y in ys]
     if log:
         ys = [_log10(y) for y in ys]
     spans = [s for s in map(_finite_span, ys) if s is not None]
@@ -413,19 +472,36 @@ def _heading(p: QPainter, fig: Figure, i: int, area: QRectF, look: Look) -> None
     p.drawText(QPointF(area.left(), area.top() - look.fs.height() * 0.35), heading)
 
 
-def _curves(p: QPainter, panel: Panel, lines: list[Line], geo: Geometry, plot: Plot, look: Look) -> None:
+def _curves(
+    p: QPainter, panel: Panel, lines: list[Line], geo: Geometry, plot: Plot, look: Look, top: float | None = None
+) -> None:
     """The lines, clipped to the panel, decimated to the pixels they occupy: colour is the run,
     line style the metric (its place in the panel), as in the window. The line that covers the
-    most of the panel is drawn first, so a quiet run stays visible over a noisy one."""
+    most of the panel is drawn first, so a quiet run stays visible over a noisy one. Values above
+    `top` (a cut spike) are drawn at it; a dense line (a long run) is its level over a light band."""
     p.save()
     p.setClipRect(plot.area)
     curves: list[tuple[float, int, Line, np.ndarray, np.ndarray]] = []
+    levels = []
+    width = int(plot.area.width())
     for ln in lines:
-        xs, yv = minmax_view(ln.x, ln.y, geo.x0, geo.x1, int(plot.area.width()))  # the window's points
+        x, y = as_steps(ln.x, ln.y) if drawn_as_steps(ln.ref, ln.unit) else (ln.x, ln.y)
+        y = y if top is None else np.minimum(y, top)
+        xs, yv = minmax_view(x, y, geo.x0, geo.x1, width)  # the window's points
         sy = np.asarray(plot.sy(yv))
         ink = float(np.nansum(np.abs(np.diff(sy)))) if len(sy) > 1 else 0.0
         curves.append((-ink, len(curves), ln, np.asarray(geo.sx(xs)), sy))
+        level = minmax_level(x, y, geo.x0, geo.x1, width)
+        if level is not None:
+            levels.append((ln, np.asarray(geo.sx(level[0])), np.asarray(plot.sy(level[1]))))
+    dense = {id(ln) for ln, _, _ in levels}
     for _, _, ln, sx, sy in sorted(curves, key=lambda c: (c[0], c[1])):
+        j = panel.refs.index(ln.ref) if ln.ref in panel.refs else 0
+        color = QColor(look.color[ln.run])
+        color.setAlpha(min(look.alpha, ENVELOPE_ALPHA) if id(ln) in dense else look.alpha)
+        p.setPen(QPen(color, look.line, Qt.PenStyle.SolidLine if id(ln) in dense else STYLES[j % len(STYLES)]))
+        polyline(p, sx, sy)
+    for ln, sx, sy in levels:  # every level over every band
         j = panel.refs.index(ln.ref) if ln.ref in panel.refs else 0
         color = QColor(look.color[ln.run])
         color.setAlpha(look.alpha)

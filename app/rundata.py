@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from benchlens.app.analysis import server_rate
-from benchlens.app.analysis.layout import THROUGHPUT_FORMATS
+from benchlens.app.analysis.layout import THROUGHPUT_FORMATS, command
 from benchlens.app.model import Annotation, Run, SeriesInfo, SeriesRef
 from benchlens.app.store import Library
 from benchlens.importers._types import SourceMeta
@@ -25,6 +25,8 @@ class LibraryRunData:
         self._series: dict[int, dict[SeriesRef, SeriesInfo]] = {}
         self._data: dict[tuple[int, SeriesRef], tuple[np.ndarray, np.ndarray] | None] = {}
         self._meta: dict[int, list[tuple[str, SourceMeta]]] = {}
+        self.commands: dict[tuple[int, SeriesRef], str] = {}  # a command's processes (with PIDs) per run
+        self._made: dict[tuple[int, SeriesRef], SeriesInfo | None] = {}  # pidstat series by command
 
     def invalidate(self) -> None:
         """Forget everything read (runs were imported, renamed or deleted)."""
@@ -32,6 +34,8 @@ class LibraryRunData:
         self._series.clear()
         self._data.clear()
         self._meta.clear()
+        self.commands.clear()
+        self._made.clear()
 
     # ---- runs -----------------------------------------------------------------------------------
     def runs(self) -> list[Run]:
@@ -84,7 +88,37 @@ class LibraryRunData:
         return list(self.series(run_id))
 
     def info(self, run_id: int, ref: SeriesRef) -> SeriesInfo | None:
-        return self.series(run_id).get(ref)
+        got = self.series(run_id).get(ref)
+        if got is not None or ref.format != "pidstat":
+            return got
+        if (run_id, ref) not in self._made:
+            self._made[(run_id, ref)] = self._by_command(run_id, ref)
+        return self._made[(run_id, ref)]
+
+    def _by_command(self, run_id: int, ref: SeriesRef) -> SeriesInfo | None:
+        """pidstat's processes of one command (`mariadbd`, whatever its PID in this run), summed:
+        how a comparison matches them across runs (layout.command). Made when first asked."""
+        stored = self.series(run_id)
+        same = [
+            s
+            for r, s in stored.items()
+            if r.format == "pidstat" and r.metric == ref.metric and command(r.entity) == ref.entity
+        ]
+        if not same or not ref.entity:
+            return None
+        parts = [d for s in same if (d := self.data(run_id, s.ref)) is not None and len(d[0])]
+        if not parts:
+            return None
+        t = np.unique(np.concatenate([p[0] for p in parts]))
+        total, seen = np.zeros(len(t)), np.zeros(len(t), bool)
+        for pt, pv in parts:
+            at, ok = np.searchsorted(t, pt), np.isfinite(pv)
+            np.add.at(total, at[ok], pv[ok])
+            seen[at[ok]] = True
+        self._data[(run_id, ref)] = (t, np.where(seen, total, np.nan))
+        self.commands[(run_id, ref)] = ", ".join(sorted(s.entity for s in same))
+        first = same[0]
+        return SeriesInfo(-1, first.source_id, "pidstat", ref.metric, ref.entity, first.unit, len(t), t[0], t[-1])
 
     def unit(self, run_id: int, ref: SeriesRef) -> str:
         info = self.info(run_id, ref)
@@ -95,7 +129,8 @@ class LibraryRunData:
         key = (run_id, ref)
         if key not in self._data:
             info = self.info(run_id, ref)
-            self._data[key] = self.lib.load(info) if info is not None else None
+            if key not in self._data:  # else made by info (a pidstat command's processes)
+                self._data[key] = self.lib.load(info) if info is not None else None
         return self._data[key]
 
     def source_meta(self, run_id: int, fmt: str) -> list[SourceMeta]:

@@ -107,6 +107,68 @@ def _numbers(base: list[float], scale: float) -> list[str]:
     return ["0" if abs(v) < step * 1e-9 else f"{v:.{decimals}f}" for v in scaled]
 
 
+# ---- values in text (a table cell, a tree row, a tooltip) ---------------------------------------
+def reading(v: float, unit: str = "") -> str:
+    """One value as a person reads it, with its unit: three significant digits in the prefix the
+    value calls for (`5.8 MB/s`, not `0.00583 GB/s`; `3.4 ms`; `95,410`, never `9.541e+04`)."""
+    return _reading(v, unit, _scale_for(abs(v), unit))
+
+
+def reading_span(a: float, b: float, unit: str = "") -> str:
+    """'4.7 → 379 MB/s': both values in the unit of the larger when the smaller still reads in it
+    (0.1 of it or more, or 0); else each in its own (`5.8 MB/s → 1.81 GB/s`, not `0.00583 → 1.81`)."""
+    big = max(abs(a), abs(b))
+    scale = _scale_for(big, unit)
+    small = min(abs(a), abs(b))
+    if small == 0 or small / scale[0] >= 0.1 or not math.isfinite(big):
+        return f"{_number(a / scale[0])} → {_reading(b, unit, scale)}"
+    return f"{reading(a, unit)} → {reading(b, unit)}"
+
+
+def row_unit(values: Sequence[float], unit: str) -> tuple[float, str]:
+    """(divisor, unit) of a table row of one series' statistics: bytes and durations in the unit
+    their largest value calls for (a latency row reading 39918.4 ms is in s); others as stored."""
+    big = max((abs(v) for v in values if math.isfinite(v)), default=0.0)
+    if _split(unit)[0] not in _SCALED or big == 0:
+        return 1.0, unit
+    scale, name = _scale_for(big, unit)
+    return scale, name.strip()
+
+
+def _scale_for(v: float, unit: str) -> tuple[float, str]:
+    """(divisor, the unit written) for a value of magnitude v in `unit`."""
+    head, tail = _split(unit)
+    if unit == "%":
+        return 1.0, " %"
+    if head in _SCALED:
+        family, factor = _SCALED[head]
+        scale, name = next(((f, n) for f, n in _PREFIXES[family] if v * factor >= f * 0.9995), _PREFIXES[family][-1])
+        if v == 0:
+            scale, name = (1.0, "s") if family == "time" else (1.0, _PREFIXES[family][-1][1])
+        return scale / factor, f" {name}{tail}"
+    shown = UNIT_NAMES.get(unit, unit)
+    # counts in full up to a million (`95,410`), with a suffix beyond (`12.3M`)
+    scale, name = next(((f, n) for f, n in _PREFIXES["count"] if f >= 1e6 and v >= f * 0.9995), (1.0, ""))
+    return scale, name + (f" {shown}" if shown else "")
+
+
+def _reading(v: float, unit: str, scale: tuple[float, str]) -> str:
+    if not math.isfinite(v):
+        return "–"
+    return f"{_number(v / scale[0])}{scale[1]}"
+
+
+def _number(x: float) -> str:
+    """Three significant digits, in fixed notation, trailing zeros dropped: 379, 14.5, 1.81,
+    0.0583, 1,253."""
+    a = abs(x)
+    if a >= 99.95 or a == 0:
+        return f"{x:,.0f}"
+    decimals = min(6, 2 - math.floor(math.log10(a)))
+    text = f"{x:.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
 def value_ticks(lo: float, hi: float, length: float, line: float, unit: str) -> list[tuple[float, str]]:
     """Ticks of a value axis `length` px long whose labels are `line` px high: as many as fit
     with a gap between labels."""
@@ -121,6 +183,35 @@ def log_ticks(lo: float, hi: float, length: float, line: float, unit: str) -> li
     room = max(1, int(length / (line * (1 + TICK_GAP_EM))))
     kept = decades[:: max(1, math.ceil(len(decades) / room))]
     return [(float(k), format_ticks([10.0**k], unit)[0]) for k in kept]
+
+
+GAP_SAID = 0.10  # runs' means closer than this: an axis not from 0 magnifies their gap, say it
+
+
+def gap_note(means: Sequence[float]) -> str:
+    """'means within 3.1 %' for runs whose means are close, which an axis not starting at 0
+    draws far apart; '' otherwise (one run, a real gap, no mean)."""
+    ms = [m for m in means if math.isfinite(m) and m > 0]
+    if len(ms) < 2:
+        return ""
+    gap = (max(ms) - min(ms)) / max(ms)
+    return f"means within {_number(gap * 100)} %" if gap < GAP_SAID else ""
+
+
+def mean_of(v: Sequence[float] | object) -> float:
+    """The mean of a series' finite values, read from at most 10,000 of them evenly spread (the
+    gap between runs is said to a tenth of a percent: a 24 h series costs nothing)."""
+    import numpy as np
+
+    a = np.asarray(v, dtype=np.float64)
+    a = a[:: max(1, len(a) // 10_000)]
+    a = a[np.isfinite(a)]
+    return float(a.mean()) if len(a) else math.nan
+
+
+def is_duration(unit: str) -> bool:
+    """A unit of time (`ms`, `us` ...), not a rate of it (`ms/s`): a latency's or a wait's."""
+    return _SCALED.get(unit, ("", 0.0))[0] == "time"
 
 
 def speaks_unit(unit: str) -> bool:

@@ -137,3 +137,24 @@ def test_on_the_clock_the_axis_reads_dates_and_times() -> None:
     assert [t for _, t in ticks][0] == "11-22 06:00" and scale.title == "date and time (UTC)"
     ticks, scale = time_ticks(t0, t0 + 30 * 86_400, 1000, width, True, "")
     assert [t for _, t in ticks][0] == "2026-11-23" and scale.title == "date (UTC)"
+
+
+def test_a_value_in_text_reads_in_the_unit_its_size_calls_for() -> None:
+    """Issue 24: "vda writes 0.00583 → 1.81 GB/s", "9.541e+04" in the drops tree."""
+    from benchlens.app.analysis.evidence import span
+    from benchlens.app.ticks import reading, reading_span
+
+    assert reading(95410) == "95,410" and reading(12.3e6) == "12.3M" and reading(0.333) == "0.333"
+    assert reading(5830, "kB/s") == "5.83 MB/s" and reading(2932, "ms") == "2.93 s" and reading(85.4, "%") == "85.4 %"
+    assert reading(0.0000123) == "0.000012" and reading(1253, "1/s") == "1,253 /s"
+    assert reading_span(5830, 1.81e6, "kB/s") == "5.83 MB/s \u2192 1.81 GB/s"
+    assert reading_span(4708, 237648, "kB/s") == "4.71 \u2192 238 MB/s"
+    assert span(5830, 1.81e6, "kB/s") == "5.83 MB/s \u2192 1.81 GB/s" and span(0, 0.0000123, "") == "0 \u2192 0.000012"
+
+
+def test_a_small_gap_between_runs_is_said() -> None:
+    """Issue 24: an axis fitted to the values drew a 3 % gap as half the panel's height."""
+    from benchlens.app.ticks import gap_note
+
+    assert gap_note([738.669, 722.907]) == "means within 2.13 %"
+    assert gap_note([630.0, 134.0]) == "" and gap_note([700.0]) == "" and gap_note([700.0, float("nan")]) == ""

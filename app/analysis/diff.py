@@ -3,9 +3,11 @@ every series both runs have (not only the plotted ones), ranked by how much and 
 differs over each run's benchmark interval (warm-up excluded), each also per transaction, with its
 resource class; and the throughput's stability of both runs.
 
-The difference of a series is B's mean against A's, in robust sigmas of A's samples (floored at
-5% of A's level, capped as an explanation's effect is), times its importance in absolute terms
-(app/analysis/relevance.py). Per transaction (`per_transaction`): what is counted per second, divided
+The difference of a series is B's mean against A's, in robust sigmas of the runs' samples (the
+larger of A's and B's, floored at 5% of A's level, capped as an explanation's effect is), times
+its importance in absolute terms (app/analysis/relevance.py). A difference inside the runs' own
+variation (`NOISE_FLOOR`: a mean that moved less than a typical sample deviates from it) is not
+a difference: it ranks last, marked `noise`. Per transaction (`per_transaction`): what is counted per second, divided
 by the run's mean throughput (fsyncs, bytes written, waits, wait ms per transaction), and the CPU
 time a busy CPU share stands for (CPU ms per transaction, over all the run's CPUs); a level
 (latency, queue length, request size, %util, pages, threads) has none: a latency per transaction
@@ -39,6 +41,7 @@ class SeriesDiff:
     weight: float  # rank: capped |effect| x importance
     klass: str
     trx_unit: str = ""  # the unit of per_trx_a/b: "" a count, "kB", "ms", "CPU ms" ...
+    noise: bool = False  # the difference is inside the runs' own variation (NOISE_FLOOR)
 
     @property
     def change(self) -> float:
@@ -62,6 +65,7 @@ class SeriesDiff:
             "effect": f(round(self.effect, 2)),
             "score": round(self.weight, 3),
             "class": self.klass,
+            "noise": self.noise,
         }
 
 
@@ -72,16 +76,29 @@ class RunDiff:
     series: list[SeriesDiff]
     stability: tuple[Stability, Stability]
     config: ConfigDiff  # the settings that differ, listed before the series
+    tps: tuple[float, float] = (math.nan, math.nan)  # each run's mean throughput, warm-up excluded
 
     def as_json(self) -> dict[str, object]:
         return {
             "a": self.a,
             "b": self.b,
+            "throughput": {"a": _finite(self.tps[0]), "b": _finite(self.tps[1])},
             "config": self.config.as_json(),
             "stability": {"a": self.stability[0].as_json(), "b": self.stability[1].as_json()},
             "series": [s.as_json() for s in self.series],
         }
 
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
+
+
+# A difference of means within this many of the runs' own sample variation (the larger run's robust
+# sigma) is noise. Not the standard deviation: a burst of 12 s (the demo's disk stall, a foreign
+# read in pair-flushlog-2) makes it larger than the difference the burst makes. Chosen by hand.
+NOISE_FLOOR = 1.0
+# the least weight of a difference held in few of B's samples (_held): a burst still ranks. By hand.
+HELD_FLOOR = 0.2
 
 # CPU shares that are CPU time spent (idle, iowait and steal are time not spent)
 BUSY_CPU = {"us", "sy", "%user", "%usr", "%sys", "%system", "%nice", "%irq", "%soft", "%guest", "%gnice"}
@@ -164,7 +181,8 @@ def diff_runs(data: RunData, a: int, b: int, params: ExplainParams = EXPLAIN) ->
         tref = throughput(data, r)
         series = data.data(r, tref) if tref is not None else None
         stab.append(stability(*series, lo, hi) if series is not None else stability(np.zeros(0), np.zeros(0)))
-    return RunDiff(data.run(a).name, data.run(b).name, out, (stab[0], stab[1]), config_diff(data, a, b))
+    names = (data.run(a).name, data.run(b).name)
+    return RunDiff(*names, out, (stab[0], stab[1]), config_diff(data, a, b), (tps_a, tps_b))
 
 
 def _series_diff(
@@ -177,15 +195,29 @@ def _series_diff(
     unit_cpus: tuple[str, int | None, int | None] = ("", None, None),
 ) -> SeriesDiff:
     ma, mb = float(np.mean(xa)), float(np.mean(xb))
-    med = float(np.median(xa))
-    scale = max(float(np.median(np.abs(xa - med))) * MAD_TO_SIGMA, params.level_floor * abs(ma), params.min_spread)
+    sigma = max(_robust_sigma(xa), _robust_sigma(xb))
+    scale = max(sigma, params.level_floor * abs(ma), params.min_spread)
     effect = (mb - ma) / scale
     if scale == params.min_spread and mb != ma:
-        effect = math.copysign(math.inf, mb - ma)  # flat in A: no spread to count it in (explain.py does so too)
+        effect = math.copysign(math.inf, mb - ma)  # flat in both: no spread to count it in (explain.py does so too)
+    noise = abs(mb - ma) <= NOISE_FLOOR * sigma
     elsewhere = float(np.percentile(np.abs(xa), params.elsewhere_percentile))
     imp, _ = importance(ref, mb - ma, elsewhere, *wait)
     unit, cpus_a, cpus_b = unit_cpus
     per_a, trx_unit = per_transaction(ref, unit, ma, tps[0], cpus_a)
     per_b, _ = per_transaction(ref, unit, mb, tps[1], cpus_b)
-    weight = min(abs(effect), params.effect_cap) * imp
-    return SeriesDiff(ref, ma, mb, per_a, per_b, effect, weight, class_of(ref), trx_unit)
+    weight = 0.0 if noise else min(abs(effect), params.effect_cap) * imp * _held(xa, xb, mb > ma)
+    return SeriesDiff(ref, ma, mb, per_a, per_b, effect, weight, class_of(ref), trx_unit, noise)
+
+
+def _held(xa: np.ndarray, xb: np.ndarray, up: bool) -> float:
+    """How much of B is beyond A's usual range (its 5th-95th percentile) in the direction of the
+    change, at least HELD_FLOOR: a setting's effect holds all along (fsyncs 609 -> 2 /s), a 12 s
+    burst of foreign reads in a 60 s run does not, and ranks after it."""
+    lo, hi = np.percentile(xa, [5, 95])
+    share = float(np.mean(xb > hi)) if up else float(np.mean(xb < lo))
+    return max(share, HELD_FLOOR)
+
+
+def _robust_sigma(x: np.ndarray) -> float:
+    return float(np.median(np.abs(x - np.median(x)))) * MAD_TO_SIGMA

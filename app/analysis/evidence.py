@@ -45,7 +45,10 @@ def _scaled(values: Sequence[float], unit: str) -> tuple[list[float], str]:
 
 
 def _number(x: float) -> str:
-    return "0" if x == 0 else f"{x:.3g}" if abs(x) < 1e3 else f"{x:,.0f}"  # never 1.25e+03
+    if x == 0 or abs(x) >= 1e3:
+        return f"{x:,.0f}"  # never 1.25e+03
+    text = f"{x:.{min(6, 2 - math.floor(math.log10(abs(x))))}f}"  # 3 significant digits, never 1.2e-05
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def human(x: float, unit: str) -> str:
@@ -54,8 +57,11 @@ def human(x: float, unit: str) -> str:
 
 
 def span(before: float, during: float, unit: str) -> str:
-    """'4.7 → 379 MB/s': both ends in the unit of the larger one."""
+    """'4.7 → 379 MB/s': both ends in the unit of the larger one, unless the smaller would read
+    below 0.1 in it: '5.83 MB/s → 1.81 GB/s', not '0.00583 → 1.81 GB/s'."""
     (a, b), u = _scaled([before, during], unit)
+    if u != unit and 0 < min(abs(a), abs(b)) < 0.1:
+        return f"{human(before, unit)} → {human(during, unit)}"
     return f"{_number(a)} \u2192 {_number(b)} {u}".rstrip()
 
 

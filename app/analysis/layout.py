@@ -7,9 +7,10 @@ else dstat's bytes; iostat, else diskstats, sar -d or dstat); the busiest networ
 DEV or dstat, when the folder has one); the processes that used most CPU (pidstat, at most
 TOP_PROCESSES); and the one database panel that shows what explains the runs' drops (checkpoint
 age for a flushing stall, the history list for a purge lag, the top waits for locks and latches),
-else the one that moved most in these runs; it comes right after throughput and latency when it
-explains the drops better than CPU and disk do. The other candidates (the
-disk's IOPS and await, the database panels not chosen) are `more_panels`, one click away. The
+else the one that moved most in these runs. Under throughput and latency come the panels whose
+resource explains the drops, most first, so that they are in the first four; a panel whose every
+series is flat (an idle interface at 0 B/s) is never in it. The other candidates (the
+disk's IOPS and await, the database panels not chosen, flat panels) are `more_panels`, one click away. The
 blog preset of `benchlens export` is the same story in at most BLOG_PANELS panels (`blog_panels`).
 """
 
@@ -91,6 +92,11 @@ def shortened(label: str, limit: int) -> str:
 _TASK_ID = re.compile(r" \d+(?:/\d+)?$")  # pidstat's `mysqld 1234`, a thread's `mysqld 1234/1250`
 
 
+def command(entity: str) -> str:
+    """A pidstat process without its PID: `mariadbd 1234` -> `mariadbd`, what matches it across runs."""
+    return _TASK_ID.sub("", entity)
+
+
 def _without_unneeded_ids(names: list[str]) -> list[str]:
     """Processes by their command alone when no two of them share one (`sysbench`, not `sysbench
     20465`, which a narrow legend would cut to `…nch 20465`); with their ids when they do."""
@@ -136,6 +142,7 @@ DISK_FORMATS = ("iostat", "diskstats", "sar")
 NETWORK_SOURCES = (("sar", "rxkB/s", "txkB/s", "kB/s"), ("dstat", "net.recv", "net.send", "B/s"))
 # The database panels, in the order that breaks a tie (and decides when nothing rates them).
 DATABASE_ROLES = ("checkpoint_age", "history_list", "waits")
+HEAD_ROLES = ("throughput", "latency")  # always shown, always first
 # panels of the blog preset: a 1200x675 figure keeps about 110 px of plot per panel with 4, the
 # height the window never goes below (issue 12); throughput and latency stay, the panels that
 # explain them compete for the rest
@@ -156,6 +163,8 @@ ROLE_CLASSES = {
 Rating = Callable[[SeriesRef], float]
 # how much a resource class (ROLE_CLASSES' values) explains the runs' drops, 0 when nothing does
 Explains = Callable[[str], float]
+# a series that says nothing: flat in every run
+Flat = Callable[[SeriesRef], bool]
 
 
 def layout_for_runs(
@@ -167,8 +176,8 @@ def layout_for_runs(
     """The default layout of a comparison: the series any run has, devices rated by their highest
     mean over the runs, the database panel by what explains the drops (`explains`), then by how
     much it moved. The window and `benchlens export` both use it."""
-    have, load, spread = _rated(runs, available, data)
-    return default_panels(have, load, spread, explains)
+    have, load, spread, flat = _rated(runs, available, data)
+    return default_panels(have, load, spread, explains, flat)
 
 
 def more_for_runs(
@@ -178,8 +187,8 @@ def more_for_runs(
     explains: Explains | None = None,
 ) -> list[Panel]:
     """The candidates the default layout of these runs leaves out ("More panels")."""
-    have, load, spread = _rated(runs, available, data)
-    return more_panels(have, load, spread, explains)
+    have, load, spread, flat = _rated(runs, available, data)
+    return more_panels(have, load, spread, explains, flat)
 
 
 def blog_for_runs(
@@ -189,15 +198,15 @@ def blog_for_runs(
     explains: Explains | None = None,
 ) -> list[Panel]:
     """The blog preset's panels of these runs (blog_panels)."""
-    have, load, spread = _rated(runs, available, data)
-    return blog_panels(have, load, spread, explains)
+    have, load, spread, flat = _rated(runs, available, data)
+    return blog_panels(have, load, spread, explains, flat)
 
 
 def _rated(
     runs: Iterable[int],
     available: Callable[[int], Iterable[SeriesRef]],
     data: Callable[[int, SeriesRef], tuple[np.ndarray, np.ndarray] | None],
-) -> tuple[set[SeriesRef], Rating, Rating]:
+) -> tuple[set[SeriesRef], Rating, Rating, Flat]:
     runs = list(runs)
     have: set[SeriesRef] = set()
     for r in runs:
@@ -221,7 +230,13 @@ def _rated(
         """How much a series moved: its largest coefficient of variation over the runs."""
         return max((float(v.std() / abs(v.mean())) for v in values(ref) if v.mean() != 0), default=0.0)
 
-    return have, load, spread
+    def flat(ref: SeriesRef) -> bool:
+        """Every sample of every run the same (an interface at 0 B/s all along); a lone sample is
+        not flat: nothing says it would not move."""
+        got = [v for v in values(ref) if v.size]
+        return sum(v.size for v in got) > 1 and len({float(x) for v in got for x in (v.min(), v.max())}) == 1
+
+    return have, load, spread, flat
 
 
 def default_panels(
@@ -229,13 +244,14 @@ def default_panels(
     load: Rating | None = None,
     spread: Rating | None = None,
     explains: Explains | None = None,
+    flat: Flat | None = None,
 ) -> list[Panel]:
     """The layout a performance engineer starts from. `load` rates a device's activity (e.g. its
     mean %util) to pick the busiest one, without it the first device in name order; `explains`
     rates a resource class by how much it explains the drops and `spread` how much a database
     series moved, to pick one database panel: the one whose classes explain most, then the one
     that moved most, then the first of DATABASE_ROLES the runs have."""
-    return [p for _, p in _story(available, load, spread, explains)]
+    return [p for _, p in _story(available, load, spread, explains, flat)]
 
 
 def blog_panels(
@@ -243,13 +259,14 @@ def blog_panels(
     load: Rating | None = None,
     spread: Rating | None = None,
     explains: Explains | None = None,
+    flat: Flat | None = None,
 ) -> list[Panel]:
     """The default layout cut to BLOG_PANELS: throughput and latency, then of CPU, the disk and
     the database panel those whose resource best explains the drops (`explains` rates a resource
     class of ROLE_CLASSES, e.g. by its weight in the drops' explanations), then those whose first
     series moved most (`spread`); in the story's order."""
-    story = _story(available, load, spread, explains)
-    head = [k for k, _ in story if k in ("throughput", "latency")]
+    story = _story(available, load, spread, explains, flat)
+    head = [k for k, _ in story if k in HEAD_ROLES]
     why, moved = explains or (lambda _: 0.0), spread or (lambda _: 0.0)
     panels = dict(story)
 
@@ -262,28 +279,37 @@ def blog_panels(
 
 
 def _story(
-    available: Iterable[SeriesRef], load: Rating | None, spread: Rating | None, explains: Explains | None = None
+    available: Iterable[SeriesRef],
+    load: Rating | None,
+    spread: Rating | None,
+    explains: Explains | None = None,
+    flat: Flat | None = None,
 ) -> list[tuple[str, Panel]]:
-    """default_panels with each panel's role."""
+    """default_panels with each panel's role: throughput and latency, then the panels whose
+    resource explains the drops, most first (a CPU hog's CPU and top processes, a purge lag's
+    history list: in the first four, above the fold of a laptop's window), then the rest in the
+    story's order. A panel whose every series is `flat` (an interface at 0 B/s all
+    along) stays out: it is in more_panels."""
     roles = dict(candidate_panels(available, load))
-    chosen: list[tuple[str, Panel]] = [(k, roles[k]) for k in ("throughput", "latency", "cpu") if k in roles]
+    if flat is not None:
+        roles = {k: p for k, p in roles.items() if k in HEAD_ROLES or not all(flat(r) for r in p.refs)}
+    chosen: list[tuple[str, Panel]] = [(k, roles[k]) for k in (*HEAD_ROLES, "cpu") if k in roles]
     disk = next((k for k in ("disk_util", "disk_iops", "disk_io") if k in roles), None)
     if disk is not None:
         chosen.append((disk, roles[disk]))
     chosen += [(k, roles[k]) for k in ("network", "processes") if k in roles]
+    rate, why = spread or (lambda _: 0.0), explains or (lambda _: 0.0)
+
+    def weight(role: str) -> float:
+        return max((why(c) for c in ROLE_CLASSES.get(role, ())), default=0.0)
+
     database = [k for k in DATABASE_ROLES if k in roles]
     if database:
-        rate, why = spread or (lambda _: 0.0), explains or (lambda _: 0.0)
-
-        def weight(role: str) -> float:
-            return max((why(c) for c in ROLE_CLASSES.get(role, ())), default=0.0)
-
         best = max(database, key=lambda k: (weight(k), rate(roles[k].refs[0]), -DATABASE_ROLES.index(k)))
-        # what explains the drops best goes right under them: above the fold of a laptop's window
-        first = weight(best) > 0 and all(weight(best) > weight(k) for k, _ in chosen)
-        at = sum(k in ("throughput", "latency") for k, _ in chosen) if first else len(chosen)
-        chosen.insert(at, (best, roles[best]))
-    return chosen
+        chosen.append((best, roles[best]))
+    head = [c for c in chosen if c[0] in HEAD_ROLES]
+    # a stable sort: what explains nothing keeps the story's order
+    return head + sorted((c for c in chosen if c[0] not in HEAD_ROLES), key=lambda c: -weight(c[0]))
 
 
 def more_panels(
@@ -291,10 +317,11 @@ def more_panels(
     load: Rating | None = None,
     spread: Rating | None = None,
     explains: Explains | None = None,
+    flat: Flat | None = None,
 ) -> list[Panel]:
     """Every candidate panel the default layout leaves out, in the candidates' order."""
     have = list(available)
-    shown = default_panels(have, load, spread, explains)
+    shown = default_panels(have, load, spread, explains, flat)
     return [p for _, p in candidate_panels(have, load) if p not in shown]
 
 
@@ -399,7 +426,12 @@ def _network_panels(have: set[SeriesRef], load: Rating | None) -> list[tuple[str
 
 
 def _process_panels(have: set[SeriesRef], load: Rating | None) -> list[tuple[str, Panel]]:
-    """The processes (pidstat) that used most CPU, at most TOP_PROCESSES of them in one panel."""
-    procs = [r for r in have if r.format == "pidstat" and r.metric == "%CPU" and r.entity]
+    """The processes (pidstat) that used most CPU, at most TOP_PROCESSES of them in one panel, by
+    command: each run's `mariadbd` is one entry whatever its PID (the run data sums a command's
+    processes: app/rundata.py)."""
+    procs = {
+        SeriesRef("pidstat", "%CPU", command(r.entity)) for r in have if r.format == "pidstat" and r.metric == "%CPU"
+    }
+    procs = {r for r in procs if r.entity}
     top = sorted(procs, key=lambda r: (-(load(r) if load else 0.0), r.entity))[:TOP_PROCESSES]
     return [("processes", Panel("Top processes: CPU (%)", top, y_zero=True))] if top else []

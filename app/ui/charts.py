@@ -27,7 +27,7 @@ from benchlens.app.figure import references, step_marks
 from benchlens.app.ticks import heading
 from benchlens.app.ui import mime
 from benchlens.app.ui.axes import TimeAxis, ValueAxis
-from benchlens.app.ui.curves import Decimated, add_curves
+from benchlens.app.ui.curves import Decimated, add_curves, process_tip, run_gap
 from benchlens.app.ui.legends import RunLegend, fit_title, series_clicked
 from benchlens.app.ui.marks import LabelLane, MarkLabels, add_references, add_step_marks, draw_findings
 from benchlens.app.ui.navigation import TimeNavigator, fit_whole
@@ -218,13 +218,14 @@ class ComparisonView(QWidget):
         plot.showGrid(x=True, y=True, alpha=self.theme.grid_alpha)
         # The unit once, next to the title; the metrics' line styles beside it, above the plot
         # area (a legend inside it covered the curves), as the export draws its headings.
-        title = heading(panel.title, unit, [r.metric for r in panel.refs])
+        title = heading(panel.title, unit, [r.metric for r in panel.refs]) + run_gap(s, panel, runs)
         fit_title(plot, title, panel, self.theme)
         plot.hideAxis("bottom")  # one time axis, in the strip under the column
         # Panning in time leaves value axes and titles unchanged: Qt re-blits them from a pixmap.
         plot.getAxis("left").setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         plot.titleLabel.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         first_x = self._add_curves(i, plot, panel, runs)
+        plot.titleLabel.setToolTip(process_tip(s, panel, runs))
         apply_scale(plot, panel, first_x)
         line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(self.theme.muted, width=1))
         line.hide()  # until the mouse is over the charts (else a line at x = 0)
@@ -246,7 +247,7 @@ class ComparisonView(QWidget):
         """The panel's curves (app/ui/curves.py); returns the first x drawn."""
         drawn = add_curves(self.session, i, plot, panel, runs)
         for d in drawn:
-            self.decimated.add(i, d.item, d.pyramid)
+            self.decimated.add(i, d.item, d.pyramid, d.level)
             self.curves.append(d.curve)
         return float(drawn[0].curve.x[0]) if drawn else None
 

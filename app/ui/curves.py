@@ -1,7 +1,10 @@
 """The curves of the chart column: each run's series in its colour and each metric in its line
 style, drawn from a min/max pyramid (app/analysis/decimate.py) so that any pan or zoom asks for
 about two points per pixel column and a 1 s stall still shows; the panels scrolled out of view
-skip a pan or zoom and catch up when they come back."""
+skip a pan or zoom and catch up when they come back. Beyond a few samples per pixel (a long run)
+the min/max band turns light and the level (bin medians) is drawn over it. A duration panel that
+one spike would flatten is drawn up to its usual range, the spike marked with its value
+(app/analysis/spikes.py)."""
 
 from __future__ import annotations
 
@@ -11,14 +14,18 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QPen
 
-from benchlens.app.analysis.decimate import MinMaxPyramid
+from benchlens.app.analysis.decimate import PYRAMID, MinMaxPyramid, as_steps, drawn_as_steps
 from benchlens.app.analysis.layout import Panel
-from benchlens.app.render import MANY_RUNS
+from benchlens.app.analysis.spikes import clip_top, peaks
+from benchlens.app.model import SeriesRef
+from benchlens.app.render import ENVELOPE_ALPHA, MANY_RUNS
+from benchlens.app.ticks import gap_note, is_duration, mean_of, reading
 from benchlens.app.ui.readout import Curve
 from benchlens.app.ui.session import Session
 
+MARK_APART = 0.08  # clipped-peak marks at least this share of the run apart
 STYLES = [Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotLine]
 
 
@@ -37,12 +44,15 @@ class Decimated:
 
     entries: list[tuple[int, pg.PlotCurveItem, MinMaxPyramid]] = field(default_factory=list)
     stale: set[int] = field(default_factory=set)  # panels out of view that missed a zoom or pan
+    levels: dict[int, pg.PlotCurveItem] = field(default_factory=dict)  # by id of the band's item
 
     def __iter__(self) -> Iterator[tuple[int, pg.PlotCurveItem, MinMaxPyramid]]:
         return iter(self.entries)
 
-    def add(self, panel: int, item: pg.PlotCurveItem, pyramid: MinMaxPyramid) -> None:
+    def add(self, panel: int, item: pg.PlotCurveItem, pyramid: MinMaxPyramid, level: pg.PlotCurveItem | None) -> None:
         self.entries.append((panel, item, pyramid))
+        if level is not None:
+            self.levels[id(item)] = level
 
     def show_range(self, x_range: tuple[float, float], pixels: int, shown: set[int], panels: int) -> None:
         """A new x range: the panels in view get their points now, the others when they come back."""
@@ -55,8 +65,57 @@ class Decimated:
         for panel, item, pyramid in self.entries:
             if panel in wanted:
                 shift = item.pos().x()  # a run being dragged is drawn shifted
-                xs, ys = pyramid.view(x_range[0] - shift, x_range[1] - shift, pixels)
+                x0, x1 = x_range[0] - shift, x_range[1] - shift
+                level = self.levels.get(id(item))
+                points = pyramid.level(x0, x1, pixels) if level is not None else None
+                # under a level line the light band needs no more than a bin per 2 pixels: half the points to paint
+                xs, ys = pyramid.view(x0, x1, pixels // 2 if points is not None else pixels)
                 item.setData(xs, ys, connect="finite")
+                if level is not None:
+                    show_level(item, level, points)
+
+
+def show_level(band: pg.PlotCurveItem, level: pg.PlotCurveItem, points: tuple[np.ndarray, np.ndarray] | None) -> None:
+    """The level line over a light band where the view is dense; the band alone, in full, where
+    not. Both pens are made once per curve (a pen per pan cost 19 ms over bench/ui_speed.py's 20 steps)."""
+    full, light = _pens(band, level)
+    if points is None:
+        level.hide()
+    else:
+        # a line without gaps is joined point to point: pyqtgraph's "finite" path costs more per pan
+        level.setData(*points, connect="all" if np.isfinite(points[1]).all() else "finite")
+        level.show()
+    pen = full if points is None else light
+    if band.opts["pen"] is not pen:
+        band.setPen(pen)
+
+
+def _pens(band: pg.PlotCurveItem, level: pg.PlotCurveItem) -> tuple[QPen, QPen]:
+    """(the curve's own pen, the light solid one of its band), kept on the level item."""
+    pens = level.property("pens")
+    if pens is None:
+        full = pg.mkPen(level.opts["pen"])
+        light = pg.mkPen(full)
+        light.setStyle(Qt.PenStyle.SolidLine)  # the band is a fill of the range, its style is the level's
+        light.setColor(_faded(full.color(), _background(band)))
+        pens = (full, light)
+        level.setProperty("pens", pens)
+    return pens
+
+
+def _background(item: pg.PlotCurveItem) -> QColor:
+    scene = item.scene()
+    views = scene.views() if scene is not None else []
+    return views[0].backgroundBrush().color() if views else QColor("white")
+
+
+def _faded(color: QColor, background: QColor) -> QColor:
+    """The colour at ENVELOPE_ALPHA over the background, opaque: what the export's translucent band
+    looks like, painted without blending (a translucent band made a pan 30 % slower)."""
+    a = min(color.alphaF(), ENVELOPE_ALPHA / 255)
+    fg, bg = (color.redF(), color.greenF(), color.blueF()), (background.redF(), background.greenF(), background.blueF())
+    r, g, b = (a * c + (1 - a) * d for c, d in zip(fg, bg, strict=True))
+    return QColor.fromRgbF(r, g, b)
 
 
 @dataclass(frozen=True)
@@ -64,6 +123,7 @@ class Drawn:
     item: pg.PlotCurveItem
     pyramid: MinMaxPyramid
     curve: Curve  # as the readout reads it
+    level: pg.PlotCurveItem | None = None  # the level line of a series long enough to need one
 
 
 def add_curves(session: Session, index: int, plot: pg.PlotItem, panel: Panel, runs: list[int]) -> list[Drawn]:
@@ -73,23 +133,66 @@ def add_curves(session: Session, index: int, plot: pg.PlotItem, panel: Panel, ru
     s = session
     alpha = round(255 / max(1.0, len(runs) / MANY_RUNS) ** 0.5)
     drawn: list[tuple[float, Drawn]] = []
-    for ref in panel.shown():
-        j = panel.refs.index(ref)  # the style of its place in the panel, hidden ones included
-        for r in runs:
-            d = s.data(r, ref)
-            if d is None or not len(d[0]):
-                continue
-            x = s.x_of(r, d[0])
-            color = QColor(s.color(r))
-            color.setAlpha(alpha)
-            pen = pg.mkPen(color, width=1, style=STYLES[j % len(STYLES)])
-            pyramid = MinMaxPyramid(x, d[1])
-            xs, ys = pyramid.view(float(x[0]), float(x[-1]), 2000)
-            # a bare curve item: PlotDataItem's extra layers doubled the cost of a pan's setData
-            item = pg.PlotCurveItem(xs, ys, pen=pen, connect="finite")
-            plot.addItem(item)
-            item.setProperty("run", r)
-            drawn.append((ink(ys), Drawn(item, pyramid, Curve.of(index, r, ref, x, d[1], s.unit(r, ref)))))
+    series = [
+        (j, ref, r, d) for j, ref in _styled(panel) for r in runs if (d := s.data(r, ref)) is not None and len(d[0])
+    ]
+    units = {s.unit(r, ref) for _, ref, r, _ in series}
+    top = clip_top([d[1] for *_, d in series]) if len(units) == 1 and is_duration(*units) and not panel.log_y else None
+    for j, ref, r, d in series:
+        x, unit = s.x_of(r, d[0]), s.unit(r, ref)
+        color = QColor(s.color(r))
+        color.setAlpha(alpha)
+        pen = pg.mkPen(color, width=1, style=STYLES[j % len(STYLES)])
+        drawn_x, drawn_y = as_steps(x, d[1]) if drawn_as_steps(ref, unit) else (x, d[1])
+        pyramid = MinMaxPyramid(drawn_x, drawn_y if top is None else np.minimum(drawn_y, top))
+        xs, ys = pyramid.view(float(x[0]), float(x[-1]), 2000)
+        # a bare curve item: PlotDataItem's extra layers doubled the cost of a pan's setData
+        item = pg.PlotCurveItem(xs, ys, pen=pen, connect="finite")
+        plot.addItem(item)
+        item.setProperty("run", r)
+        level = None
+        if len(x) > PYRAMID.level_from * 200:  # dense enough, on a 200 px plot, to need a level line
+            level = pg.PlotCurveItem(pen=pen, connect="finite")
+            level.setProperty("run", r)
+            plot.addItem(level)
+            show_level(item, level, pyramid.level(float(x[0]), float(x[-1]), 2000))
+        apart = MARK_APART * float(x[-1] - x[0])  # the whole run is shown first: about a mark's width
+        for px, py in peaks(x, d[1], top, apart) if top is not None else ():
+            mark = pg.TextItem(f"\u25b2 {reading(py, unit)}", color=QColor(s.color(r)), anchor=(0.5, 0.0))
+            mark.setPos(px, top)
+            plot.addItem(mark, ignoreBounds=True)
+        drawn.append((ink(ys), Drawn(item, pyramid, Curve.of(index, r, ref, x, d[1], unit), level)))
     for rank, (_, c) in enumerate(sorted(drawn, key=lambda d: -d[0])):
         c.item.setZValue(rank)  # the noisiest first, under the quieter runs
+        if c.level is not None:
+            c.level.setZValue(len(drawn) + rank)  # every level line over every band
     return [c for _, c in drawn]
+
+
+def _styled(panel: Panel) -> list[tuple[int, SeriesRef]]:
+    """The shown series with the style of their place in the panel, hidden ones included."""
+    return [(panel.refs.index(ref), ref) for ref in panel.shown()]
+
+
+def process_tip(session: Session, panel: Panel, runs: list[int]) -> str:
+    """The PIDs behind each command of a processes panel, per run (the panel matches processes by
+    command across runs: app/rundata.py)."""
+    s = session
+    tips = [
+        f"{ref.entity} in {s.run(r).name}: {pids}"
+        for ref in panel.refs
+        if ref.format == "pidstat"
+        for r in runs
+        if (pids := s.rundata.commands.get((r, ref)))
+    ]
+    return "\n".join(tips)
+
+
+def run_gap(session: Session, panel: Panel, runs: list[int]) -> str:
+    """'  ·  means within 3.1 %' for a throughput panel whose runs are close: its axis, fitted to the
+    values, not from 0, magnifies their gap (the export says it too)."""
+    if len(panel.refs) != 1 or panel.y_zero or panel.log_y or panel.refs[0].metric != "tps":
+        return ""
+    means = [mean_of(d[1]) for r in runs if (d := session.data(r, panel.refs[0])) is not None and len(d[1])]
+    note = gap_note(means)
+    return f"  \u00b7  {note}" if note else ""

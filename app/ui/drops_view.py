@@ -26,6 +26,8 @@ from benchlens.app.analysis.drops import SENSITIVITY
 from benchlens.app.analysis.run_drops import Findings, RecurringDrops, RunDrop
 from benchlens.app.model import SeriesRef
 from benchlens.app.palette import readable
+from benchlens.app.ticks import reading_span
+from benchlens.app.ui.changed_view import effect
 from benchlens.app.ui.marks import decided
 from benchlens.app.ui.navigation import around
 from benchlens.app.ui.session import Session
@@ -127,8 +129,9 @@ class DropsView(QWidget):
         item.setData(0, DROP, (r, rd))
         for c in rd.explain:
             arrow = "\u2191" if c.change > 0 else "\u2193"
-            text = f"{arrow} {c.ref.spec()}  {c.before:.4g} \u2192 {c.during:.4g}"
-            child = QTreeWidgetItem(item, [text, c.effect()])
+            unit = self.session.unit(r, c.ref)  # one unit chosen for the values, never 9.541e+04
+            text = f"{arrow} {c.ref.spec()}  {reading_span(c.before, c.during, unit)}"
+            child = QTreeWidgetItem(item, [text, effect(c, unit)])
             child.setData(0, REF, c.ref)
             tip = f"{text}\neffect size: shift during the drop over the spread of the steady state"
             if c.similar:

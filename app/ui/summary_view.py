@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from benchlens.app.analysis.summary import WAITS, Summary, Window, summarize
 from benchlens.app.analysis.tables import Table, fmt, to_csv, to_markdown, to_text
 from benchlens.app.model import SeriesRef
+from benchlens.app.ticks import row_unit
 from benchlens.app.ui.charts import ComparisonView
 from benchlens.app.ui.session import Session
 from benchlens.app.ui.steps_view import StepsView
@@ -220,6 +221,7 @@ class SummaryView(QWidget):
         widget.setColumnCount(len(table.columns))
         widget.setRowCount(len(table.rows))
         widget.setHorizontalHeaderLabels([c.name for c in table.columns])
+        shown_in = _rescaled(table)
         colors = [self.session.color(r.id) for r in self.summary.runs[:2]] if self.summary else []
         for j, col in enumerate(table.columns):
             tag = col.name.rsplit(" ", 1)[-1]
@@ -231,6 +233,8 @@ class SummaryView(QWidget):
         for i, row in enumerate(table.rows):
             for j, (value, col) in enumerate(zip(row, table.columns, strict=True)):
                 item = QTableWidgetItem(fmt(value, col.kind))
+                if j in shown_in.get(i, {}):
+                    item.setText(shown_in[i][j])
                 if col.kind != "text":
                     item.setTextAlignment(right)
                 if isinstance(value, float) and math.isfinite(value):
@@ -274,3 +278,20 @@ def add_summary_dock(window: QMainWindow, view: SummaryView, height: int = 210) 
     window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
     window.resizeDocks([dock], [height], Qt.Orientation.Vertical)
     return dock
+
+
+def _rescaled(table: Table) -> dict[int, dict[int, str]]:
+    """{row: {column: text}} for the rows of a table with a unit column whose values read better in
+    another unit (app/ticks.row_unit: 39918.4 ms is 39.9 s), the unit cell included."""
+    names = [c.name for c in table.columns]
+    if "unit" not in names:
+        return {}
+    at = names.index("unit")
+    numeric = [j for j, c in enumerate(table.columns) if c.kind == "num"]
+    out: dict[int, dict[int, str]] = {}
+    for i, row in enumerate(table.rows):
+        values = {j: float(v) for j in numeric if isinstance((v := row[j]), int | float)}
+        scale, unit = row_unit(list(values.values()), str(row[at]))
+        if scale != 1.0 or unit != row[at]:
+            out[i] = {at: unit, **{j: fmt(v / scale, "num") for j, v in values.items()}}
+    return out

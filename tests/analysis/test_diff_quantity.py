@@ -29,8 +29,10 @@ def result(tmp_path_factory: pytest.TempPathFactory):
 def test_the_disks_writes_are_one_row(result) -> None:
     rows = series_by_quantity(result.series)
     refs = [d.ref for d, _ in rows]
-    writes = next((d, also) for d, also in rows if d.ref == SeriesRef("iostat", "wkB/s", "vda"))
-    assert SeriesRef("vmstat", "bo") in writes[1] and SeriesRef("vmstat", "bo") not in refs
+    # iostat's and vmstat's writes on one row, whichever ranks first (their effects are within 2 %)
+    wkb, bo = SeriesRef("iostat", "wkB/s", "vda"), SeriesRef("vmstat", "bo")
+    writes = next((d, also) for d, also in rows if wkb in (d.ref, *also))
+    assert {writes[0].ref, *writes[1]} >= {wkb, bo} and len({wkb, bo} & set(refs)) == 1
     assert len(rows) < len(result.series)
     assert sum(1 + len(also) for _, also in rows) == len(result.series)  # nothing lost, only grouped
 
@@ -49,4 +51,6 @@ def test_the_command_line_says_what_else_measured_it(tmp_path: Path, capsys: pyt
 
     assert main(["diff", "dump-long-smooth", "bulk-insert-long-smooth", "--db", db, "--top", "5"]) == 0
     out = capsys.readouterr().out
-    assert "iostat:wkB/s:vda" in out and "also vmstat:bo" in out
+    assert ("iostat:wkB/s:vda" in out and "also vmstat:bo" in out) or (
+        "vmstat:bo" in out and "also iostat:wkB/s:vda" in out
+    )

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 
 from benchlens.app.resources import demo_folders
+from benchlens.app.ui.changed_view import proof_first
 from benchlens.app.ui.main_window import MainWindow
 from benchlens.app.ui.metrics_view import children
 from tests.ui.conftest import comparing_all, library_of
@@ -75,11 +76,12 @@ def test_a_clicked_drop_shows_what_changed_in_full_in_a_wide_tab(stalled: MainWi
     assert window.changed_dock.isVisible()
     assert window.changed_dock.width() > 3 * window.drops.width()  # under the charts, not a 190 px column
     rows = window.changed.rows()
-    assert len(rows) == len(rd.explain) > 0
-    for row, c in zip(rows, rd.explain, strict=True):
+    shown = proof_first(rd.explain)
+    assert len(rows) == len(shown) > 0
+    for row, (c, _) in zip(rows, shown, strict=True):
         assert row[0].endswith(c.ref.spec())  # the full name
         assert row[1] == s.unit(run_id, c.ref)
-        assert row[2] and row[3] and row[4] == (f"{c.change:+.1f}" if math.isfinite(c.change) else "from a flat level")
+        assert row[2] and row[3] and row[4].endswith("σ") == (math.isfinite(c.change) and abs(c.change) <= 100)
     table = window.changed.table
     fm = QFontMetrics(table.font())
     longest = max(rows, key=lambda r: len(r[0]))[0]
@@ -90,4 +92,4 @@ def test_a_clicked_drop_shows_what_changed_in_full_in_a_wide_tab(stalled: MainWi
     panels = len(s.comparison.panels)
     table.itemDoubleClicked.emit(table.item(0, 0))
     qtbot.waitUntil(lambda: len(s.comparison.panels) == panels + 1, timeout=2000)
-    assert s.comparison.panels[-1].refs == [rd.explain[0].ref]
+    assert s.comparison.panels[-1].refs == [shown[0][0].ref]

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchlens.app.analysis.diff import diff_runs
+from benchlens.app.analysis.diff import diff_runs, series_by_quantity
 from benchlens.app.analysis.window import explain_window
 from benchlens.app.resources import demo_folders
 from tests.conftest import FIXTURES
@@ -57,7 +57,10 @@ def test_b_vs_a_ranks_every_series_of_two_runs(recorded) -> None:
     want = diff_runs(s.rundata, a, b)
     settings = len(want.config.changed) + len(want.config.only)
     assert [r[0] for r in rows[:settings]] == [d.name for d in want.config.changed + want.config.only]
-    assert [r[0] for r in rows[settings:]] == [d.ref.spec() for d in want.series]
+    assert [r[0] for r in rows[settings:]] == [
+        d.ref.spec() for d, _ in series_by_quantity(want.series)
+    ]  # one per quantity
+    assert "mean throughput: A " in w.changed.title.text()
     assert len(rows) > len({ref for p in s.comparison.panels for ref in p.refs})  # every series, not only the plotted
     headers = [w.changed.table.horizontalHeaderItem(k).text() for k in range(w.changed.table.columnCount())]
     assert headers[:5] == ["series", "unit", "A", "B", "B vs A"] and "A per trx" in headers
