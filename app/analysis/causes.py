@@ -14,7 +14,9 @@ gives a `Finding`: its resource class (app/analysis/relevance.py's vocabulary) a
 - a buffer pool that shrank, with the reads it causes;
 - another writer (or reader) on a disk: a device's bytes up many-fold while InnoDB's own writes
   stayed a small part of them; a device busy without a burst of bytes;
-- CPU taken by another process: system or user CPU points up.
+- CPU taken by another process: system or user CPU points up;
+- the clients' round trips slowed (a congested or distant network, slow clients): the server's
+  commits fell while its sessions, CPU and disks idled and each transaction's bytes held.
 """
 
 from __future__ import annotations
@@ -96,6 +98,18 @@ SESSIONS = ((GS, "Threads_connected"), ("dstat", "mysql5_conn.Conn"))
 # more sessions) ran their commits at 0.45-1.28 of the steady rate, 6 of 12 at 0.9 or more; the
 # recorded corpus' fixed-thread benchmarks never connect more sessions, so it does not calibrate it
 WORK_HELD = 0.9
+
+
+# the clients' round trips slowed: commits at this share of their steady rate or less, the bytes
+# each transaction sends and receives within this factor of their steady level (the same work,
+# slower), sessions running at most their steady level (none pile up inside the server). On
+# bench/drop_quality a proxy holding each reply 2 ms (net-slow-*) ...; chosen by hand on those runs
+NET_FELL, BYTES_HELD = 0.8, 1.25
+# sessions running this many times their steady level (and MORE_SESSIONS more) piled up inside the
+# server; a gauge sampled every few seconds moves 1.0 -> 1.1 by itself
+PILED = 1.5
+# (counter, collector) of TCP retransmits, said when the folder has them and they rose
+RETRANSMITS = (("sar", "retrans/s"), ("nstat", "TcpRetransSegs"), ("procnet", "RetransSegs"))
 
 
 class Finding(NamedTuple):
@@ -344,6 +358,45 @@ def cpu_taken(ev: Evidence) -> Finding | None:
         queue = f", run queue {span(r.before, r.during, '')}" if r is not None and r.during > r.before else ""
         return Finding("cpu", f"user CPU +{du:.0f} points{queue}: CPU taken by another process", usr)
     return None
+
+
+def clients_slowed(ev: Evidence) -> Finding | None:
+    """The server waited for its clients: its commits fell while no resource of its own got
+    busier (CPU, disks, sessions running inside it) and each transaction sent and received as many
+    bytes as before: every statement arrived later. Upstream of the server, so nothing it shows
+    grows: a congested or distant network, or slowed clients (TCP retransmits said where the folder
+    has them)."""
+    own = ev.get(GS, "Com_commit")
+    if own is None or own.before <= 0 or own.during > NET_FELL * own.before:
+        return None
+    per = [
+        (c.before / own.before, c.during / max(own.during, 1e-9), c)
+        for m in ("Bytes_sent", "Bytes_received")
+        if (c := ev.get(GS, m)) is not None and c.before > 0
+    ]
+    if not per or any(not (1 / BYTES_HELD <= d / b <= BYTES_HELD) for b, d, _ in per):
+        return None
+    running = ev.get(GS, "Threads_running")
+    if running is None or running.during >= max(PILED * running.before, running.before + MORE_SESSIONS):
+        return None  # sessions piled up inside the server: it is what slowed
+    sys_, usr = _cpu(ev, ("%sys", "%system", "sy")), _cpu(ev, ("%usr", "%user", "us"))
+    if any(c is not None and c.during - c.before >= CPU_POINTS for c in (sys_, usr)):
+        return None
+    if any(_burst(c.before * 1024, c.during * 1024) for c in _devices(ev)) or _busy(ev) is not None:
+        return None
+    b, d, sent = per[0]
+    idle = ev.get("mpstat", "%idle", "all") or ev.get("vmstat", "id")
+    idled = f"CPU idle {idle.before:.0f} → {idle.during:.0f} %, " if idle is not None else ""
+    said = (
+        f"commits {own.during / own.before:.0%} of their steady rate while the server idled ({idled}sessions "
+        f"running {span(running.before, running.during, '')}) and each transaction moved as many bytes "
+        f"({span(b, d, 'B')} {'sent' if sent.ref.metric == 'Bytes_sent' else 'received'})"
+    )
+    retrans = next((c for fmt, m in RETRANSMITS if (c := ev.get(fmt, m)) is not None and c.during > c.before), None)
+    if retrans is not None:
+        said += f", TCP retransmits {span(retrans.before, retrans.during, '/s')}"
+    # no key series: what slowed is outside the server, none of its series is the cause itself
+    return Finding("network", f"{said}: its clients' round trips slowed (the network or the clients)")
 
 
 def _cpu(ev: Evidence, metrics: tuple[str, ...]) -> Change | None:

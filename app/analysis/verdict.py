@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 
 from benchlens.app.analysis.causes import (
     Finding,
+    clients_slowed,
     cpu_taken,
     deadlocks,
     dirty_pinned,
@@ -43,6 +44,7 @@ CAUSES: tuple[Callable[[Evidence], Finding | None], ...] = (
     pool_shrank,
     disk_burst,
     cpu_taken,
+    clients_slowed,  # last: it needs every resource above idle
 )
 
 

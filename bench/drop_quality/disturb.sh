@@ -10,6 +10,19 @@ shift 4
 [ "$1" = -- ] && shift
 AT=${AT:-30}
 
+if [ "$scenario" = net-slow ]; then
+  # the benchmark talks to the server through slow_proxy.py, which delays the server's replies
+  # while $scratch/proxy.delay says so (a client slowed by its network; the kernel has no netem)
+  rm -f "$scratch/proxy.sock" "$scratch/proxy.delay"  # a socket left by the run before would answer nothing
+  python3 "$(dirname "$0")/slow_proxy.py" "$scratch/proxy.sock" "$sock" "$scratch/proxy.delay" &
+  proxy=$!
+  trap 'kill $proxy 2>/dev/null || true' EXIT
+  for _ in $(seq 50); do [ -S "$scratch/proxy.sock" ] && break; sleep 0.1; done
+  args=()
+  for a in "$@"; do args+=("${a/#--mysql-socket=$sock/--mysql-socket=$scratch/proxy.sock}"); done
+  set -- "${args[@]}"
+fi
+
 "$@" &
 bench=$!
 t_bench=$EPOCHREALTIME
@@ -171,6 +184,13 @@ case $scenario in
     t0=$EPOCHREALTIME; note start "$t0"
     sysbench oltp_read_write --db-driver=mysql --mysql-socket="$sock" --mysql-user=root --tables=4 \
       --table-size=20000 --threads=16 --time="$LEN" run >/dev/null 2>&1 || true
+    note end "$EPOCHREALTIME" ;;
+  net-slow)     # every reply of the server held DELAY s (default 2 ms) by the proxy for LEN s:
+    # round trips slower, the server idle between statements, bytes per transaction unchanged
+    t0=$EPOCHREALTIME; note start "$t0"
+    echo "${DELAY:-0.002}" >"$scratch/proxy.delay"
+    sleep "$LEN"
+    echo 0 >"$scratch/proxy.delay"
     note end "$EPOCHREALTIME" ;;
   *) echo "unknown scenario $scenario" >&2; kill "$bench"; exit 2 ;;
 esac

@@ -61,6 +61,8 @@ purge-lag-short-churn-2   purge-lag         purge       short churn  75  30 15
 flushing-short-writes-2   flush-throttle    flushing    short writes 75  30 12
 dump-long-smooth          dump              workload    long  smooth 100 30 40
 bulk-insert-long-smooth   bulk-insert       workload    long  smooth 100 30 40
+net-slow-long-smooth      net-slow          network     long  smooth 100 30 40
+net-slow-short-bursty     net-slow          network     short bursty 75  30 12
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -77,6 +79,8 @@ bulk-insert-long-smooth   bulk-insert       workload    long  smooth 100 30 40
 # dump-long-smooth, bulk-insert-long-smooth (2026-11-27, issue 23): another client's activity (a
 # mysqldump loop; INSERT ... SELECT copies) that slows the benchmark, recorded to test the causes
 # that rank new activity above the sessions and waits any slowdown piles up.
+# net-slow-long-smooth, net-slow-short-bursty (2026-11-27, issue 23, session 9): the benchmark's
+# replies held 2 ms each by a proxy (slow_proxy.py): a client slowed by its network, the server idle.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1

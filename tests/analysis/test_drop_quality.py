@@ -59,6 +59,10 @@ SUBSET = [
     # they caused (causes.foreign_work)
     "dump-long-smooth",
     "bulk-insert-long-smooth",
+    # the clients' round trips slowed (issue 23, session 9): each reply held 2 ms by a proxy; the
+    # server idled, each transaction moved as many bytes (causes.clients_slowed)
+    "net-slow-long-smooth",
+    "net-slow-short-bursty",
 ]
 # What detection and explanation (issue 14's other half, app/analysis) do not do yet on these runs,
 # as `make drop-quality` measured it on 2026-11-26. Strict: a fix shows up as an XPASS, to move
@@ -183,3 +187,10 @@ def test_another_clients_work_is_named_before_what_it_caused(scored: dict[str, A
     """The dump took CPU (mysqldump's own) and the copies pinned the checkpoint age at the sync
     point: both true, both downstream. The verdict names the work that started (issue 23 part 4)."""
     assert scored[run].verdict.startswith(said), scored[run].verdict
+
+
+@pytest.mark.parametrize("run", ["net-slow-long-smooth", "net-slow-short-bursty"])
+def test_a_slowed_client_is_said_in_words(scored: dict[str, Any], run: str) -> None:
+    """The verdict of a client slowed by its network names the round trips, not the CPU that idled
+    or the sessions that waited (issue 23: what slowed, not what it left idle)."""
+    assert "round trips slowed" in scored[run].verdict, scored[run].verdict
