@@ -32,7 +32,18 @@ from benchlens.app.canvas import log10_of
 from benchlens.app.canvas import look_of as look_of
 from benchlens.app.canvas import polyline as polyline
 from benchlens.app.canvas import write as write
-from benchlens.app.figure import CAUSE_ALPHA, CAUSE_SPAN, Figure, Line, Mark, Reference
+from benchlens.app.figure import (
+    BANDED,
+    CAUSE_ALPHA,
+    CAUSE_SPAN,
+    RUG_ALPHA,
+    RUG_SPAN,
+    Figure,
+    Line,
+    Mark,
+    Reference,
+    as_rug,
+)
 from benchlens.app.lane import LaneLabel, Placed, bars, lane_layout, more_text, weight
 from benchlens.app.palette import readable
 from benchlens.app.stepchart import StepChart
@@ -288,8 +299,9 @@ def _finite_span(y: np.ndarray) -> tuple[float, float] | None:
 def _bands(p: QPainter, marks: _Marks, geo: Geometry, area: QRectF) -> None:
     """Drops and recurring dips (run colour), latency rises (hatched) and notes (grey) behind
     everything; a recurring group is its dips' bands and one label; a drop's cause window, where
-    the verdict says it, a strip along the foot."""
+    the verdict says it, a strip along the foot. Too many to shade (as_rug): ticks along the top."""
     rows: dict[int, int] = {}  # a run's row of cause strips, in the order the runs come
+    rug = as_rug([m.kind for m in marks.marks], area.width())
     for mark in marks.marks:
         if mark.kind == "recurring":
             continue
@@ -297,7 +309,10 @@ def _bands(p: QPainter, marks: _Marks, geo: Geometry, area: QRectF) -> None:
         band.setAlpha(45)
         a, b = float(geo.sx(max(mark.x0, geo.x0))), float(geo.sx(min(mark.x1, geo.x1)))
         box = QRectF(a, area.top(), max(b - a, 1.0), area.height())
-        if mark.kind == "rise":
+        if rug and mark.kind in BANDED:  # too many to shade: a tick along the top
+            band.setAlpha(RUG_ALPHA)
+            p.fillRect(QRectF(box.left(), area.top(), box.width(), max(area.height() * RUG_SPAN, 2.0)), band)
+        elif mark.kind == "rise":
             band.setAlpha(110)
             p.fillRect(box, QBrush(band, Qt.BrushStyle.BDiagPattern))
         elif mark.kind == "cause":  # a strip along the panel's foot, a row per run, as in the window

@@ -16,7 +16,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor
 
 from benchlens.app.analysis.mechanism import worth_saying
-from benchlens.app.figure import CAUSE_ALPHA, CAUSE_SPAN, Reference, StepMark
+from benchlens.app.figure import CAUSE_ALPHA, CAUSE_SPAN, RUG_ALPHA, RUG_SPAN, Reference, StepMark, as_rug
 from benchlens.app.lane import LANE_ROWS, LaneLabel, Placed, bars, lane_layout, more_text, weight
 from benchlens.app.palette import readable
 from benchlens.app.ui.panel_column import AXIS_WIDTH
@@ -24,6 +24,7 @@ from benchlens.app.ui.session import Session
 from benchlens.app.ui.theme import ChartTheme
 
 ROW_PX = 24  # a row of the label lane: a label and the bar under it
+LAPTOP_PLOT_PX = 900  # a panel's width in a 1366 px window, when the panels are not laid out yet
 GAP_PX = 6.0  # the space kept between the labels and the summary of those left out
 
 
@@ -52,12 +53,18 @@ def decided(label: str, state: str) -> str:
     return ("\u2713 " if state == "accepted" else "") + label
 
 
-def add_band(plots: list[pg.PlotItem], x0: float, x1: float, fill: QBrush, run: int) -> None:
-    """The shaded stretch x0..x1 behind the curves of every panel."""
+def add_band(plots: list[pg.PlotItem], x0: float, x1: float, fill: QBrush, run: int, rug: bool = False) -> None:
+    """The shaded stretch x0..x1 behind the curves of every panel; with `rug` (too many to shade,
+    app/figure.py as_rug), a tick in the run's colour along the top of every panel."""
     edge = QColor(fill.color())
     edge.setAlpha(150)
+    span = (1 - RUG_SPAN, 1.0) if rug else (0.0, 1.0)
+    if rug:
+        tick = QColor(fill.color())
+        tick.setAlpha(RUG_ALPHA)
+        fill, edge = QBrush(tick), QColor(0, 0, 0, 0)
     for plot in plots:
-        band = pg.LinearRegionItem((x0, x1), movable=False, brush=fill, pen=pg.mkPen(edge, width=1))
+        band = pg.LinearRegionItem((x0, x1), movable=False, brush=fill, pen=pg.mkPen(edge, width=1), span=span)
         band.setZValue(-10)
         band.setProperty("run", run)
         plot.addItem(band, ignoreBounds=True)
@@ -252,6 +259,7 @@ def draw_findings(
     s, t = session, theme
     pending: list[tuple[float, float, str, QColor, str]] = []  # the labels, made once all are known
     rows: dict[int, int] = {}  # a run's row of cause strips, in the order the runs come
+    bands: list[tuple[float, float, QBrush, int, str]] = []  # made once all are known: how many decides their look
     for r in runs:
         color = QColor(s.color(r))
 
@@ -260,7 +268,7 @@ def draw_findings(
             return float(x0), float(x1)
 
         for note in s.notes(r):
-            add_band(plots, *span(note.start, note.end), QBrush(t.note_fill), r)
+            bands.append((*span(note.start, note.end), QBrush(t.note_fill), r, "note"))
             if note.label:
                 pending.append((*span(note.start, note.end), note.label, QColor(t.text), "note"))
         found = s.findings(r)
@@ -270,7 +278,7 @@ def draw_findings(
             for rd in items:
                 label, state = s.drop_label(r, rd.drop)
                 if state != "dismissed":
-                    add_band(plots, *span(rd.drop.start, rd.drop.end), band_brush(color, kind), r)
+                    bands.append((*span(rd.drop.start, rd.drop.end), band_brush(color, kind), r, kind))
                     pending.append((*span(rd.drop.start, rd.drop.end), decided(label, state), color, kind))
                     if rd.cause is not None and worth_saying(rd.cause, rd.drop):
                         row = rows.setdefault(r, len(rows))
@@ -278,8 +286,12 @@ def draw_findings(
                         add_cause_strip(plots, *span(rd.cause.start, rd.cause.end), color, r, row, said)
         for group in found.recurring:
             for m in group.members:
-                add_band(plots, *span(m.drop.start, m.drop.end), band_brush(color, "dip"), r)
+                bands.append((*span(m.drop.start, m.drop.end), band_brush(color, "dip"), r, "dip"))
             pending.append((*span(group.pattern.start, group.pattern.end), group.label(), color, "recurring"))
+    width = plots[0].vb.width() if plots else 0.0  # at the first drawing, before the layout: a laptop's
+    rug = as_rug([kind for *_, kind in bands], width if width > 100 else LAPTOP_PLOT_PX)
+    for x0, x1, fill, r, kind in bands:
+        add_band(plots, x0, x1, fill, r, rug and kind != "note")
     if not pending:  # no lane: an x-linked plot of its own costs every pan and the first paint
         return None
     lane = new_lane()
