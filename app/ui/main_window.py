@@ -31,6 +31,7 @@ from benchlens.app.ui.export_dialog import ExportDialog, copy_csv, copy_image
 from benchlens.app.ui.import_dialog import ImportDialog
 from benchlens.app.ui.metrics_view import MetricsView
 from benchlens.app.ui.panel_menu import add_more_panels
+from benchlens.app.ui.report_action import report_from_window
 from benchlens.app.ui.runs_view import RunsView
 from benchlens.app.ui.session import Session
 from benchlens.app.ui.shortcuts import ShortcutsDialog, menu_shortcuts
@@ -191,6 +192,7 @@ class MainWindow(QMainWindow):
         file.addMenu(self.recent)
         self._fill_recent()
         file.addAction("Export…", QKeySequence("Ctrl+E"), self.export_figure)
+        file.addAction("Report (HTML)…", partial(report_from_window, self, self.session, self.settings))
         file.addSeparator()
         file.addAction("Quit", QKeySequence.StandardKey.Quit, self.close)
         edit = self.menuBar().addMenu("&Edit")
