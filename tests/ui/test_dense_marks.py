@@ -1,7 +1,7 @@
 """Many drops in view (issue 24 item 13): a 4-hour log with a drop every 75 s shaded ~190 bands
 with edges across every panel, a barcode over the level it was meant to show. Beyond one per
 BAND_PX of the panels' width each drop is a tick along the top of the panels, in the window and
-the export alike; a comparison with a few drops keeps its bands."""
+the export alike; a comparison with a few drops keeps its bands, and so does a zoom to a few."""
 
 from __future__ import annotations
 
@@ -70,6 +70,10 @@ def test_the_window_ticks_many_drops_along_the_top_and_shades_a_few(db: Path, qt
             if rug:
                 assert len(bands) > 150
                 assert all(b.span == (1 - RUG_SPAN, 1.0) for b in bands)
+                w.chart.zoom_to(3600, 3750)  # two or three drops in view: bands again
+                qtbot.waitUntil(lambda: all(b.span == (0.0, 1.0) for b in bands), timeout=3000)
+                w.chart.zoom_to(0, 4 * 3600)
+                qtbot.waitUntil(lambda: all(b.span == (1 - RUG_SPAN, 1.0) for b in bands), timeout=3000)
             else:
                 assert all(b.span == (0, 1) or b.span == (0.0, 1.0) for b in bands)
         finally:
