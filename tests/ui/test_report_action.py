@@ -18,7 +18,7 @@ RUNS = Path(__file__).resolve().parents[2] / "bench" / "drop_quality" / "runs"
 
 @pytest.fixture
 def window(qtbot, tmp_path: Path) -> Iterator[MainWindow]:
-    db = library_of(tmp_path / "lib.sqlite", {n: RUNS / n for n in ("quiet-1", "cpu-hogs")})
+    db = library_of(tmp_path / "lib.sqlite", {n: RUNS / n for n in ("quiet-1", "cpu-hogs", "quiet-2")})
     w = laptop(qtbot, db, tmp_path / "settings.ini")
     yield w
     close_window(w)
@@ -31,7 +31,7 @@ def report_action(w: MainWindow):
 
 def test_file_report_writes_the_comparisons_runs_as_one_page(window: MainWindow, tmp_path: Path, monkeypatch) -> None:
     w = window
-    w.session.add_runs([r.id for r in w.session.runs()])
+    w.session.add_runs([r.id for r in w.session.runs() if r.name != "quiet-2"])
     asked: list[str] = []
 
     def pick(_parent, _caption, suggested, _filter):
@@ -48,6 +48,16 @@ def test_file_report_writes_the_comparisons_runs_as_one_page(window: MainWindow,
     assert "<svg" in page  # the comparison's figure, inline
     assert asked and asked[0].endswith("quiet-1-vs-cpu-hogs.html")
     assert str(out) in w.statusBar().currentMessage()
+    assert "Trend across runs" not in page  # two runs: no trend
+
+
+def test_three_runs_report_their_trend(window: MainWindow, tmp_path: Path, monkeypatch) -> None:
+    w = window
+    w.session.add_runs([r.id for r in w.session.runs()])
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a: (str(tmp_path / "three.html"), ""))
+    report_action(w).trigger()
+    page = (tmp_path / "three.html").read_text(encoding="utf-8")
+    assert "Trend across runs" in page and all(n in page for n in ("quiet-1", "cpu-hogs", "quiet-2"))
 
 
 def test_no_runs_no_report_and_the_status_bar_says_why(window: MainWindow, tmp_path: Path, monkeypatch) -> None:
