@@ -75,6 +75,19 @@ class Line:
 # same in the window and the export
 CAUSE_SPAN = 0.035
 CAUSE_ALPHA = 170
+# More than one drop, rise or dip in view per BAND_PX of the panels' width: a band across every
+# panel for each hides the curves (a 4-hour log's 190 drops drew a barcode over its level, where 36
+# periodic dips of a 3-minute run read as bands): each is then a tick along the panels' top,
+# RUG_SPAN of their height, RUG_ALPHA opaque; the labels' lane says how many.
+BAND_PX = 16
+RUG_SPAN = 0.04
+RUG_ALPHA = 170
+BANDED = ("drop", "rise", "dip")
+
+
+def as_rug(kinds: list[str], width: float) -> bool:
+    """Whether marks of these kinds (those in view) are too many to shade across panels `width` px wide."""
+    return sum(k in BANDED for k in kinds) * BAND_PX > width
 
 
 @dataclass(frozen=True)

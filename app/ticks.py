@@ -246,6 +246,9 @@ class TimeScale:
     title: str
 
 
+SECONDS_UP_TO = 600  # relative times up to this read in seconds; beyond, on a clock (m:ss, h:mm:ss)
+
+
 def time_scale(lo: float, hi: float, step: float, absolute: bool, relative_to: str) -> TimeScale:
     """The label style for ticks `step` s apart across lo..hi (epoch seconds when absolute)."""
     if absolute:
@@ -258,7 +261,7 @@ def time_scale(lo: float, hi: float, step: float, absolute: bool, relative_to: s
             return TimeScale(clock, f"time (UTC), {d0:%Y-%m-%d}")
         return TimeScale(f"%m-%d {clock}", "date and time (UTC)")
     far = max(abs(lo), abs(hi))
-    if far < 600:
+    if far < SECONDS_UP_TO:
         return TimeScale("seconds", f"seconds, {relative_to}")
     if far < 3 * 3600:
         return TimeScale("m:ss", f"time (m:ss), {relative_to}")
@@ -306,8 +309,11 @@ def time_ticks(
         hi = lo + 1 if math.isfinite(lo) else 1.0
         lo = lo if math.isfinite(lo) else 0.0
     n = max(2, int(length / 40))
+    on_clock = absolute or max(abs(lo), abs(hi)) >= SECONDS_UP_TO
     while True:
         step = time_step(lo, hi, n)
+        if on_clock and step < 1:  # a clock reads whole seconds: ticks between them repeated their labels
+            step = 1.0
         first = math.ceil(lo / step - 1e-9) * step
         values = [_clean(first + k * step) for k in range(int((hi - first) / step + 1e-9) + 1)]
         scale = time_scale(lo, hi, step, absolute, relative_to)

@@ -129,6 +129,16 @@ def test_time_labels_never_overlap(length: float, lo: float, hi: float) -> None:
         assert b - a >= (width(ta) + width(tb)) / 2 + width("0"), (a, ta, b, tb)
 
 
+@pytest.mark.parametrize(("lo", "absolute"), [(14_343.7, False), (900.2, False), (1.79e9 + 3.2, True)])
+def test_a_few_seconds_on_a_clock_never_repeat_a_label(lo: float, absolute: bool) -> None:
+    """Zoomed to a 3 s drop at 3:59:04 of a 4-hour run, the axis read 3:59:04 3:59:04 3:59:05 ...
+    (ticks every 0.5 s, labels in whole seconds): on a clock, ticks are whole seconds apart."""
+    ticks, _ = time_ticks(lo, lo + 5.5, 945, width, absolute, RELATIVE)
+    labels = [t for _, t in ticks]
+    assert len(labels) >= 3 and len(set(labels)) == len(labels)
+    assert all(v == round(v) for v, _ in ticks)
+
+
 def test_on_the_clock_the_axis_reads_dates_and_times() -> None:
     t0 = datetime(2026, 11, 22, 4, 59, tzinfo=UTC).timestamp()
     ticks, scale = time_ticks(t0, t0 + 600, 1000, width, True, "")

@@ -12,7 +12,7 @@ import math
 from datetime import UTC, datetime
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
@@ -34,6 +34,7 @@ from benchlens.app.analysis.verdict import finding
 from benchlens.app.analysis.window import explain_window
 from benchlens.app.errors import BenchlensError
 from benchlens.app.model import SeriesRef
+from benchlens.app.palette import readable
 from benchlens.app.ticks import reading, reading_span
 from benchlens.app.ui.panel_column import MIN_PANEL_PX
 from benchlens.app.ui.session import Session
@@ -48,6 +49,7 @@ CHARTS_KEEP_PX = 3 * MIN_PANEL_PX + 250
 DOCK_MIN_PX = 110  # the verdict, the header and two rows
 DOCK_MAX_PX = 280  # the verdict and ten rows: on a tall screen the rest is charts (a 4th panel at 1080)
 SIGMA_SAID = 100.0
+SIGN_COLORS = {1: "#b22222", -1: "#1f4e9a", 0: "#808080"}  # a change up, down, none: made readable on the table
 DIFF_COLUMN_PX = 320  # effects beyond this many robust sigmas are said in the series' units
 
 
@@ -217,6 +219,8 @@ class WhatChangedView(QWidget):
     def _fill(self, rows: list[tuple[SeriesRef | None, float, list[str]]], signed: int) -> None:
         """One row per series: numbers right-aligned, the signed column red up and blue down."""
         self.table.setRowCount(len(rows))
+        base = self.table.palette().color(QPalette.ColorRole.Base).name()
+        tones = {k: QColor(readable(c, base)) for k, c in SIGN_COLORS.items()}  # >= 4.5:1 in either theme
         for row, (ref, sign, cells) in enumerate(rows):
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -225,7 +229,7 @@ class WhatChangedView(QWidget):
                 if 2 <= col < len(cells) - 1 or col == signed:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if col == signed:
-                    item.setForeground(QColor("#b22222" if sign > 0 else "#1f4e9a" if sign < 0 else "#808080"))
+                    item.setForeground(tones[(sign > 0) - (sign < 0)])
                 self.table.setItem(row, col, item)
 
     def rows(self) -> list[list[str]]:

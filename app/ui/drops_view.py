@@ -27,7 +27,7 @@ from benchlens.app.analysis.run_drops import Findings, RecurringDrops, RunDrop
 from benchlens.app.model import SeriesRef
 from benchlens.app.palette import readable
 from benchlens.app.ticks import reading_span
-from benchlens.app.ui.changed_view import effect
+from benchlens.app.ui.changed_view import effect, proof_first
 from benchlens.app.ui.marks import decided
 from benchlens.app.ui.navigation import around
 from benchlens.app.ui.session import Session
@@ -127,15 +127,15 @@ class DropsView(QWidget):
             item.setForeground(0, QColor("#999999"))
         item.setToolTip(0, rd.verdict() or label)
         item.setData(0, DROP, (r, rd))
-        for c in rd.explain:
+        for c, also in proof_first(rd.explain):  # the rows of What changed: one per quantity, the proof first
             arrow = "\u2191" if c.change > 0 else "\u2193"
             unit = self.session.unit(r, c.ref)  # one unit chosen for the values, never 9.541e+04
             text = f"{arrow} {c.ref.spec()}  {reading_span(c.before, c.during, unit)}"
             child = QTreeWidgetItem(item, [text, effect(c, unit)])
             child.setData(0, REF, c.ref)
             tip = f"{text}\neffect size: shift during the drop over the spread of the steady state"
-            if c.similar:
-                tip += "\nsame change in: " + ", ".join(r.spec() for r in c.similar)
+            if also:
+                tip += "\nsame change in: " + ", ".join(r.spec() for r in also)
             child.setToolTip(0, tip)
 
     def on_click(self, item: QTreeWidgetItem, _col: int) -> None:

@@ -57,7 +57,11 @@ def demo_library(db_path: Path) -> list[int]:
     return ids
 
 
-def build_window(db_path: Path, demo: bool = False, runs: list[str] | None = None) -> object:
+def build_window(
+    db_path: Path, demo: bool = False, runs: list[str] | None = None, settings_file: Path | None = None
+) -> object:
+    """The main window on the library, comparing `runs` (or the demo runs, or the last view);
+    its settings (size, docks, splitters, theme) in `settings_file`, the user's by default."""
     from PySide6.QtCore import QSettings
 
     from benchlens.app.ui.main_window import LAST_VIEW, MainWindow
@@ -67,13 +71,17 @@ def build_window(db_path: Path, demo: bool = False, runs: list[str] | None = Non
     session = Session(db_path)
     for ref in runs or []:
         ids.append(int(session.lib.run(ref).id))
-    config = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "benchlens" / "benchlens.ini"
+    config = settings_file or user_settings()
     window = MainWindow(session, QSettings(str(config), QSettings.Format.IniFormat))
     if ids:
         session.add_runs(ids)
     else:
         session.open_view(LAST_VIEW)
     return window
+
+
+def user_settings() -> Path:
+    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "benchlens" / "benchlens.ini"
 
 
 def run_app(db_path: Path, demo: bool = False) -> int:
@@ -93,13 +101,19 @@ def screenshot(
     theme: str = "system",
     x_range: tuple[float, float] | None = None,
 ) -> Path:
-    """Render the main window offscreen to a PNG (in a theme, zoomed to x_range if given)."""
+    """Render the main window offscreen to a PNG (in a theme, zoomed to x_range if given), as a
+    window opens the first time: not with the user's window size and docks, and leaving them,
+    and the library's last view, as they were (a 1920x1080 screenshot reopened the user's window
+    at that size, with the What changed dock of a scripted click)."""
+    import tempfile
+
     from benchlens.app.ui import theme as themes
 
     _need_offscreen(True)
     app = _app()
     themes.use(theme)
-    window = build_window(db_path, demo, runs)
+    scratch = tempfile.TemporaryDirectory(prefix="benchlens-shot-")
+    window = build_window(db_path, demo, runs, Path(scratch.name) / "benchlens.ini")
     window.resize(*size)  # type: ignore[attr-defined]
     window.show()  # type: ignore[attr-defined]
     for _ in range(10):  # a resize settles in rounds: the label lane's rows follow its width
@@ -109,7 +123,9 @@ def screenshot(
         for _ in range(5):
             app.processEvents()  # type: ignore[attr-defined]
     image = window.grab()  # type: ignore[attr-defined]
+    window.session.close()  # type: ignore[attr-defined]  # first: closing the window then saves nothing
+    window.close()  # type: ignore[attr-defined]
+    scratch.cleanup()
     if not image.save(str(out), "PNG"):
         raise OSError(f"cannot write {out}")
-    window.close()  # type: ignore[attr-defined]
     return out

@@ -31,6 +31,7 @@ from benchlens.app.ui.export_dialog import ExportDialog, copy_csv, copy_image
 from benchlens.app.ui.import_dialog import ImportDialog
 from benchlens.app.ui.metrics_view import MetricsView
 from benchlens.app.ui.panel_menu import add_more_panels
+from benchlens.app.ui.report_action import report_from_window
 from benchlens.app.ui.runs_view import RunsView
 from benchlens.app.ui.session import Session
 from benchlens.app.ui.shortcuts import ShortcutsDialog, menu_shortcuts
@@ -45,6 +46,7 @@ GEOMETRY_KEY = "window/geometry"  # the window's size and place (saveGeometry), 
 STATE_KEY = "window/state"  # its docks and toolbar (saveState)
 SPLITTERS_KEY = "window/splitters"  # the left column's and the charts' splitter positions
 DEFAULT_SIZE = (1400, 900)  # the first window on a screen that has room for it
+SIDEBAR_PX, SIDEBAR_MAX_PX, SIDEBAR_SHARE = 330, 460, 0.22  # the runs, series and drops column: its width
 PANELS_KEPT = 3  # a dock opened by a click (What changed) leaves this many panels in view
 MIN_DOCK_PX = 120  # ... and is never shorter than this
 
@@ -72,7 +74,7 @@ class MainWindow(QMainWindow):
         main.addWidget(left)
         main.addWidget(self.chart)
         main.setStretchFactor(1, 1)
-        main.setSizes([330, 1000])
+        main.setSizes([SIDEBAR_PX, 1000])
         self.splitters = (left, main)
         self.setCentralWidget(main)
         self.summary = SummaryView(session, self.chart)
@@ -191,6 +193,7 @@ class MainWindow(QMainWindow):
         file.addMenu(self.recent)
         self._fill_recent()
         file.addAction("Export…", QKeySequence("Ctrl+E"), self.export_figure)
+        file.addAction("Report (HTML)…", partial(report_from_window, self, self.session, self.settings))
         file.addSeparator()
         file.addAction("Quit", QKeySequence.StandardKey.Quit, self.close)
         edit = self.menuBar().addMenu("&Edit")
@@ -260,6 +263,9 @@ class MainWindow(QMainWindow):
             stored = self.settings.value(SUMMARY_KEY)
             shown = str(stored).lower() == "true" if stored is not None else self.height() >= SHORT_WINDOW_PX
             self.summary_dock.setVisible(shown)
+            if self.settings.value(SPLITTERS_KEY) is None:  # never arranged: a wide window shows the runs' dates
+                left = min(max(SIDEBAR_PX, round(self.width() * SIDEBAR_SHARE)), SIDEBAR_MAX_PX)
+                self.splitters[1].setSizes([left, self.width() - left])
 
     def show_changed(self, run_id: int, rd: RunDrop) -> None:
         """A drop clicked: what changed during it, in full, in the tab beside the Summary."""

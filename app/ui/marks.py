@@ -7,6 +7,7 @@ each begins, its thread count at the foot of the top panel."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -16,7 +17,16 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor
 
 from benchlens.app.analysis.mechanism import worth_saying
-from benchlens.app.figure import CAUSE_ALPHA, CAUSE_SPAN, Reference, StepMark
+from benchlens.app.figure import (
+    BANDED,
+    CAUSE_ALPHA,
+    CAUSE_SPAN,
+    RUG_ALPHA,
+    RUG_SPAN,
+    Reference,
+    StepMark,
+    as_rug,
+)
 from benchlens.app.lane import LANE_ROWS, LaneLabel, Placed, bars, lane_layout, more_text, weight
 from benchlens.app.palette import readable
 from benchlens.app.ui.panel_column import AXIS_WIDTH
@@ -24,6 +34,7 @@ from benchlens.app.ui.session import Session
 from benchlens.app.ui.theme import ChartTheme
 
 ROW_PX = 24  # a row of the label lane: a label and the bar under it
+LAPTOP_PLOT_PX = 900  # a panel's width in a 1366 px window, when the panels are not laid out yet
 GAP_PX = 6.0  # the space kept between the labels and the summary of those left out
 
 
@@ -52,15 +63,64 @@ def decided(label: str, state: str) -> str:
     return ("\u2713 " if state == "accepted" else "") + label
 
 
-def add_band(plots: list[pg.PlotItem], x0: float, x1: float, fill: QBrush, run: int) -> None:
-    """The shaded stretch x0..x1 behind the curves of every panel."""
-    edge = QColor(fill.color())
-    edge.setAlpha(150)
+def add_band(plots: list[pg.PlotItem], x0: float, x1: float, fill: QBrush, run: int) -> list[pg.LinearRegionItem]:
+    """The shaded stretch x0..x1 behind the curves of every panel; returns its items, a panel each."""
+    items = []
     for plot in plots:
-        band = pg.LinearRegionItem((x0, x1), movable=False, brush=fill, pen=pg.mkPen(edge, width=1))
+        band = pg.LinearRegionItem((x0, x1), movable=False)
         band.setZValue(-10)
         band.setProperty("run", run)
         plot.addItem(band, ignoreBounds=True)
+        items.append(band)
+    restyle(items, fill, rug=False)
+    return items
+
+
+def restyle(items: list[pg.LinearRegionItem], fill: QBrush, rug: bool) -> None:
+    """A band across the panels, its edges in its colour; or, with `rug` (too many to shade,
+    app/figure.py as_rug), a tick in that colour along the top of each panel."""
+    edge = QColor(fill.color())
+    edge.setAlpha(0 if rug else 150)
+    if rug:
+        tick = QColor(fill.color())
+        tick.setAlpha(RUG_ALPHA)
+        fill = QBrush(tick)
+    pen = pg.mkPen(edge, width=1)
+    for band in items:
+        band.setSpan(1 - RUG_SPAN if rug else 0.0, 1.0)
+        band.setBrush(fill)
+        for line in band.lines:
+            line.setPen(pen)
+
+
+@dataclass
+class Band:
+    items: list[pg.LinearRegionItem]  # one per panel
+    x0: float
+    x1: float
+    fill: QBrush
+    kind: str
+
+
+class Bands:
+    """The shaded marks of the comparison: each a band across the panels, or a tick along their
+    top while more are in view than the panels' width can tell apart (as_rug), decided again as
+    the view changes: a 4-hour run's 190 drops are ticks, zoomed to one drop it is a band."""
+
+    def __init__(self, bands: list[Band]) -> None:
+        self.bands = [b for b in bands if b.kind in BANDED]  # a note is always a band
+        self.x0 = np.array([b.x0 for b in self.bands])
+        self.x1 = np.array([b.x1 for b in self.bands])
+        self.rug = False
+
+    def follow(self, left: float, right: float, width: float) -> None:
+        """The view shows left..right on `width` px: the look for as many marks as are in it."""
+        seen = int(np.count_nonzero((self.x1 >= left) & (self.x0 <= right)))
+        rug = as_rug(["drop"] * seen, width)
+        if rug != self.rug:
+            self.rug = rug
+            for b in self.bands:
+                restyle(b.items, b.fill, rug)
 
 
 def add_cause_strip(
@@ -171,8 +231,9 @@ class MarkLabels:
     a few, the longest first, the rest counted): each in its run's colour made readable on the
     background, over a bar in that colour across its mark's visible span."""
 
-    def __init__(self, lane: LabelLane, theme: ChartTheme) -> None:
+    def __init__(self, lane: LabelLane, theme: ChartTheme, bands: Bands | None = None) -> None:
         self.lane = lane
+        self.bands = bands  # their look follows the view too
         self.plot = lane.getPlotItem()
         self.theme = theme
         self.labels: list[Label] = []
@@ -217,6 +278,8 @@ class MarkLabels:
         (left, right), _ = vb.viewRange()
         px = vb.viewPixelSize()[0] or 1.0  # data units per pixel along x
         width = (right - left) / px
+        if self.bands is not None:
+            self.bands.follow(left, right, width)
         seen = [lb for lb in self.labels if lb.x1 >= left and lb.x0 <= right]
         spans = [
             LaneLabel(
@@ -252,6 +315,7 @@ def draw_findings(
     s, t = session, theme
     pending: list[tuple[float, float, str, QColor, str]] = []  # the labels, made once all are known
     rows: dict[int, int] = {}  # a run's row of cause strips, in the order the runs come
+    bands: list[tuple[float, float, QBrush, int, str]] = []  # x0, x1, fill, run, kind
     for r in runs:
         color = QColor(s.color(r))
 
@@ -260,7 +324,7 @@ def draw_findings(
             return float(x0), float(x1)
 
         for note in s.notes(r):
-            add_band(plots, *span(note.start, note.end), QBrush(t.note_fill), r)
+            bands.append((*span(note.start, note.end), QBrush(t.note_fill), r, "note"))
             if note.label:
                 pending.append((*span(note.start, note.end), note.label, QColor(t.text), "note"))
         found = s.findings(r)
@@ -270,7 +334,7 @@ def draw_findings(
             for rd in items:
                 label, state = s.drop_label(r, rd.drop)
                 if state != "dismissed":
-                    add_band(plots, *span(rd.drop.start, rd.drop.end), band_brush(color, kind), r)
+                    bands.append((*span(rd.drop.start, rd.drop.end), band_brush(color, kind), r, kind))
                     pending.append((*span(rd.drop.start, rd.drop.end), decided(label, state), color, kind))
                     if rd.cause is not None and worth_saying(rd.cause, rd.drop):
                         row = rows.setdefault(r, len(rows))
@@ -278,13 +342,16 @@ def draw_findings(
                         add_cause_strip(plots, *span(rd.cause.start, rd.cause.end), color, r, row, said)
         for group in found.recurring:
             for m in group.members:
-                add_band(plots, *span(m.drop.start, m.drop.end), band_brush(color, "dip"), r)
+                bands.append((*span(m.drop.start, m.drop.end), band_brush(color, "dip"), r, "dip"))
             pending.append((*span(group.pattern.start, group.pattern.end), group.label(), color, "recurring"))
+    shaded = Bands([Band(add_band(plots, x0, x1, fill, r), x0, x1, fill, kind) for x0, x1, fill, r, kind in bands])
+    width = plots[0].vb.width() if plots else 0.0  # at the first drawing, before the layout: a laptop's
+    shaded.follow(-math.inf, math.inf, width if width > 100 else LAPTOP_PLOT_PX)  # whole runs
     if not pending:  # no lane: an x-linked plot of its own costs every pan and the first paint
         return None
     lane = new_lane()
     lane.setXLink(plots[0])
-    labels = MarkLabels(lane, t)
+    labels = MarkLabels(lane, t, shaded)
     for x0, x1, text, color, kind in pending:
         labels.add(x0, x1, text, color, kind)
     labels.settle(plots[0].vb)

@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QPoint, Qt, QTimer
-from PySide6.QtGui import QColor, QGuiApplication, QShowEvent
+from PySide6.QtGui import QColor, QGuiApplication, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from benchlens.app.analysis.summary import WAITS, Summary, Window, summarize
 from benchlens.app.analysis.tables import Table, fmt, to_csv, to_markdown, to_text
 from benchlens.app.model import SeriesRef
+from benchlens.app.palette import readable
 from benchlens.app.ticks import row_unit
 from benchlens.app.ui.charts import ComparisonView
 from benchlens.app.ui.session import Session
@@ -228,7 +229,8 @@ class SummaryView(QWidget):
             if len(colors) == 2 and tag in ("A", "B"):  # A and B columns in their runs' colours
                 head = widget.horizontalHeaderItem(j)
                 if head is not None:
-                    head.setForeground(QColor(colors["AB".index(tag)]))
+                    base = widget.horizontalHeader().palette().color(QPalette.ColorRole.Button).name()
+                    head.setForeground(QColor(readable(colors["AB".index(tag)], base)))
         right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
         for i, row in enumerate(table.rows):
             for j, (value, col) in enumerate(zip(row, table.columns, strict=True)):

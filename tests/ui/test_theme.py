@@ -89,3 +89,35 @@ def test_a_screenshot_in_the_dark_theme_zoomed(tmp_path: Path) -> None:
     assert lightness(image.pixelColor(1300, 300)) < 0.25  # the charts' background, dark
     bad = run_cli(tmp_path, *args, "--from", "15", "--to", "5", env={"QT_QPA_PLATFORM": "offscreen"})
     assert bad.returncode != 0 and "--from must be before --to" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_what_changed_and_the_summary_stay_readable_in_the_dark(qtbot, tmp_path: Path) -> None:
+    """The change column's red and blue (#b22222, #1f4e9a) and the Summary's A and B headers in the
+    runs' colours were drawn as they are on a dark table (blue on black, 1.9:1): made readable."""
+    from tests.ui.conftest import library_of
+
+    runs = Path(__file__).resolve().parents[2] / "bench" / "drop_quality" / "runs"
+    db = library_of(tmp_path / "lib.sqlite", {n: runs / n for n in ("quiet-1", "disk-burst")})
+    w = laptop(qtbot, db, tmp_path / "settings.ini", (1920, 1080))
+    try:
+        w.set_theme("dark")
+        qtbot.waitUntil(lambda: w.chart.theme.dark, timeout=2000)
+        w.session.add_runs([r.id for r in w.session.runs()])
+        qtbot.wait(100)
+        run = next(r.id for r in w.session.runs() if r.name == "disk-burst")
+        w.changed.show_drop(run, w.session.findings(run).drops[0])
+        table = w.changed.table
+        base = table.palette().color(QPalette.ColorRole.Base).name()
+        cells = [table.item(row, 4) for row in range(table.rowCount())]
+        assert cells and all(contrast(c.foreground().color().name(), base) >= 4.5 for c in cells if c is not None)
+        heads = []
+        for widget in w.summary.tables:
+            header = widget.horizontalHeader()
+            back = header.palette().color(QPalette.ColorRole.Button).name()
+            for j in range(widget.columnCount()):
+                item = widget.horizontalHeaderItem(j)
+                if item is not None and item.text().rsplit(" ", 1)[-1] in ("A", "B"):
+                    heads.append(contrast(item.foreground().color().name(), back))
+        assert heads and min(heads) >= 4.5
+    finally:
+        close_window(w)

@@ -244,6 +244,23 @@ def test_app_starts_and_takes_a_screenshot(tmp_path: Path, db: Path) -> None:
     assert "Traceback" not in p.stderr
 
 
+def test_a_screenshot_leaves_the_users_window_settings_and_last_view_alone(tmp_path: Path, db: Path) -> None:
+    """A 1920x1080 screenshot saved its size, docks and comparison as the user's: the next window
+    opened at that size, on the screenshot's runs."""
+    from benchlens.app.store import Library
+
+    out = tmp_path / "shot.png"
+    env = {"QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    with Library(db) as lib:
+        views = lib.view_names()
+    p = run_cli(tmp_path, "screenshot", str(out), "--db", str(db), "--run", "c_basic", "--size", "1920x1080", env=env)
+    assert p.returncode == 0, p.stderr
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not (tmp_path / "config" / "benchlens" / "benchlens.ini").exists()
+    with Library(db) as lib:
+        assert lib.view_names() == views
+
+
 def test_ctrl_drag_slides_the_chosen_run_in_time(window: MainWindow) -> None:
     s = window.session
     ids = [r.id for r in s.runs()]

@@ -11,6 +11,7 @@ import pytest
 
 from benchlens.app.analysis.explain import quantity
 from benchlens.app.analysis.verdict import finding
+from benchlens.app.ui.drops_view import DROP
 from benchlens.app.ui.main_window import MainWindow
 from tests.ui.conftest import close_window, comparing_all, laptop, library_of
 
@@ -51,6 +52,21 @@ def test_a_row_lock_drop_shows_the_lock_series_first_and_each_quantity_once(reco
     assert len({quantity(next(c.ref for c in [key, *rd.explain] if c.ref.spec() == sp)) for sp in specs}) == len(rows)
     idle = next(r for r in rows if "%idle" in r[0] or ":id" in r[0])
     assert len(idle[5].split(", ")) >= 2  # the tools that saw the CPUs go idle, on one row
+
+
+def test_the_drops_list_shows_what_changed_in_the_same_rows(recorded: MainWindow) -> None:
+    """Under a drop the list gave the analysis' raw ranking (the CPU hog's iostat w_await above
+    its %usr, %idle of three tools): the rows of What changed, one per quantity, the proof first."""
+    w = recorded
+    for item in drop_items(w):
+        data = item.data(0, DROP)
+        if not data:
+            continue
+        run, rd = data
+        w.changed.show_drop(run, rd)
+        table = [r[0].split(" ", 1)[1] for r in w.changed.rows()]
+        listed = [item.child(j).text(0).split(" ")[1] for j in range(item.childCount())]
+        assert listed == table
 
 
 def test_effects_are_sigmas_or_units_and_no_number_is_in_e_notation(recorded: MainWindow) -> None:

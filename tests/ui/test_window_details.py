@@ -43,6 +43,26 @@ def test_the_runs_table_sorts_names_a_to_z_and_shows_the_duration(five: MainWind
     assert table.columnWidth(duration) >= table.sizeHintForColumn(duration)  # "79 s" whole
 
 
+def test_a_wide_window_shows_the_runs_dates_whole(qtbot, tmp_path: Path) -> None:
+    """At 1920x1080 the side column stayed 330 px: the date of every run was cut beside a long
+    name. A window whose layout the user never arranged gives it a share of its width; a laptop's
+    stays 330 px (the charts need the room)."""
+    from tests.ui.conftest import close_window, laptop
+
+    fixture = RUNS.parents[2] / "tests" / "fixtures" / "runs" / "every_collector_cpuhog"
+    db = library_of(tmp_path / "long.sqlite", {"every_collector_cpuhog": fixture, "quiet-1": RUNS / "quiet-1"})
+    for size, side in (((1920, 1080), (331, 460)), ((1366, 768), (330, 330))):
+        w = laptop(qtbot, db, tmp_path / f"{size[0]}.ini", size)
+        try:
+            assert side[0] <= w.splitters[1].sizes()[0] <= side[1]
+            if size[0] == 1920:
+                table = w.runs.table
+                date = COLUMNS.index("date")
+                assert table.columnViewportPosition(date) + table.columnWidth(date) <= table.viewport().width()
+        finally:
+            close_window(w)
+
+
 def test_a_run_name_in_the_drops_list_reads_as_text(five: MainWindow) -> None:
     tree = five.drops.tree
     base = tree.palette().color(QPalette.ColorRole.Base).name()
