@@ -14,6 +14,8 @@ gives a `Finding`: its resource class (app/analysis/relevance.py's vocabulary) a
 - a buffer pool that shrank, with the reads it causes;
 - another writer (or reader) on a disk: a device's bytes up many-fold while InnoDB's own writes
   stayed a small part of them; a device busy without a burst of bytes;
+- one core saturated while the machine's average is not (a single-threaded bottleneck, network
+  interrupts on one core: app/analysis/imbalance.py), its busy share up CPU_POINTS at least;
 - CPU taken by another process: system or user CPU points up.
 """
 
@@ -22,6 +24,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
+from benchlens.app.analysis import imbalance
 from benchlens.app.analysis.evidence import Change, Evidence, human, span
 from benchlens.app.analysis.innodb import (
     CHECKPOINT_AGE,
@@ -343,6 +346,24 @@ def cpu_taken(ev: Evidence) -> Finding | None:
         r = ev.get("vmstat", "r")
         queue = f", run queue {span(r.before, r.during, '')}" if r is not None and r.during > r.before else ""
         return Finding("cpu", f"user CPU +{du:.0f} points{queue}: CPU taken by another process", usr)
+    return None
+
+
+def one_core(ev: Evidence) -> Finding | None:
+    """One CPU saturated during the drop while the average was not: which CPU, busy with what,
+    against what average (softirq: network interrupts, class network)."""
+    for fmt in imbalance.SHARES:
+        names = sorted({c.ref.entity for c in ev.each(fmt, "%idle")} - {imbalance.AGGREGATE, ""})
+
+        def level(metric: str, cpu: str, fmt: str = fmt) -> tuple[float, float] | None:
+            c = ev.get(fmt, metric, cpu)
+            return (c.before, c.during) if c is not None else None
+
+        got = imbalance.hot_in_window(fmt, names, level)
+        if got is not None and got[0].busy - got[1] >= CPU_POINTS:
+            hot = got[0]
+            klass = "network" if hot.share == "softirq" else "cpu"
+            return Finding(klass, imbalance.describe(hot), ev.get(fmt, "%idle", hot.cpu))
     return None
 
 
