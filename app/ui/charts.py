@@ -28,6 +28,7 @@ from benchlens.app.ticks import heading
 from benchlens.app.ui import mime
 from benchlens.app.ui.axes import TimeAxis, ValueAxis
 from benchlens.app.ui.curves import Decimated, add_curves, process_tip, run_gap
+from benchlens.app.ui.heatmap import HeatmapPanel, add_heatmap, as_lines
 from benchlens.app.ui.legends import RunLegend, fit_title, series_clicked
 from benchlens.app.ui.marks import LabelLane, MarkLabels, add_references, add_step_marks, draw_findings
 from benchlens.app.ui.navigation import TimeNavigator, fit_whole
@@ -124,6 +125,7 @@ class ComparisonView(QWidget):
         self.decimated = Decimated()  # every curve with its panel and pyramid
         self.lines: list[pg.InfiniteLine] = []
         self.curves: list[Curve] = []  # every series drawn, as the readout reads it
+        self.heatmaps: dict[int, HeatmapPanel] = {}  # panel index -> its heatmap (issue #25)
         self._proxies: list[pg.SignalProxy] = []
         self.nav = TimeNavigator(session, lambda: self.plots, self)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -149,6 +151,7 @@ class ComparisonView(QWidget):
             self.axis_strip = None
         self.widgets, self.borders, self._proxies = [], [], []
         self.plots, self.lines, self.curves = [], [], []
+        self.heatmaps = {}
         self.decimated = Decimated()
         self.mark_labels = None
 
@@ -244,8 +247,12 @@ class ComparisonView(QWidget):
         border.show()
 
     def _add_curves(self, i: int, plot: pg.PlotItem, panel: Panel, runs: list[int]) -> float | None:
-        """The panel's curves (app/ui/curves.py); returns the first x drawn."""
-        drawn = add_curves(self.session, i, plot, panel, runs)
+        """The panel's curves (app/ui/curves.py), or its heatmap; returns the first x drawn."""
+        heat = add_heatmap(self.session, plot, panel, runs)
+        if heat is not None:
+            self.heatmaps[i] = heat
+            return float(heat.grid.edges[0])
+        drawn = add_curves(self.session, i, plot, as_lines(self.session, panel, runs), runs)
         for d in drawn:
             self.decimated.add(i, d.item, d.pyramid, d.level)
             self.curves.append(d.curve)
@@ -360,6 +367,8 @@ class ComparisonView(QWidget):
         if plot in self.plots and plot.vb.sceneBoundingRect().contains(pos):
             i = self.plots.index(plot)
             at = self.widgets[i].mapTo(self, self.widgets[i].mapFromScene(pos))
+            if i in self.heatmaps:
+                self.heatmaps[i].hover(plot.vb.mapSceneToView(pos))
             self.show_at(float(plot.vb.mapSceneToView(pos).x()), i, at)
 
     def show_at(self, x: float, panel: int = 0, at: QPoint | None = None) -> None:
