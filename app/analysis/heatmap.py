@@ -156,7 +156,7 @@ def grid(rows: Sequence[Row], x0: float, x1: float, columns: int, order: str = "
     # run is drawn as the same grid at any width (the window's and the export's alike)
     steps = [float(np.median(np.diff(r.x[:1001]))) for r in rows if len(r.x) > 1]
     step = min((s for s in steps if s > 0), default=0.0)
-    columns = max(1, min(int(columns), int(np.ceil((x1 - x0) / step)) if step else int(columns)))
+    columns = max(1, min(int(columns), int(np.ceil((x1 - x0) / step)) + 1 if step else int(columns)))
     edges = np.linspace(x0, x1, columns + 1)
     ordered = _ordered(rows, order, x0, x1)
     values = np.full((len(ordered), columns), np.nan)

@@ -53,7 +53,9 @@ class HeatmapPanel:
         self.grid: Grid = grid(rows, x0, x1, COLUMNS, order, unit)
         self.names = names  # run id -> run name, for the readout of stacked runs
         n = len(self.grid.rows)
-        self.image = pg.ImageItem(self.grid.rgba()[::-1], axisOrder="row-major")  # row 0 at the top
+        self.image = pg.ImageItem(axisOrder="row-major")
+        # the colours as they are (levels 0-255: never stretched to the image's own range), row 0 at the top
+        self.image.setImage(self.grid.rgba()[::-1], autoLevels=False, levels=(0, 255))
         self.image.setRect(QRectF(x0, 0.0, x1 - x0, float(n)))
         plot.addItem(self.image)
         plot.setYRange(0, n, padding=0)

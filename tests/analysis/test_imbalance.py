@@ -93,7 +93,9 @@ def test_the_verdict_names_the_core_its_share_and_the_average() -> None:
     assert classes(_levels(rows))[0] == "network"
     hog = [("mpstat", "%idle", "all", 90.0, 45.0), ("mpstat", "%idle", "0", 90.0, 90.0)]
     hog += [("mpstat", "%idle", "1", 90.0, 0.0), ("mpstat", "%usr", "1", 8.0, 100.0)]
-    assert verdict(_levels(hog)) == "CPU 1 100 % busy (user 100 %) while the 2 CPUs average 55 %: a single-core bottleneck"
+    assert (
+        verdict(_levels(hog)) == "CPU 1 100 % busy (user 100 %) while the 2 CPUs average 55 %: a single-core bottleneck"
+    )
     # a core that was saturated before the window too did not change: not this drop's cause
     steady = [("mpstat", "%idle", "all", 45.0, 45.0), ("mpstat", "%idle", "0", 90.0, 90.0)]
     steady += [("mpstat", "%idle", "1", 0.0, 0.0), ("mpstat", "%usr", "1", 100.0, 100.0)]

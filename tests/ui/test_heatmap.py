@@ -1,0 +1,67 @@
+"""The heatmap panel in the window (issue #25): 16 CPUs (synthetic: bench/heatmap_data.py, no
+host here has more than 2), two of them hot for two minutes. The entity and value under the
+cursor, the colour scale and its clamp, and an export that draws the same rows, bins and scale."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPointF
+
+from bench.heatmap_data import many_cpus
+from benchlens.app.figure import figure_of
+from benchlens.app.heatmap_render import heatmap_of
+from benchlens.app.render import to_image
+from benchlens.app.store import Library
+from benchlens.app.ui.main_window import MainWindow
+from tests.ui.conftest import comparing_all
+
+
+@pytest.fixture
+def hot(qtbot, tmp_path: Path) -> Iterator[MainWindow]:
+    db = tmp_path / "cpus.sqlite"
+    with Library(db) as lib:
+        many_cpus(lib, 600, name="16-cpus", cpus=16, hot=2)  # CPUs 4 and 5 at 90-99 % from 300 s for 120 s
+    yield from comparing_all(qtbot, db, tmp_path / "settings.ini")
+
+
+def test_the_cursor_reads_the_cpu_and_its_value(hot: MainWindow) -> None:
+    chart, panels = hot.chart, hot.session.comparison.panels
+    i = next(k for k, p in enumerate(panels) if p.refs[0].entity == "*")  # the default layout's heatmap
+    heat = chart.heatmaps[i]
+    assert [e for _, e in heat.grid.rows] == [str(c) for c in range(16)]
+    n, x = len(heat.grid.rows), float(heat.grid.edges[0]) + 360.0
+    plot = chart.plots[i]
+    chart._moved(plot, (plot.vb.mapViewToScene(QPointF(x, n - 4 - 0.5)),))  # row 4 from the top
+    shown = heat.label.textItem.toPlainText()
+    assert heat.label.isVisible() and shown.startswith("4 ") and shown.endswith("%")
+    assert 90 <= float(shown.split()[1]) <= 99
+    quiet = heat.readout(x, n - 10 - 0.5)
+    assert quiet.startswith("10 ") and float(quiet.split()[1]) < 60
+
+
+def test_the_colour_scale_ends_at_its_clamp_and_says_it(hot: MainWindow) -> None:
+    chart, panels = hot.chart, hot.session.comparison.panels
+    i = next(k for k, p in enumerate(panels) if p.refs[0].entity == "*")
+    g = chart.heatmaps[i].grid
+    assert g.clamp == 100.0 and g.unit == "%"  # a share of a CPU ends at 100 %
+    assert "100 %" in chart.heatmaps[i].scale.labels
+    img = chart.heatmaps[i].image.image
+    hot_cell = img[len(g.rows) - 1 - 4, int(np.searchsorted(g.edges, g.edges[0] + 360.0)) - 1]
+    assert hot_cell[0] > 100 and hot_cell[1] < 40  # dark red, not the orange of the 30 % around it
+
+
+def test_the_export_draws_the_windows_rows_bins_and_scale(hot: MainWindow) -> None:
+    s, chart = hot.session, hot.chart
+    i = next(k for k, p in enumerate(s.comparison.panels) if p.refs[0].entity == "*")
+    window = chart.heatmaps[i].grid
+    fig = figure_of(s.rundata, s.comparison)
+    x0, x1 = float(window.edges[0]), float(window.edges[-1])
+    export = heatmap_of(fig, i, x0, x1, 1600)
+    assert export is not None and export.rows == window.rows and export.clamp == window.clamp
+    assert np.array_equal(export.edges, window.edges)
+    assert np.array_equal(export.values, window.values, equal_nan=True)
+    assert not to_image(fig).isNull()
