@@ -147,6 +147,8 @@ def cmd_diff(lib: Library, args: argparse.Namespace) -> int:
             f"{tag}: mean {reading(s.mean)}, cv {s.cv:.2f}, under half the median {s.under_half:.1%}, "
             f"p5 {reading(s.p5)}"
         )
+    for note in result.spread:  # a CPU share on far fewer cores in one run (issue #25)
+        print(note)
     print(f"{'series':44} {'class':11} {'A':>12} {'B':>12} {'change':>8} {'A/trx':>10} {'B/trx':>10}")
     for d, also in series_by_quantity(result.series)[: max(1, args.top)]:  # one row per quantity
         ch = "noise" if d.noise else f"{d.change:+.0%}" if math.isfinite(d.change) else "A=0"

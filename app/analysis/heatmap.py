@@ -45,6 +45,7 @@ _STOPS = (
 PERCENT_TOP = 100.5  # a % share read as 100.5 is rounding (mpstat prints 100.50 at times), not above 100
 GAP = (224, 224, 224, 255)  # no sample in a bin: light grey, never a value's colour
 ORDERS = ("number", "load")
+STACK = 32  # rows binned at once
 
 
 def _lut() -> np.ndarray:
@@ -160,9 +161,11 @@ def grid(rows: Sequence[Row], x0: float, x1: float, columns: int, order: str = "
     edges = np.linspace(x0, x1, columns + 1)
     ordered = _ordered(rows, order, x0, x1)
     values = np.full((len(ordered), columns), np.nan)
-    for k, row in enumerate(ordered):
-        values[k] = _binned(row.x, row.y, edges)
-    clamp, peak = _clamp(ordered, x0, x1, unit)
+    for x, ks in _same_times(ordered):
+        for part in range(0, len(ks), STACK):  # a few rows at once: bounded memory, one reduceat each
+            at = ks[part : part + STACK]
+            values[at] = _binned(x, np.vstack([ordered[k].y for k in at]), edges)
+    clamp, peak = _clamp(ordered, x0, x1, unit, values)
     return Grid([(r.run, r.entity) for r in ordered], edges, values, clamp, peak, unit)
 
 
@@ -183,35 +186,49 @@ def _ordered(rows: Sequence[Row], order: str, x0: float, x1: float) -> list[Row]
     return out
 
 
-def _binned(x: np.ndarray, y: np.ndarray, edges: np.ndarray) -> np.ndarray:
-    """The highest finite value of each bin (NaN where a bin has none): a 1 s peak stays."""
-    out = np.full(len(edges) - 1, np.nan)
-    ok = np.isfinite(y) & (x >= edges[0]) & (x <= edges[-1])
-    if not ok.any():
+def _same_times(rows: Sequence[Row]) -> list[tuple[np.ndarray, list[int]]]:
+    """The rows grouped by their time array (one report's CPUs share one)."""
+    groups: list[tuple[np.ndarray, list[int]]] = []
+    for k, row in enumerate(rows):
+        same = (ks for x, ks in groups if x is row.x or (len(x) == len(row.x) and np.array_equal(x, row.x)))
+        found = next(same, None)
+        if found is None:
+            groups.append((row.x, [k]))
+        else:
+            found.append(k)
+    return groups
+
+
+def _binned(x: np.ndarray, ys: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """The highest finite value of each bin for each row of `ys` (sampled at x; NaN where a bin
+    has none): a 1 s peak stays."""
+    out = np.full((ys.shape[0], len(edges) - 1), np.nan)
+    lo, hi = np.searchsorted(x, edges[0], side="left"), np.searchsorted(x, edges[-1], side="right")
+    if hi <= lo:
         return out
-    col = np.minimum(np.searchsorted(edges, x[ok], side="right") - 1, len(out) - 1)
-    vals = y[ok]
-    # values in time order fall in non-decreasing bins: reduceat over where each bin starts
+    col = np.minimum(np.searchsorted(edges, x[lo:hi], side="right") - 1, out.shape[1] - 1)
+    # samples in time order fall in non-decreasing bins: reduce over where each bin starts (fmax
+    # skips NaN; a bin of NaN only stays NaN)
     starts = np.flatnonzero(np.r_[True, col[1:] != col[:-1]])
-    out[col[starts]] = np.maximum.reduceat(vals, starts)
+    out[:, col[starts]] = np.fmax.reduceat(ys[:, lo:hi], starts, axis=1)
     return out
 
 
-def _clamp(rows: Sequence[Row], x0: float, x1: float, unit: str) -> tuple[float, float]:
+def _clamp(rows: Sequence[Row], x0: float, x1: float, unit: str, values: np.ndarray) -> tuple[float, float]:
     """The scale's end and the largest sample. A share of a CPU or a device (%) ends at 100: its
     own bound, which no outlier passes (a percentile of 256 CPUs mostly at 30 % would end near 35
     and paint the idle ones red). Anything else ends at the CLAMP_PERCENTILE of the samples in the
     window, read evenly from at most CLAMP_SAMPLES: from the data, not from the bins, so that
     the window and an export of another width have the same scale."""
-    shown = [v for r in rows if (v := _in(r, x0, x1)).size]
-    if not shown:
+    if not np.isfinite(values).any():
         return 1.0, 0.0
-    if unit == "%" and max(float(v.max()) for v in shown) <= PERCENT_TOP:
-        return 100.0, max(float(v.max()) for v in shown)
+    peak = float(np.nanmax(values))  # the bins hold the highest samples: the highest of all
+    if unit == "%" and peak <= PERCENT_TOP:
+        return 100.0, peak
+    shown = [v for r in rows if (v := _in(r, x0, x1)).size]
     total = sum(v.size for v in shown)
     step = max(1, -(-total // CLAMP_SAMPLES))
     sample = np.concatenate([v[::step] for v in shown])
-    peak = max(float(v.max()) for v in shown)
     clamp = float(np.percentile(sample, CLAMP_PERCENTILE))
     if clamp <= 0:
         clamp = peak if peak > 0 else 1.0

@@ -72,7 +72,7 @@ def make(ref: SeriesRef, data: Data) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     t = got[0][0]  # type: ignore[index]
     if ref.metric == BUSY:
-        return t, np.round(100.0 - got[0][1], 6)  # type: ignore[index]  # 100 - 98.02 is 1.98, not 1.9800000000000040
+        return t, 100.0 - got[0][1]  # type: ignore[index]
     total = np.zeros(len(t))
     for g in got:
         assert g is not None
@@ -134,26 +134,27 @@ def hot_cpu(fmt: str, available: Iterable[SeriesRef], data: Data) -> Hot | None:
         if got is None:
             continue
         t, at_all, at_cpu = _common(every, got)
-        hot = (at_cpu >= HOT_BUSY) & (at_all <= HOT_RATIO * at_cpu)
-        n = int(hot.sum())
-        if n >= HOT_SAMPLES and (best is None or (n, float(np.median(at_cpu[hot]))) > best[:2]):
-            best = (n, float(np.median(at_cpu[hot])), cpu, t[hot], at_all[hot])
+        with np.errstate(invalid="ignore"):  # NaN (no sample) is never hot
+            hot = np.flatnonzero((at_cpu >= HOT_BUSY) & (at_all <= HOT_RATIO * at_cpu))
+        if len(hot) < HOT_SAMPLES:
+            continue
+        level = float(np.median(at_cpu[hot]))
+        if best is None or (len(hot), level) > best[:2]:
+            best = (len(hot), level, cpu, t[hot], at_all[hot])
     if best is None:
         return None
-    n, busy, cpu, when, average = best
+    _, busy, cpu, when, average = best
     share, level = _largest_share(fmt, cpu, when, data)
     return Hot(fmt, cpu, busy, float(np.median(average)), share, level, len(names), float(when[0]), float(when[-1]))
 
 
 def _common(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, ...]:
-    """The samples two series of one report share (their common times)."""
-    if len(a[0]) == len(b[0]) and np.array_equal(a[0], b[0]):  # one report: one time array
-        ok = np.isfinite(a[1]) & np.isfinite(b[1])
-        return a[0][ok], a[1][ok], b[1][ok]
+    """Two series on their common times: as they are when they share one time array (one report,
+    the common case: no copy of 86,400 samples per CPU), else at the times both have."""
+    if len(a[0]) == len(b[0]) and np.array_equal(a[0], b[0]):
+        return a[0], a[1], b[1]
     t, ia, ib = np.intersect1d(a[0], b[0], assume_unique=False, return_indices=True)
-    va, vb = a[1][ia], b[1][ib]
-    ok = np.isfinite(va) & np.isfinite(vb)
-    return t[ok], va[ok], vb[ok]
+    return t, a[1][ia], b[1][ib]
 
 
 def _largest_share(fmt: str, cpu: str, when: np.ndarray, data: Data) -> tuple[str, float]:
@@ -211,3 +212,38 @@ def meaning(share: str) -> str:
     if share == "system":
         return "a single-core bottleneck in the kernel"
     return "a single-core bottleneck"
+
+
+# How many cores a share is spread over: the CPUs carrying at least SPREAD_SHARE of the busiest
+# one's (8 CPUs at 5 % each: 8; one at 40 % and seven at 0.5 %: 1). Two runs' counts are worth
+# saying when one is at least SPREAD_RATIO times the other and the share is at least SPREAD_MIN
+# points of one CPU in both (below that there is nothing to spread). Chosen by hand.
+SPREAD_SHARE = 0.5
+SPREAD_RATIO = 2
+SPREAD_MIN = 5.0
+SPREAD_WORDS = ((INTR, "interrupts"), (BUSY, "its work"))
+
+
+def cores(means: dict[str, float]) -> tuple[int, str]:
+    """How many CPUs carry at least SPREAD_SHARE of the busiest one's share, and the busiest."""
+    hot = max(means, key=lambda c: means[c])
+    return sum(v >= SPREAD_SHARE * means[hot] for v in means.values()), hot
+
+
+def spread_notes(names: tuple[str, str], a: dict[str, dict[str, float]], b: dict[str, dict[str, float]]) -> list[str]:
+    """B against A in words where a share sits on far fewer cores in one run: 'run B spreads
+    interrupts over 8 cores, run A on one (CPU 3)'. `a`, `b`: metric -> CPU -> mean."""
+    out = []
+    for metric, word in SPREAD_WORDS:
+        ma, mb = a.get(metric, {}), b.get(metric, {})
+        if len(ma) < 2 or len(mb) < 2 or min(sum(ma.values()), sum(mb.values())) < SPREAD_MIN:
+            continue
+        (ka, hot_a), (kb, hot_b) = cores(ma), cores(mb)
+        if max(ka, kb) < SPREAD_RATIO * min(ka, kb):
+            continue
+        (wide, k_wide), (narrow, k_narrow, hot) = (
+            ((names[1], kb), (names[0], ka, hot_a)) if kb > ka else ((names[0], ka), (names[1], kb, hot_b))
+        )
+        on = f"one (CPU {hot})" if k_narrow == 1 else f"{k_narrow}"
+        out.append(f"run {wide} spreads {word} over {k_wide} cores, run {narrow} on {on}")
+    return out

@@ -100,3 +100,14 @@ def test_the_verdict_names_the_core_its_share_and_the_average() -> None:
     steady = [("mpstat", "%idle", "all", 45.0, 45.0), ("mpstat", "%idle", "0", 90.0, 90.0)]
     steady += [("mpstat", "%idle", "1", 0.0, 0.0), ("mpstat", "%usr", "1", 100.0, 100.0)]
     assert "single-core" not in verdict(_levels(steady))
+
+
+def test_diff_says_which_run_spreads_interrupts_over_more_cores() -> None:
+    one = {imbalance.INTR: {"3": 40.0, **{str(c): 0.5 for c in range(8) if c != 3}}}
+    eight = {imbalance.INTR: {str(c): 5.0 for c in range(8)}}
+    assert imbalance.spread_notes(("A", "B"), one, eight) == [
+        "run B spreads interrupts over 8 cores, run A on one (CPU 3)"
+    ]
+    assert imbalance.spread_notes(("A", "B"), eight, eight) == []  # alike: nothing to say
+    idle = {imbalance.INTR: {"3": 1.0, **{str(c): 0.1 for c in range(8) if c != 3}}}
+    assert imbalance.spread_notes(("A", "B"), idle, eight) == []  # no interrupt work to spread in A
