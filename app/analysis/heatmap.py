@@ -15,7 +15,7 @@ scale.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,6 +46,24 @@ PERCENT_TOP = 100.5  # a % share read as 100.5 is rounding (mpstat prints 100.50
 GAP = (224, 224, 224, 255)  # no sample in a bin: light grey, never a value's colour
 ORDERS = ("number", "load")
 STACK = 32  # rows binned at once
+
+
+class SharedX:
+    """The plotted x of time arrays, made once per distinct array of a run: a report's 256 CPUs
+    share their times, and 256 copies of 86,400 x values cost more than drawing them (each a
+    fresh allocation). `of(run, t, make)` returns the x made for an equal array before."""
+
+    def __init__(self) -> None:
+        self._made: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
+
+    def of(self, run: int, t: np.ndarray, make: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        known = self._made.setdefault(run, [])
+        for seen, x in known:
+            if seen is t or (len(seen) == len(t) and np.array_equal(seen, t)):
+                return x
+        x = make(t)
+        known.append((t, x))
+        return x
 
 
 def _lut() -> np.ndarray:

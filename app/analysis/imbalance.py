@@ -134,8 +134,8 @@ def hot_cpu(fmt: str, available: Iterable[SeriesRef], data: Data) -> Hot | None:
         if got is None:
             continue
         t, at_all, at_cpu = _common(every, got)
-        with np.errstate(invalid="ignore"):  # NaN (no sample) is never hot
-            hot = np.flatnonzero((at_cpu >= HOT_BUSY) & (at_all <= HOT_RATIO * at_cpu))
+        hot = np.flatnonzero(at_cpu >= HOT_BUSY)  # few samples: NaN (no sample) is never hot
+        hot = hot[at_all[hot] <= HOT_RATIO * at_cpu[hot]] if len(hot) >= HOT_SAMPLES else hot[:0]
         if len(hot) < HOT_SAMPLES:
             continue
         level = float(np.median(at_cpu[hot]))

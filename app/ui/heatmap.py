@@ -6,13 +6,15 @@ under the cursor. The picture is the Grid of app/analysis/heatmap.py, as the exp
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QColor, QLinearGradient
 
 from benchlens.app.analysis import heatmap
-from benchlens.app.analysis.heatmap import HEATMAP_FROM, LUT, Grid, Row, grid, heatmap_ref, members
+from benchlens.app.analysis.heatmap import HEATMAP_FROM, LUT, Grid, Row, SharedX, grid, heatmap_ref, members
 from benchlens.app.analysis.layout import Panel
 from benchlens.app.ticks import reading
 from benchlens.app.ui.session import Session
@@ -28,11 +30,11 @@ def add_heatmap(session: Session, plot: pg.PlotItem, panel: Panel, runs: list[in
     if every is None:
         return None
     rows: list[Row] = []
-    most, unit = 0, ""
+    most, unit, xs = 0, "", SharedX()
     for r in runs:
         mine = [(ref, d) for ref in members(every, session.available(r)) if (d := session.data(r, ref)) is not None]
         most = max(most, len(mine))
-        rows += [Row(r, ref.entity, session.x_of(r, d[0]), d[1]) for ref, d in mine if len(d[0])]
+        rows += [Row(r, ref.entity, xs.of(r, d[0], partial(session.x_of, r)), d[1]) for ref, d in mine if len(d[0])]
         unit = unit or next((session.unit(r, ref) for ref, _ in mine), "")
     if most <= HEATMAP_FROM or not rows:
         return None
