@@ -120,6 +120,7 @@ class Hot:
     cpus: int
     start: float
     end: float
+    hot: int = 1  # how many CPUs were saturated so (the busiest is `cpu`)
 
 
 def hot_cpu(fmt: str, available: Iterable[SeriesRef], data: Data) -> Hot | None:
@@ -129,6 +130,7 @@ def hot_cpu(fmt: str, available: Iterable[SeriesRef], data: Data) -> Hot | None:
     if len(names) < 2 or every is None:
         return None
     best: tuple[int, float, str, np.ndarray, np.ndarray] | None = None
+    count = 0
     for cpu in names:
         got = data(SeriesRef(fmt, BUSY, cpu))
         if got is None:
@@ -138,6 +140,7 @@ def hot_cpu(fmt: str, available: Iterable[SeriesRef], data: Data) -> Hot | None:
         hot = hot[at_all[hot] <= HOT_RATIO * at_cpu[hot]] if len(hot) >= HOT_SAMPLES else hot[:0]
         if len(hot) < HOT_SAMPLES:
             continue
+        count += 1
         level = float(np.median(at_cpu[hot]))
         if best is None or (len(hot), level) > best[:2]:
             best = (len(hot), level, cpu, t[hot], at_all[hot])
@@ -145,7 +148,8 @@ def hot_cpu(fmt: str, available: Iterable[SeriesRef], data: Data) -> Hot | None:
         return None
     _, busy, cpu, when, average = best
     share, level = _largest_share(fmt, cpu, when, data)
-    return Hot(fmt, cpu, busy, float(np.median(average)), share, level, len(names), float(when[0]), float(when[-1]))
+    edges = (float(when[0]), float(when[-1]))
+    return Hot(fmt, cpu, busy, float(np.median(average)), share, level, len(names), *edges, hot=count)
 
 
 def _common(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, ...]:
@@ -191,16 +195,19 @@ def hot_in_window(fmt: str, names: list[str], level: Level) -> tuple[Hot, float]
     share, at = max(shares, key=lambda s: s[1], default=("", 0.0))
     before = level("%idle", cpu)
     assert before is not None
-    return Hot(fmt, cpu, busy[cpu], average, share, at, len(names), 0.0, 0.0), 100.0 - before[0]
+    return Hot(fmt, cpu, busy[cpu], average, share, at, len(names), 0.0, 0.0, len(hot)), 100.0 - before[0]
 
 
 def describe(h: Hot) -> str:
     """The hot CPU in words: 'CPU 3 96 % busy (softirq 87 %) while the 8 CPUs average 22 %:
-    network interrupts on one core'."""
-    share = f" ({h.share} {h.share_level:.0f} %)" if h.share else ""
-    return (
-        f"CPU {h.cpu} {h.busy:.0f} % busy{share} while the {h.cpus} CPUs average {h.average:.0f} %: {meaning(h.share)}"
-    )
+    network interrupts on one core'; several: '32 CPUs >= 90 % busy (CPU 64 97 %, user 78 %)
+    while the 256 CPUs average 38 %: a bottleneck on 32 cores'."""
+    share = f"{h.share} {h.share_level:.0f} %" if h.share else ""
+    average = f"while the {h.cpus} CPUs average {h.average:.0f} %"
+    if h.hot > 1:
+        which = f"CPU {h.cpu} {h.busy:.0f} %" + (f", {share}" if share else "")
+        return f"{h.hot} CPUs \u2265 {HOT_BUSY:.0f} % busy ({which}) {average}: a bottleneck on {h.hot} cores"
+    return f"CPU {h.cpu} {h.busy:.0f} % busy" + (f" ({share})" if share else "") + f" {average}: {meaning(h.share)}"
 
 
 def meaning(share: str) -> str:

@@ -168,7 +168,8 @@ ROLE_CLASSES = {
 }
 
 Rating = Callable[[SeriesRef], float]
-# the CPU of a per-CPU format saturated while the machine's average was not (imbalance.hot_cpu)
+# the CPU of a per-CPU format saturated while the machine's average was not (imbalance.hot_cpu),
+# `64`, or `64 and 31 more` when several were
 HotCpu = Callable[[str], str | None]
 # more entities than this (CPUs, devices): the default layout adds their heatmap (issue #25)
 HEATMAP_FROM = 8
@@ -252,7 +253,10 @@ def _rated(
         """The CPU of `fmt` saturated while the average was not (imbalance.hot_cpu), the
         busiest such CPU over the runs."""
         found = [h for r in runs if (h := imbalance.hot_cpu(fmt, available(r), functools.partial(data, r)))]
-        return max(found, key=lambda h: h.busy).cpu if found else None
+        if not found:
+            return None
+        best = max(found, key=lambda h: h.busy)
+        return best.cpu + (f" and {best.hot - 1} more" if best.hot > 1 else "")
 
     return have, load, spread, flat, hot
 
@@ -471,13 +475,14 @@ def _hot_beside(panel: Panel, have: set[SeriesRef], hot: HotCpu | None) -> Panel
     if hot is None:
         return panel
     for fmt in imbalance.SHARES:
-        cpu = hot(fmt)
-        if cpu is None:
+        said = hot(fmt)  # `64`, or `64 and 31 more`
+        if said is None:
             continue
+        cpu = said.split()[0]
         extra = [SeriesRef(fmt, imbalance.BUSY, cpu), SeriesRef(fmt, imbalance.BUSY, imbalance.AGGREGATE)]
         if all(p in have for p in imbalance.parts(SeriesRef(fmt, imbalance.INTR, cpu))):
             extra.append(SeriesRef(fmt, imbalance.INTR, cpu))
-        return Panel(f"CPU (%): CPU {cpu} saturated", panel.refs + extra)
+        return Panel(f"CPU (%): CPU {said} saturated", panel.refs + extra)
     return panel
 
 

@@ -14,6 +14,7 @@ import pytest
 from benchlens.app.analysis import imbalance
 from benchlens.app.analysis.evidence import Change
 from benchlens.app.analysis.explain import Explanation
+from benchlens.app.analysis.layout import layout_for_runs
 from benchlens.app.analysis.verdict import classes, verdict
 from benchlens.app.figure import default_layout
 from benchlens.app.ingest import import_path
@@ -111,3 +112,26 @@ def test_diff_says_which_run_spreads_interrupts_over_more_cores() -> None:
     assert imbalance.spread_notes(("A", "B"), eight, eight) == []  # alike: nothing to say
     idle = {imbalance.INTR: {"3": 1.0, **{str(c): 0.1 for c in range(8) if c != 3}}}
     assert imbalance.spread_notes(("A", "B"), idle, eight) == []  # no interrupt work to spread in A
+
+
+def test_several_hot_cpus_are_counted_in_words_and_in_the_panel_title() -> None:
+    t = np.arange(60.0)
+    idle = {str(c): np.full(60, 70.0) for c in range(16)}
+    for c in ("4", "5", "6", "7"):  # 4 of 16 at 95-97 % busy for 20 s
+        idle[c][20:40] = 5.0 - int(c) % 2 * 2
+    every = np.mean(list(idle.values()), axis=0)
+    series = {SeriesRef("mpstat", "%idle", c): (t, v) for c, v in idle.items()}
+    series[SeriesRef("mpstat", "%idle", "all")] = (t, every)
+    series[SeriesRef("mpstat", "%usr", "all")] = (t, 100 - every)
+    series |= {SeriesRef("mpstat", "%usr", c): (t, 100 - v) for c, v in idle.items()}
+
+    def data(ref: SeriesRef) -> tuple[np.ndarray, np.ndarray] | None:
+        return series.get(ref) or imbalance.make(ref, series.get)
+
+    hot = imbalance.hot_cpu("mpstat", series, data)
+    assert hot is not None and hot.hot == 4 and hot.cpu == "5" and round(hot.busy) == 97
+    assert imbalance.describe(hot) == (
+        "4 CPUs \u2265 90 % busy (CPU 5 97 %, user 97 %) while the 16 CPUs average 46 %: a bottleneck on 4 cores"
+    )
+    panels = layout_for_runs([1], lambda _: list(series), lambda _, ref: data(ref))
+    assert panels[0].title == "CPU (%): CPU 5 and 3 more saturated"
