@@ -38,7 +38,9 @@ def add_heatmap(session: Session, plot: pg.PlotItem, panel: Panel, runs: list[in
         unit = unit or next((session.unit(r, ref) for ref, _ in mine), "")
     if most <= HEATMAP_FROM or not rows:
         return None
-    return HeatmapPanel(plot, rows, panel.order, unit, {r: session.run(r).name for r in runs})
+    heat = HeatmapPanel(plot, rows, panel.order, unit, {r: session.run(r).name for r in runs})
+    heat.mark_runs(plot, {r: QColor(session.color(r)) for r in runs})
+    return heat
 
 
 def as_lines(session: Session, panel: Panel, runs: list[int]) -> Panel:
@@ -63,6 +65,7 @@ class HeatmapPanel:
         plot.setYRange(0, n, padding=0)
         plot.setLimits(yMin=0, yMax=n)
         plot.setMouseEnabled(y=False)
+        plot.showGrid(x=True, y=False)  # rows are not values: no lines across them
         every = max(1, -(-n // MAX_NAMES))
         plot.getAxis("left").setTicks([[(n - k - 0.5, e) for k, (_, e) in enumerate(self.grid.rows) if k % every == 0]])
         self.scale = _scale(self.grid)
@@ -70,6 +73,23 @@ class HeatmapPanel:
         self.label = pg.TextItem("", anchor=(0, 1), fill=QColor(255, 255, 255, 220), color=QColor(0, 0, 0))
         self.label.hide()
         plot.addItem(self.label, ignoreBounds=True)
+
+    def mark_runs(self, plot: pg.PlotItem, colors: dict[int, QColor]) -> None:
+        """Two runs stacked: a rule between their rows and each run's name, in its colour, at the
+        top left of its rows."""
+        rows, n = self.grid.rows, len(self.grid.rows)
+        starts = [k for k in range(n) if k == 0 or rows[k][0] != rows[k - 1][0]]
+        if len(starts) < 2:
+            return
+        for k in starts:
+            run = rows[k][0]
+            if k:
+                plot.addItem(pg.InfiniteLine(n - k, angle=0, pen=pg.mkPen(QColor(40, 40, 40), width=2)))
+            name = pg.TextItem(
+                self.names.get(run, ""), color=colors.get(run), anchor=(0, 0), fill=QColor(255, 255, 255, 200)
+            )
+            name.setPos(float(self.grid.edges[0]), float(n - k))
+            plot.addItem(name, ignoreBounds=True)
 
     def readout(self, x: float, y: float) -> str:
         """The entity and value at a point of the plot ('' outside the rows)."""

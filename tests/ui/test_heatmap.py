@@ -17,7 +17,11 @@ from benchlens.app.heatmap_render import heatmap_of
 from benchlens.app.render import to_image
 from benchlens.app.store import Library
 from benchlens.app.ui.main_window import MainWindow
-from tests.ui.conftest import comparing_all
+from tests.ui.conftest import comparing_all, right_click
+
+pytestmark = pytest.mark.qt_log_ignore(
+    "This plugin does not support (raise|grabbing the keyboard)"
+)  # the menu, offscreen
 
 
 @pytest.fixture
@@ -65,3 +69,31 @@ def test_the_export_draws_the_windows_rows_bins_and_scale(hot: MainWindow) -> No
     assert np.array_equal(export.edges, window.edges)
     assert np.array_equal(export.values, window.values, equal_nan=True)
     assert not to_image(fig).isNull()
+
+
+def test_rows_by_load_from_the_panel_menu_put_the_hot_cpus_first(hot: MainWindow) -> None:
+    s = hot.session
+    i = next(k for k, p in enumerate(s.comparison.panels) if p.refs[0].entity == "*")
+    actions = right_click(hot, i)
+    assert not actions["Rows by load"].isChecked()
+    actions["Rows by load"].trigger()
+    assert s.comparison.panels[i].order == "load"
+    rows = [e for _, e in hot.chart.heatmaps[i].grid.rows]
+    assert set(rows[:2]) == {"4", "5"} and sorted(rows, key=int) == [str(c) for c in range(16)]
+    fig = figure_of(s.rundata, s.comparison)  # the export orders its rows the same
+    got = heatmap_of(fig, i, *fig.extent(), 800)
+    assert got is not None and [e for _, e in got.rows] == rows
+
+
+def test_two_runs_are_stacked_each_with_its_rows(qtbot, tmp_path: Path) -> None:
+    db = tmp_path / "two.sqlite"
+    with Library(db) as lib:
+        many_cpus(lib, 300, name="a", cpus=12, hot=1)
+        many_cpus(lib, 300, name="b", cpus=10, hot=3, seed=4)
+    for w in comparing_all(qtbot, db, tmp_path / "s.ini"):
+        ids = [r.id for r in w.session.runs()]
+        i = next(k for k, p in enumerate(w.session.comparison.panels) if p.refs[0].entity == "*")
+        g = w.chart.heatmaps[i].grid
+        assert [r for r, _ in g.rows] == [ids[0]] * 12 + [ids[1]] * 10
+        names = {ids[0]: "a", ids[1]: "b"}
+        assert w.chart.heatmaps[i].readout(float(g.edges[0]) + 10, 22 - 12 - 0.5).startswith(f"{names[ids[1]]}: 0 ")
