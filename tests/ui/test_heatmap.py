@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import QPointF
 
 from bench.heatmap_data import many_cpus
-from benchlens.app.figure import figure_of
+from benchlens.app.figure import csv_rows, figure_of
 from benchlens.app.heatmap_render import heatmap_of
 from benchlens.app.render import to_image
 from benchlens.app.store import Library
@@ -69,6 +69,8 @@ def test_the_export_draws_the_windows_rows_bins_and_scale(hot: MainWindow) -> No
     assert np.array_equal(export.edges, window.edges)
     assert np.array_equal(export.values, window.values, equal_nan=True)
     assert not to_image(fig).isNull()
+    header = next(csv_rows(fig))  # the CSV carries every CPU of the heatmap
+    assert sum(h.startswith("16-cpus mpstat:%busy:") and "all" not in h for h in header) == 16
 
 
 def test_rows_by_load_from_the_panel_menu_put_the_hot_cpus_first(hot: MainWindow) -> None:
