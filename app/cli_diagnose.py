@@ -90,7 +90,9 @@ def _iso(t: float) -> str:
 def _print_changes(changes: list[Any]) -> None:
     for c in changes:
         arrow = "up" if c.change > 0 else "down"
-        also = f"  also {', '.join(r.spec() for r in c.similar)}" if c.similar else ""
+        # the first few (256 CPUs' %idle are one quantity: a line of 256 names said nothing more)
+        also = f"  also {', '.join(r.spec() for r in c.similar[:3])}" if c.similar else ""
+        also += f" and {len(c.similar) - 3} more" if len(c.similar) > 3 else ""
         print(
             f"    {c.ref.spec():40} {c.klass:11} {arrow:4} {c.before:.6g} -> {c.during:.6g}  "
             f"(effect {c.effect()}, score {c.weight:.1f}){also}"
