@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import partial
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -135,3 +136,16 @@ def test_several_hot_cpus_are_counted_in_words_and_in_the_panel_title() -> None:
     )
     panels = layout_for_runs([1], lambda _: list(series), lambda _, ref: data(ref))
     assert panels[0].title == "CPU (%): CPU 5 and 3 more saturated"
+
+
+def test_receive_softirq_steered_to_one_core_shows_in_its_interrupt_share(tmp_path: Path) -> None:
+    with Library(tmp_path / "lib.sqlite") as lib:
+        run = import_path(lib, FIXTURES / "runs" / "softirq_one_core").id
+        data = LibraryRunData(lib)
+        for fmt in ("mpstat", "sar"):  # sar -u ALL -P ALL prints %irq and %soft too
+            flood = {}
+            for cpu in ("0", "1"):
+                got = data.data(run, SeriesRef(fmt, imbalance.INTR, cpu))
+                assert got is not None
+                flood[cpu] = float(np.median(got[1][11:30]))  # the flood's seconds
+            assert flood["1"] >= 40 and flood["1"] >= 2.5 * flood["0"], (fmt, flood)
