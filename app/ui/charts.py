@@ -128,6 +128,7 @@ class ComparisonView(QWidget):
         self.heatmaps: dict[int, HeatmapPanel] = {}  # panel index -> its heatmap (issue #25)
         self._proxies: list[pg.SignalProxy] = []
         self.nav = TimeNavigator(session, lambda: self.plots, self)
+        self.nav.settle.timeout.connect(self._rebin_heatmaps)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         session.comparisonChanged.connect(self.rebuild)
         session.runsChanged.connect(self.rebuild)
@@ -291,6 +292,13 @@ class ComparisonView(QWidget):
         self.decimated.show_range(x_range, max(int(vb.width()), 200), shown, len(self.widgets))
         for i in shown:  # fit y to the new points now: fitted while painting, it costs a second paint
             self.plots[i].vb.prepareForPaint()
+
+    def _rebin_heatmaps(self) -> None:
+        """A zoom or pan settled: each heatmap's bins for the time in view."""
+        if self.heatmaps and self.plots:
+            x0, x1 = self.plots[0].vb.viewRange()[0]
+            for heat in self.heatmaps.values():
+                heat.rebin(float(x0), float(x1))
 
     def changeEvent(self, event: QEvent) -> None:
         """The palette changed (the system went dark, or View ▸ Theme): the charts follow."""

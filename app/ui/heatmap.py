@@ -52,27 +52,42 @@ class HeatmapPanel:
     """The image, axis names, colour scale and hover readout of one heatmap panel."""
 
     def __init__(self, plot: pg.PlotItem, rows: list[Row], order: str, unit: str, names: dict[int, str]) -> None:
-        x0 = min(float(r.x[0]) for r in rows)
-        x1 = max(float(r.x[-1]) for r in rows)
-        self.grid: Grid = grid(rows, x0, x1, COLUMNS, order, unit)
+        self.rows, self.order, self.plot = rows, order, plot
+        self.extent = (min(float(r.x[0]) for r in rows), max(float(r.x[-1]) for r in rows))
+        self.grid: Grid = grid(rows, *self.extent, COLUMNS, order, unit)
         self.names = names  # run id -> run name, for the readout of stacked runs
         n = len(self.grid.rows)
         self.image = pg.ImageItem(axisOrder="row-major")
-        # the colours as they are (levels 0-255: never stretched to the image's own range), row 0 at the top
-        self.image.setImage(self.grid.rgba()[::-1], autoLevels=False, levels=(0, 255))
-        self.image.setRect(QRectF(x0, 0.0, x1 - x0, float(n)))
+        self._show()
         plot.addItem(self.image)
         plot.setYRange(0, n, padding=0)
         plot.setLimits(yMin=0, yMax=n)
         plot.setMouseEnabled(y=False)
         plot.showGrid(x=True, y=False)  # rows are not values: no lines across them
-        every = max(1, -(-n // MAX_NAMES))
-        plot.getAxis("left").setTicks([[(n - k - 0.5, e) for k, (_, e) in enumerate(self.grid.rows) if k % every == 0]])
         self.scale = _scale(self.grid)
         self.scale.setParentItem(plot.vb)
         self.label = pg.TextItem("", anchor=(0, 1), fill=QColor(255, 255, 255, 220), color=QColor(0, 0, 0))
         self.label.hide()
         plot.addItem(self.label, ignoreBounds=True)
+
+    def _show(self) -> None:
+        """The grid as the image (its colours as they are: levels 0-255, never stretched to the
+        image's own range; row 0 at the top) and the rows' names on the value axis."""
+        g, n = self.grid, len(self.grid.rows)
+        self.image.setImage(g.rgba()[::-1], autoLevels=False, levels=(0, 255))
+        self.image.setRect(QRectF(float(g.edges[0]), 0.0, float(g.edges[-1] - g.edges[0]), float(n)))
+        every = max(1, -(-n // MAX_NAMES))
+        ticks = [(n - k - 0.5, e) for k, (_, e) in enumerate(g.rows) if k % every == 0]
+        self.plot.getAxis("left").setTicks([ticks])
+
+    def rebin(self, x0: float, x1: float) -> None:
+        """The bins of the time in view (after a zoom or pan settles): as fine as the samples allow,
+        as an export of that window draws them."""
+        x0, x1 = max(x0, self.extent[0]), min(x1, self.extent[1])
+        if x1 <= x0 or (x0, x1) == (float(self.grid.edges[0]), float(self.grid.edges[-1])):
+            return
+        self.grid = grid(self.rows, x0, x1, COLUMNS, self.order, self.grid.unit)
+        self._show()
 
     def mark_runs(self, plot: pg.PlotItem, colors: dict[int, QColor]) -> None:
         """Two runs stacked: a rule between their rows and each run's name, in its colour, at the

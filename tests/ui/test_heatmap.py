@@ -99,3 +99,16 @@ def test_two_runs_are_stacked_each_with_its_rows(qtbot, tmp_path: Path) -> None:
         assert [r for r, _ in g.rows] == [ids[0]] * 12 + [ids[1]] * 10
         names = {ids[0]: "a", ids[1]: "b"}
         assert w.chart.heatmaps[i].readout(float(g.edges[0]) + 10, 22 - 12 - 0.5).startswith(f"{names[ids[1]]}: 0 ")
+
+
+def test_a_zoom_rebins_the_heatmap_to_the_time_in_view(hot: MainWindow, qtbot) -> None:
+    chart, s = hot.chart, hot.session
+    i = next(k for k, p in enumerate(s.comparison.panels) if p.refs[0].entity == "*")
+    start = float(chart.heatmaps[i].grid.edges[0])
+    chart.zoom_to(start + 290.0, start + 320.0)  # the hot stretch's start
+    qtbot.waitUntil(lambda: chart.heatmaps[i].grid.edges[0] > start + 250.0, timeout=3000)
+    g = chart.heatmaps[i].grid
+    assert g.values.shape[1] <= 40  # one bin a sample at most: the 30 s in view
+    row = [e for _, e in g.rows].index("4")
+    x = start + 305.0
+    assert g.at(x, row) is not None and g.at(x, row)[2] >= 90 and g.at(start + 295.0, row)[2] < 60
