@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from benchlens.app.analysis import imbalance
-from benchlens.app.analysis.layout import Panel
+from benchlens.app.analysis.panel import Panel
 from benchlens.app.model import SeriesRef
 
 EVERY = "*"
