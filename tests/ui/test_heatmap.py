@@ -12,12 +12,14 @@ import pytest
 from PySide6.QtCore import QPointF
 
 from bench.heatmap_data import many_cpus
+from benchlens.app.analysis.panel import parse_panel
 from benchlens.app.figure import csv_rows, figure_of
 from benchlens.app.heatmap_render import heatmap_of
 from benchlens.app.render import to_image
 from benchlens.app.store import Library
 from benchlens.app.ui.main_window import MainWindow
-from tests.ui.conftest import comparing_all, right_click
+from tests.conftest import FIXTURES
+from tests.ui.conftest import comparing_all, library_of, right_click
 
 pytestmark = pytest.mark.qt_log_ignore(
     "This plugin does not support (raise|grabbing the keyboard)"
@@ -112,3 +114,15 @@ def test_a_zoom_rebins_the_heatmap_to_the_time_in_view(hot: MainWindow, qtbot) -
     row = [e for _, e in g.rows].index("4")
     x = start + 305.0
     assert g.at(x, row) is not None and g.at(x, row)[2] >= 90 and g.at(start + 295.0, row)[2] < 60
+
+
+def test_every_cpu_of_a_two_cpu_host_is_lines_in_the_window(qtbot, tmp_path: Path) -> None:
+    db = library_of(tmp_path / "hog.sqlite", {"hog": FIXTURES / "runs" / "one_hot_core"})
+    for w in comparing_all(qtbot, db, tmp_path / "s.ini"):
+        w.session.add_panel(parse_panel("mpstat:%busy:*"))
+        i = len(w.session.comparison.panels) - 1
+        assert i not in w.chart.heatmaps
+        drawn = {c.ref.entity for c in w.chart.curves if c.panel == i}
+        assert drawn == {"0", "1"}
+        busy = next(c for c in w.chart.curves if c.panel == i and c.ref.entity == "1")
+        assert float(np.max(busy.y)) == 100.0  # the pinned hog
