@@ -90,7 +90,9 @@ def _iso(t: float) -> str:
 def _print_changes(changes: list[Any]) -> None:
     for c in changes:
         arrow = "up" if c.change > 0 else "down"
-        also = f"  also {', '.join(r.spec() for r in c.similar)}" if c.similar else ""
+        # the first few (256 CPUs' %idle are one quantity: a line of 256 names said nothing more)
+        also = f"  also {', '.join(r.spec() for r in c.similar[:3])}" if c.similar else ""
+        also += f" and {len(c.similar) - 3} more" if len(c.similar) > 3 else ""
         print(
             f"    {c.ref.spec():40} {c.klass:11} {arrow:4} {c.before:.6g} -> {c.during:.6g}  "
             f"(effect {c.effect()}, score {c.weight:.1f}){also}"
@@ -147,6 +149,8 @@ def cmd_diff(lib: Library, args: argparse.Namespace) -> int:
             f"{tag}: mean {reading(s.mean)}, cv {s.cv:.2f}, under half the median {s.under_half:.1%}, "
             f"p5 {reading(s.p5)}"
         )
+    for note in result.spread:  # a CPU share on far fewer cores in one run (issue #25)
+        print(note)
     print(f"{'series':44} {'class':11} {'A':>12} {'B':>12} {'change':>8} {'A/trx':>10} {'B/trx':>10}")
     for d, also in series_by_quantity(result.series)[: max(1, args.top)]:  # one row per quantity
         ch = "noise" if d.noise else f"{d.change:+.0%}" if math.isfinite(d.change) else "A=0"

@@ -12,12 +12,14 @@ import io
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from benchlens.app.analysis.align import ALIGN_MODES, x_of
+from benchlens.app.analysis.heatmap import SharedX, as_lines, members
 from benchlens.app.analysis.innodb import is_checkpoint_age, run_flush_points
 from benchlens.app.analysis.layout import Panel, blog_for_runs, layout_for_runs
 from benchlens.app.analysis.mechanism import worth_saying
@@ -168,6 +170,7 @@ def build(
     runs = [data.run(r) for r in run_ids]
     if align not in ALIGN_MODES:
         raise AnalysisError(f"--align must be one of {', '.join(ALIGN_MODES)}")
+    panels = [as_lines(p, [data.available(r.id) for r in runs]) for p in panels]  # a few entities of `*`: lines
     lines, units = _lines(data, runs, panels, align, offsets, side_by_side)
     if not any(lines):
         raise AnalysisError("none of the requested series exists in these runs")
@@ -203,19 +206,28 @@ def _lines(
     """Each panel's lines, every run's series on the shared axis, and the panel's unit ('' when mixed)."""
     lines: list[list[Line]] = []
     units: list[str] = []
+    xs = SharedX()  # one x array per distinct time array of a run (a report's CPUs share theirs)
     for panel in panels:
         row, panel_units = [], set()
-        for ref in panel.shown():
+        for every in panel.shown():
             for run in runs:
-                d = data.data(run.id, ref)
-                if d is None:
-                    continue
-                unit = data.unit(run.id, ref)
-                row.append(Line(run.id, ref, x_of(runs, run.id, d[0], align, offsets, side_by_side), d[1], unit))
-                panel_units.add(unit)
+                for ref in members(every, data.available(run.id)):  # `SOURCE:METRIC:*`: each entity
+                    d = data.data(run.id, ref)
+                    if d is None:
+                        continue
+                    unit = data.unit(run.id, ref)
+                    x = xs.of(run.id, d[0], partial(_placed, runs, run.id, align, offsets, side_by_side))
+                    row.append(Line(run.id, ref, x, d[1], unit))
+                    panel_units.add(unit)
         lines.append(row)
         units.append(panel_units.pop() if len(panel_units) == 1 else "")
     return lines, units
+
+
+def _placed(
+    runs: list[Run], run_id: int, align: str, offsets: dict[int, float], side_by_side: bool, t: np.ndarray
+) -> np.ndarray:
+    return x_of(runs, run_id, t, align, offsets, side_by_side)
 
 
 def _marks(

@@ -44,6 +44,7 @@ from benchlens.app.figure import (
     Reference,
     as_rug,
 )
+from benchlens.app.heatmap_render import draw_heatmap, heatmap_of
 from benchlens.app.lane import LaneLabel, Placed, bars, lane_layout, more_text, weight
 from benchlens.app.palette import readable
 from benchlens.app.stepchart import StepChart
@@ -139,6 +140,9 @@ def _panel(p: QPainter, fig: Figure, i: int, geo: Geometry, marks: _Marks, look:
     """Panel i: marks behind, then grid and frame, heading and curves (the marks' labels are in
     the lane above the panels)."""
     area = geo.area(i, look.fs.height() * 1.3)
+    if (heat := heatmap_of(fig, i, geo.x0, geo.x1, area.width())) is not None:  # every CPU: a heatmap (#25)
+        _heading(p, fig, i, area, look)
+        return draw_heatmap(p, heat, area, look.small, look.text, look.color)
     panel = fig.panels[i]
     lines = fig.lines[i]
     top = _spike_top(lines, fig.units[i], geo, panel.log_y)

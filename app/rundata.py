@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchlens.app.analysis import server_rate
+from benchlens.app.analysis import imbalance, server_rate
 from benchlens.app.analysis.layout import THROUGHPUT_FORMATS, command
 from benchlens.app.model import Annotation, Run, SeriesInfo, SeriesRef
 from benchlens.app.store import Library
@@ -89,11 +89,34 @@ class LibraryRunData:
 
     def info(self, run_id: int, ref: SeriesRef) -> SeriesInfo | None:
         got = self.series(run_id).get(ref)
+        if got is None and imbalance.parts(ref):  # a CPU's %busy or %intr (issue #25)
+            if (run_id, ref) not in self._made:
+                self._made[(run_id, ref)] = self._per_cpu(run_id, ref)
+            return self._made[(run_id, ref)]
         if got is not None or ref.format != "pidstat":
             return got
         if (run_id, ref) not in self._made:
             self._made[(run_id, ref)] = self._by_command(run_id, ref)
         return self._made[(run_id, ref)]
+
+    def _per_cpu(self, run_id: int, ref: SeriesRef) -> SeriesInfo | None:
+        """A CPU's busy share or interrupt share, made from its stored shares when first asked."""
+        made = imbalance.make(ref, lambda part: self.data(run_id, part))
+        if made is None:
+            return None
+        self._data[(run_id, ref)] = made
+        first = self.series(run_id)[imbalance.parts(ref)[0]]
+        return SeriesInfo(
+            -1,
+            first.source_id,
+            ref.format,
+            ref.metric,
+            ref.entity,
+            "%",
+            len(made[0]),
+            float(made[0][0]),
+            float(made[0][-1]),
+        )
 
     def _by_command(self, run_id: int, ref: SeriesRef) -> SeriesInfo | None:
         """pidstat's processes of one command (`mariadbd`, whatever its PID in this run), summed:

@@ -14,6 +14,8 @@ gives a `Finding`: its resource class (app/analysis/relevance.py's vocabulary) a
 - a buffer pool that shrank, with the reads it causes;
 - another writer (or reader) on a disk: a device's bytes up many-fold while InnoDB's own writes
   stayed a small part of them; a device busy without a burst of bytes;
+- one core saturated while the machine's average is not (a single-threaded bottleneck, network
+  interrupts on one core: app/analysis/imbalance.py), its busy share up CPU_POINTS at least;
 - CPU taken by another process: system or user CPU points up;
 - the clients' round trips slowed (a congested or distant network, slow clients): the server's
   commits fell while its sessions, CPU and disks idled and each transaction's bytes held.
@@ -24,6 +26,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
+from benchlens.app.analysis import imbalance
 from benchlens.app.analysis.evidence import Change, Evidence, human, span
 from benchlens.app.analysis.innodb import (
     CHECKPOINT_AGE,
@@ -397,6 +400,24 @@ def clients_slowed(ev: Evidence) -> Finding | None:
         said += f", TCP retransmits {span(retrans.before, retrans.during, '/s')}"
     # no key series: what slowed is outside the server, none of its series is the cause itself
     return Finding("network", f"{said}: its clients' round trips slowed (the network or the clients)")
+
+
+def one_core(ev: Evidence) -> Finding | None:
+    """One CPU saturated during the drop while the average was not: which CPU, busy with what,
+    against what average (softirq: network interrupts, class network)."""
+    for fmt in imbalance.SHARES:
+        names = sorted({c.ref.entity for c in ev.each(fmt, "%idle")} - {imbalance.AGGREGATE, ""})
+
+        def level(metric: str, cpu: str, fmt: str = fmt) -> tuple[float, float] | None:
+            c = ev.get(fmt, metric, cpu)
+            return (c.before, c.during) if c is not None else None
+
+        got = imbalance.hot_in_window(fmt, names, level)
+        if got is not None and got[0].busy - got[1] >= CPU_POINTS:
+            hot = got[0]
+            klass = "network" if hot.share == "softirq" else "cpu"
+            return Finding(klass, imbalance.describe(hot), ev.get(fmt, "%idle", hot.cpu))
+    return None
 
 
 def _cpu(ev: Evidence, metrics: tuple[str, ...]) -> Change | None:

@@ -16,10 +16,11 @@ means nothing."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from benchlens.app.analysis import imbalance
 from benchlens.app.analysis.config import ConfigDiff, config_diff
 from benchlens.app.analysis.drops import MAD_TO_SIGMA, steady_span
 from benchlens.app.analysis.explain import EXPLAIN, ExplainParams, by_quantity
@@ -77,6 +78,7 @@ class RunDiff:
     stability: tuple[Stability, Stability]
     config: ConfigDiff  # the settings that differ, listed before the series
     tps: tuple[float, float] = (math.nan, math.nan)  # each run's mean throughput, warm-up excluded
+    spread: list[str] = field(default_factory=list)  # a share on far fewer cores in one run (imbalance.py)
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -86,6 +88,7 @@ class RunDiff:
             "config": self.config.as_json(),
             "stability": {"a": self.stability[0].as_json(), "b": self.stability[1].as_json()},
             "series": [s.as_json() for s in self.series],
+            "imbalance": self.spread,
         }
 
 
@@ -182,7 +185,28 @@ def diff_runs(data: RunData, a: int, b: int, params: ExplainParams = EXPLAIN) ->
         series = data.data(r, tref) if tref is not None else None
         stab.append(stability(*series, lo, hi) if series is not None else stability(np.zeros(0), np.zeros(0)))
     names = (data.run(a).name, data.run(b).name)
-    return RunDiff(*names, out, (stab[0], stab[1]), config_diff(data, a, b), (tps_a, tps_b))
+    spread = _spread(data, ((a, lo_a, hi_a), (b, lo_b, hi_b)), names)
+    return RunDiff(*names, out, (stab[0], stab[1]), config_diff(data, a, b), (tps_a, tps_b), spread)
+
+
+def _spread(data: RunData, runs: tuple[tuple[int, float, float], ...], names: tuple[str, str]) -> list[str]:
+    """Where one run has a CPU share (interrupts, work) on far fewer cores than the other."""
+    for fmt in imbalance.SHARES:
+        per = [
+            {
+                metric: {
+                    c: float(x.mean())
+                    for c in imbalance.cpus(fmt, data.available(r))
+                    if len(x := _within(data, r, SeriesRef(fmt, metric, c), lo, hi))
+                }
+                for metric, _ in imbalance.SPREAD_WORDS
+            }
+            for r, lo, hi in runs
+        ]
+        notes = imbalance.spread_notes(names, per[0], per[1])
+        if notes:
+            return notes
+    return []
 
 
 def _series_diff(

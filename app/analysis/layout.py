@@ -16,111 +16,18 @@ blog preset of `benchlens export` is the same story in at most BLOG_PANELS panel
 
 from __future__ import annotations
 
-import re
+import functools
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 
 import numpy as np
 
+from benchlens.app.analysis import imbalance
 from benchlens.app.analysis.idle import is_idle_wait
+from benchlens.app.analysis.panel import Panel as Panel  # re-exported: the layout's record
+from benchlens.app.analysis.panel import command as command
+from benchlens.app.analysis.panel import parse_panel as parse_panel
+from benchlens.app.analysis.panel import shortened as shortened
 from benchlens.app.model import SeriesRef
-
-
-@dataclass
-class Panel:
-    title: str
-    refs: list[SeriesRef] = field(default_factory=list)
-    log_y: bool = False  # a log value axis (non-positive values are gaps)
-    y_zero: bool = False  # the value axis starts at 0 (ignored with log_y)
-    height: int | None = None  # pixels in the window when the user sized it; exports use it as a weight
-    hidden: list[SeriesRef] = field(default_factory=list)  # series switched off by a legend click
-
-    def as_json(self) -> dict[str, object]:
-        return {
-            "title": self.title,
-            "series": [r.spec() for r in self.refs],
-            "log_y": self.log_y,
-            "y_zero": self.y_zero,
-            "height": self.height,
-            "hidden": [r.spec() for r in self.hidden if r in self.refs],
-        }
-
-    def shown(self) -> list[SeriesRef]:
-        """The series drawn: all but the hidden ones (each keeps its line style, by its place in refs)."""
-        return [r for r in self.refs if r not in self.hidden]
-
-    def legend(self) -> list[str]:
-        """A short label per series: the entity alone when the panel shows one metric of many
-        entities (top waits), else the metric and entity."""
-        if len({(r.format, r.metric) for r in self.refs}) == 1 and all(r.entity for r in self.refs):
-            return _without_unneeded_ids([r.entity for r in self.refs])
-        return [r.label() for r in self.refs]
-
-    @classmethod
-    def from_json(cls, d: dict[str, object]) -> Panel:
-        """A saved panel; views saved before a field existed get its default."""
-        series = d.get("series", [])
-        refs = [SeriesRef.parse(str(s)) for s in series] if isinstance(series, list) else []
-        height = d.get("height")
-        hidden = d.get("hidden", [])
-        off = {SeriesRef.parse(str(s)) for s in hidden} if isinstance(hidden, list) else set()
-        return cls(
-            str(d.get("title", "")),
-            refs,
-            log_y=bool(d.get("log_y", False)),
-            y_zero=bool(d.get("y_zero", False)),
-            height=int(height) if isinstance(height, int | float) and height > 0 else None,
-            hidden=[r for r in refs if r in off],
-        )
-
-
-def shortened(label: str, limit: int) -> str:
-    """A legend label within `limit` characters, shortened from the front (the end of an event or
-    file name is what tells series apart): whole leading path segments go first
-    (`wait/io/file/innodb/innodb_data_file` -> `…/innodb_data_file`); only a last segment that is
-    still too long is cut inside."""
-    if len(label) <= limit:
-        return label
-    rest = label
-    while "/" in rest[:-1]:
-        rest = rest.split("/", 1)[1]
-        if len(rest) + 2 <= limit:
-            return "\u2026/" + rest
-    return "\u2026" + label[-(limit - 1) :]
-
-
-_TASK_ID = re.compile(r" \d+(?:/\d+)?$")  # pidstat's `mysqld 1234`, a thread's `mysqld 1234/1250`
-
-
-def command(entity: str) -> str:
-    """A pidstat process without its PID: `mariadbd 1234` -> `mariadbd`, what matches it across runs."""
-    return _TASK_ID.sub("", entity)
-
-
-def _without_unneeded_ids(names: list[str]) -> list[str]:
-    """Processes by their command alone when no two of them share one (`sysbench`, not `sysbench
-    20465`, which a narrow legend would cut to `…nch 20465`); with their ids when they do."""
-    bare = [_TASK_ID.sub("", n) for n in names]
-    return bare if len(set(bare)) == len(bare) and all(bare) else names
-
-
-_SPEC_START = re.compile(r"[a-z][a-z0-9_]*:")  # a format name and its colon: how a SPEC begins
-
-
-def parse_panel(arg: str) -> Panel:
-    """A --panel argument: 'vmstat:us+vmstat:sy' joins several series in one panel, and
-    'Title=SPEC' names the panel. A SPEC may itself hold '=' (an entity such as pidstat -l's
-    `mysqld --basedir=/usr`), so the title is what comes before the first '=' only when it does
-    not begin like a SPEC (a format name and a colon): 'CPU: user=vmstat:us' is titled,
-    'pidstat:%CPU:mysqld --basedir=/usr' is one series."""
-    title, eq, spec = arg.partition("=")
-    if not eq or _SPEC_START.match(title):
-        title, spec = "", arg
-    elif not title.strip():
-        raise ValueError(f"--panel {arg!r}: the title before '=' is empty")
-    refs = [SeriesRef.parse(s) for s in spec.split("+")]
-    return Panel(title.strip() or " + ".join(r.label() for r in refs), refs)
-
 
 # the benchmark's own throughput first; "server" is the server's (app/analysis/server_rate.py: commits
 # + rollbacks per second), which app/rundata.py makes only for a run without a benchmark log
@@ -150,6 +57,8 @@ BLOG_PANELS = 4
 # the explanation classes (app/analysis/relevance.py) each panel role shows
 ROLE_CLASSES = {
     "cpu": ("cpu",),
+    "cpu_heatmap": ("cpu",),
+    "disk_heatmap": ("disk",),
     "disk_util": ("disk",),
     "disk_iops": ("disk",),
     "disk_io": ("disk",),
@@ -161,6 +70,11 @@ ROLE_CLASSES = {
 }
 
 Rating = Callable[[SeriesRef], float]
+# the CPU of a per-CPU format saturated while the machine's average was not (imbalance.hot_cpu),
+# `64`, or `64 and 31 more` when several were
+HotCpu = Callable[[str], str | None]
+# more entities than this (CPUs, devices): the default layout adds their heatmap (issue #25)
+HEATMAP_FROM = 8
 # how much a resource class (ROLE_CLASSES' values) explains the runs' drops, 0 when nothing does
 Explains = Callable[[str], float]
 # a series that says nothing: flat in every run
@@ -176,8 +90,8 @@ def layout_for_runs(
     """The default layout of a comparison: the series any run has, devices rated by their highest
     mean over the runs, the database panel by what explains the drops (`explains`), then by how
     much it moved. The window and `benchlens export` both use it."""
-    have, load, spread, flat = _rated(runs, available, data)
-    return default_panels(have, load, spread, explains, flat)
+    have, load, spread, flat, hot = _rated(runs, available, data)
+    return default_panels(have, load, spread, explains, flat, hot)
 
 
 def more_for_runs(
@@ -187,8 +101,8 @@ def more_for_runs(
     explains: Explains | None = None,
 ) -> list[Panel]:
     """The candidates the default layout of these runs leaves out ("More panels")."""
-    have, load, spread, flat = _rated(runs, available, data)
-    return more_panels(have, load, spread, explains, flat)
+    have, load, spread, flat, hot = _rated(runs, available, data)
+    return more_panels(have, load, spread, explains, flat, hot)
 
 
 def blog_for_runs(
@@ -198,15 +112,15 @@ def blog_for_runs(
     explains: Explains | None = None,
 ) -> list[Panel]:
     """The blog preset's panels of these runs (blog_panels)."""
-    have, load, spread, flat = _rated(runs, available, data)
-    return blog_panels(have, load, spread, explains, flat)
+    have, load, spread, flat, hot = _rated(runs, available, data)
+    return blog_panels(have, load, spread, explains, flat, hot)
 
 
 def _rated(
     runs: Iterable[int],
     available: Callable[[int], Iterable[SeriesRef]],
     data: Callable[[int, SeriesRef], tuple[np.ndarray, np.ndarray] | None],
-) -> tuple[set[SeriesRef], Rating, Rating, Flat]:
+) -> tuple[set[SeriesRef], Rating, Rating, Flat, HotCpu]:
     runs = list(runs)
     have: set[SeriesRef] = set()
     for r in runs:
@@ -236,7 +150,17 @@ def _rated(
         got = [v for v in values(ref) if v.size]
         return sum(v.size for v in got) > 1 and len({float(x) for v in got for x in (v.min(), v.max())}) == 1
 
-    return have, load, spread, flat
+    @functools.cache
+    def hot(fmt: str) -> str | None:
+        """The CPU of `fmt` saturated while the average was not (imbalance.hot_cpu), the
+        busiest such CPU over the runs."""
+        found = [h for r in runs if (h := imbalance.hot_cpu(fmt, available(r), functools.partial(data, r)))]
+        if not found:
+            return None
+        best = max(found, key=lambda h: h.busy)
+        return best.cpu + (f" and {best.hot - 1} more" if best.hot > 1 else "")
+
+    return have, load, spread, flat, hot
 
 
 def default_panels(
@@ -245,13 +169,14 @@ def default_panels(
     spread: Rating | None = None,
     explains: Explains | None = None,
     flat: Flat | None = None,
+    hot: HotCpu | None = None,
 ) -> list[Panel]:
     """The layout a performance engineer starts from. `load` rates a device's activity (e.g. its
     mean %util) to pick the busiest one, without it the first device in name order; `explains`
     rates a resource class by how much it explains the drops and `spread` how much a database
     series moved, to pick one database panel: the one whose classes explain most, then the one
     that moved most, then the first of DATABASE_ROLES the runs have."""
-    return [p for _, p in _story(available, load, spread, explains, flat)]
+    return [p for _, p in _story(available, load, spread, explains, flat, hot)]
 
 
 def blog_panels(
@@ -260,12 +185,13 @@ def blog_panels(
     spread: Rating | None = None,
     explains: Explains | None = None,
     flat: Flat | None = None,
+    hot: HotCpu | None = None,
 ) -> list[Panel]:
     """The default layout cut to BLOG_PANELS: throughput and latency, then of CPU, the disk and
     the database panel those whose resource best explains the drops (`explains` rates a resource
     class of ROLE_CLASSES, e.g. by its weight in the drops' explanations), then those whose first
     series moved most (`spread`); in the story's order."""
-    story = _story(available, load, spread, explains, flat)
+    story = _story(available, load, spread, explains, flat, hot)
     head = [k for k, _ in story if k in HEAD_ROLES]
     why, moved = explains or (lambda _: 0.0), spread or (lambda _: 0.0)
     panels = dict(story)
@@ -284,19 +210,22 @@ def _story(
     spread: Rating | None,
     explains: Explains | None = None,
     flat: Flat | None = None,
+    hot: HotCpu | None = None,
 ) -> list[tuple[str, Panel]]:
     """default_panels with each panel's role: throughput and latency, then the panels whose
     resource explains the drops, most first (a CPU hog's CPU and top processes, a purge lag's
     history list: in the first four, above the fold of a laptop's window), then the rest in the
     story's order. A panel whose every series is `flat` (an interface at 0 B/s all
     along) stays out: it is in more_panels."""
-    roles = dict(candidate_panels(available, load))
+    roles = dict(candidate_panels(available, load, hot))
     if flat is not None:
         roles = {k: p for k, p in roles.items() if k in HEAD_ROLES or not all(flat(r) for r in p.refs)}
-    chosen: list[tuple[str, Panel]] = [(k, roles[k]) for k in (*HEAD_ROLES, "cpu") if k in roles]
+    chosen: list[tuple[str, Panel]] = [(k, roles[k]) for k in (*HEAD_ROLES, "cpu", "cpu_heatmap") if k in roles]
     disk = next((k for k in ("disk_util", "disk_iops", "disk_io") if k in roles), None)
     if disk is not None:
         chosen.append((disk, roles[disk]))
+    if "disk_heatmap" in roles:
+        chosen.append(("disk_heatmap", roles["disk_heatmap"]))
     chosen += [(k, roles[k]) for k in ("network", "processes") if k in roles]
     rate, why = spread or (lambda _: 0.0), explains or (lambda _: 0.0)
 
@@ -318,14 +247,17 @@ def more_panels(
     spread: Rating | None = None,
     explains: Explains | None = None,
     flat: Flat | None = None,
+    hot: HotCpu | None = None,
 ) -> list[Panel]:
     """Every candidate panel the default layout leaves out, in the candidates' order."""
     have = list(available)
-    shown = default_panels(have, load, spread, explains, flat)
-    return [p for _, p in candidate_panels(have, load) if p not in shown]
+    shown = default_panels(have, load, spread, explains, flat, hot)
+    return [p for _, p in candidate_panels(have, load, hot) if p not in shown]
 
 
-def candidate_panels(available: Iterable[SeriesRef], load: Rating | None = None) -> list[tuple[str, Panel]]:
+def candidate_panels(
+    available: Iterable[SeriesRef], load: Rating | None = None, hot: HotCpu | None = None
+) -> list[tuple[str, Panel]]:
     """Every panel a default layout may show, by role, in the story's order."""
     have = set(available)
     out: list[tuple[str, Panel]] = []
@@ -345,10 +277,12 @@ def candidate_panels(available: Iterable[SeriesRef], load: Rating | None = None)
     for fmt, entity, *metrics in CPU_SOURCES:
         cpu = pick(*(SeriesRef(fmt, m, entity) for m in metrics))
         if SeriesRef(fmt, metrics[0], entity) in have:  # its user time: sar -u and -u ALL share %iowait
-            out.append(("cpu", Panel("CPU (%)", cpu)))
+            out.append(("cpu", _hot_beside(Panel("CPU (%)", cpu), have, hot)))
             break
+    out += _heatmaps(have, "cpu_heatmap", [(f, "%idle", imbalance.BUSY, "Busy per CPU") for f in imbalance.SHARES])
     disks = (_disk_panels(have, load, fmt) for fmt in DISK_FORMATS)
     out += next((d for d in disks if d), []) or _dstat_disk_panels(have, load)
+    out += _heatmaps(have, "disk_heatmap", [(f, "%util", "%util", "%util per device") for f in DISK_FORMATS])
     out += _network_panels(have, load) + _process_panels(have, load)
     innodb = pick(SeriesRef("innodb_status", "checkpoint_age"))
     if innodb:
@@ -435,3 +369,30 @@ def _process_panels(have: set[SeriesRef], load: Rating | None) -> list[tuple[str
     procs = {r for r in procs if r.entity}
     top = sorted(procs, key=lambda r: (-(load(r) if load else 0.0), r.entity))[:TOP_PROCESSES]
     return [("processes", Panel("Top processes: CPU (%)", top, y_zero=True))] if top else []
+
+
+def _hot_beside(panel: Panel, have: set[SeriesRef], hot: HotCpu | None) -> Panel:
+    """The CPU panel with the saturated CPU's busy share beside the average's (and its interrupt
+    share when interrupts took it): what the average hides (issue #25)."""
+    if hot is None:
+        return panel
+    for fmt in imbalance.SHARES:
+        said = hot(fmt)  # `64`, or `64 and 31 more`
+        if said is None:
+            continue
+        cpu = said.split()[0]
+        extra = [SeriesRef(fmt, imbalance.BUSY, cpu), SeriesRef(fmt, imbalance.BUSY, imbalance.AGGREGATE)]
+        if all(p in have for p in imbalance.parts(SeriesRef(fmt, imbalance.INTR, cpu))):
+            extra.append(SeriesRef(fmt, imbalance.INTR, cpu))
+        return Panel(f"CPU (%): CPU {said} saturated", panel.refs + extra)
+    return panel
+
+
+def _heatmaps(have: set[SeriesRef], role: str, sources: list[tuple[str, str, str, str]]) -> list[tuple[str, Panel]]:
+    """One heatmap of every entity (a `*` panel: app/analysis/heatmap.py) of the first source
+    (format, stored metric, metric shown, title) with more than HEATMAP_FROM entities."""
+    for fmt, stored, shown, title in sources:
+        names = {r.entity for r in have if r.format == fmt and r.metric == stored and r.entity}
+        if len(names - {imbalance.AGGREGATE}) > HEATMAP_FROM:
+            return [(role, Panel(f"{title} ({fmt})", [SeriesRef(fmt, shown, "*")]))]
+    return []

@@ -25,6 +25,7 @@ from benchlens.app.analysis.causes import (
     flushing_stall,
     foreign_work,
     lock_waits,
+    one_core,
     pool_shrank,
     purge_lag,
     row_locks_stuck,
@@ -43,6 +44,7 @@ CAUSES: tuple[Callable[[Evidence], Finding | None], ...] = (
     deadlocks,
     pool_shrank,
     disk_burst,
+    one_core,  # before cpu_taken: the core the average hides is what a CPU verdict must say
     cpu_taken,
     clients_slowed,  # last: it needs every resource above idle
 )

@@ -28,6 +28,7 @@ from benchlens.app.ticks import heading
 from benchlens.app.ui import mime
 from benchlens.app.ui.axes import TimeAxis, ValueAxis
 from benchlens.app.ui.curves import Decimated, add_curves, process_tip, run_gap
+from benchlens.app.ui.heatmap import HeatmapPanel, add_heatmap, as_lines
 from benchlens.app.ui.legends import RunLegend, fit_title, series_clicked
 from benchlens.app.ui.marks import LabelLane, MarkLabels, add_references, add_step_marks, draw_findings
 from benchlens.app.ui.navigation import TimeNavigator, fit_whole
@@ -124,8 +125,10 @@ class ComparisonView(QWidget):
         self.decimated = Decimated()  # every curve with its panel and pyramid
         self.lines: list[pg.InfiniteLine] = []
         self.curves: list[Curve] = []  # every series drawn, as the readout reads it
+        self.heatmaps: dict[int, HeatmapPanel] = {}  # panel index -> its heatmap (issue #25)
         self._proxies: list[pg.SignalProxy] = []
         self.nav = TimeNavigator(session, lambda: self.plots, self)
+        self.nav.settle.timeout.connect(self._rebin_heatmaps)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         session.comparisonChanged.connect(self.rebuild)
         session.runsChanged.connect(self.rebuild)
@@ -149,6 +152,7 @@ class ComparisonView(QWidget):
             self.axis_strip = None
         self.widgets, self.borders, self._proxies = [], [], []
         self.plots, self.lines, self.curves = [], [], []
+        self.heatmaps = {}
         self.decimated = Decimated()
         self.mark_labels = None
 
@@ -244,8 +248,12 @@ class ComparisonView(QWidget):
         border.show()
 
     def _add_curves(self, i: int, plot: pg.PlotItem, panel: Panel, runs: list[int]) -> float | None:
-        """The panel's curves (app/ui/curves.py); returns the first x drawn."""
-        drawn = add_curves(self.session, i, plot, panel, runs)
+        """The panel's curves (app/ui/curves.py), or its heatmap; returns the first x drawn."""
+        heat = add_heatmap(self.session, plot, panel, runs)
+        if heat is not None:
+            self.heatmaps[i] = heat
+            return float(heat.grid.edges[0])
+        drawn = add_curves(self.session, i, plot, as_lines(self.session, panel, runs), runs)
         for d in drawn:
             self.decimated.add(i, d.item, d.pyramid, d.level)
             self.curves.append(d.curve)
@@ -284,6 +292,13 @@ class ComparisonView(QWidget):
         self.decimated.show_range(x_range, max(int(vb.width()), 200), shown, len(self.widgets))
         for i in shown:  # fit y to the new points now: fitted while painting, it costs a second paint
             self.plots[i].vb.prepareForPaint()
+
+    def _rebin_heatmaps(self) -> None:
+        """A zoom or pan settled: each heatmap's bins for the time in view."""
+        if self.heatmaps and self.plots:
+            x0, x1 = self.plots[0].vb.viewRange()[0]
+            for heat in self.heatmaps.values():
+                heat.rebin(float(x0), float(x1))
 
     def changeEvent(self, event: QEvent) -> None:
         """The palette changed (the system went dark, or View ▸ Theme): the charts follow."""
@@ -360,6 +375,8 @@ class ComparisonView(QWidget):
         if plot in self.plots and plot.vb.sceneBoundingRect().contains(pos):
             i = self.plots.index(plot)
             at = self.widgets[i].mapTo(self, self.widgets[i].mapFromScene(pos))
+            if i in self.heatmaps:
+                self.heatmaps[i].hover(plot.vb.mapSceneToView(pos))
             self.show_at(float(plot.vb.mapSceneToView(pos).x()), i, at)
 
     def show_at(self, x: float, panel: int = 0, at: QPoint | None = None) -> None:

@@ -10,6 +10,7 @@ from functools import partial
 import pyqtgraph as pg
 from PySide6.QtWidgets import QInputDialog, QMenu, QWidget
 
+from benchlens.app.analysis.heatmap import heatmap_ref
 from benchlens.app.analysis.layout import Panel
 from benchlens.app.ui.legends import remove_runs_menu
 from benchlens.app.ui.session import Session
@@ -35,6 +36,11 @@ def panel_menu(session: Session, index: int, parent: QWidget) -> QMenu:
     zero.setChecked(panel.y_zero)
     zero.triggered.connect(lambda on: session.set_panel_scale(index, y_zero=on))
     zero.setEnabled(not panel.log_y)
+    if heatmap_ref(panel.refs) is not None:  # every entity of a metric: its rows by load or by number
+        by_load = menu.addAction("Rows by load")
+        by_load.setCheckable(True)
+        by_load.setChecked(panel.order == "load")
+        by_load.triggered.connect(lambda on: session.set_panel_rows(index, "load" if on else "number"))
     menu.addSeparator()
     _series_actions(menu, session, index, panel)
     merge = menu.addAction("Merge into panel above", partial(session.merge_up, index))

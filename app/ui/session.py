@@ -303,6 +303,11 @@ class Session(QObject):
         if 0 <= index < len(self.comparison.panels):
             self._edit_panels(f"rename panel {title!r}", lambda ps: setattr(ps[index], "title", title))
 
+    def set_panel_rows(self, index: int, order: str) -> None:
+        """A heatmap panel's rows by entity number or by load (issue #25), undoable, saved with the view."""
+        if 0 <= index < len(self.comparison.panels):
+            self._edit_panels("heatmap rows", lambda ps: setattr(ps[index], "order", order))
+
     def set_panel_scale(self, index: int, log_y: bool | None = None, y_zero: bool | None = None) -> None:
         if not 0 <= index < len(self.comparison.panels):
             return
