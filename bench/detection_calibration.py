@@ -36,7 +36,7 @@ from benchlens.app.analysis.rises import rises
 LEVEL = 1000.0
 PHIS = (0.0, 0.5, 0.9)
 CVS = (0.02, 0.1, 0.3, 1.0)
-LENGTHS = (60, 600, 3600, 86400)
+LENGTHS = (60, 300, 600, 3600, 86400)
 COUNTS = (1.0, 5.0)
 DEPTHS = (0.1, 0.25, 0.5, 0.9)
 DURATIONS = (4, 10, 30, 60, 300)

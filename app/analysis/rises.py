@@ -4,19 +4,26 @@ workload spike shows as a latency rise while the throughput holds."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 
 import numpy as np
 
+from benchlens.app.analysis import shifts
 from benchlens.app.analysis.drops import (
     DETECT,
+    SCAN_MIN_S,
+    SENSITIVITY,
+    TESTABLE,
     DetectParams,
     Drop,
+    baseline,
     level_edges,
     merge_fragments,
     merged_stretches,
     moving_average,
     sample_step,
+    scan_params,
     segmented,
     smoothing,
     steady_state,
@@ -78,11 +85,55 @@ def _rises_one(t: np.ndarray, v: np.ndarray, params: RiseParams, detect_params: 
         else:
             edges.append([a, b])
     out = []
+    test = _Test(t, v, params, step) if len(v) >= TESTABLE else None
     for a, b in edges:
+        if test is not None and not test.significant(a, b):
+            continue
         ref = float(np.nanmedian(base[a : b + 1]))
         if not ref > 0:  # widened onto a steady level of 0 (a count with zeros): no ratio to state
             continue
-        ratio = float(np.nanmedian(v[a : b + 1])) / ref - 1.0
-        start, end = float(t[a] - step), float(t[b])
-        out.append(Drop(start, end, max(0.0, ratio), ref, float(np.nanmax(v[a : b + 1])), 0.0, "latency"))
-    return out
+        out.append(_rise(t, v, a, b, ref, step))
+    if test is not None:
+        out += [_rise(t, v, a, b, ref, step) for a, b, ref in test.scanned()]
+    return sorted(out, key=lambda d: d.start)
+
+
+def _rise(t: np.ndarray, v: np.ndarray, a: int, b: int, ref: float, step: float) -> Drop:
+    ratio = float(np.nanmedian(v[a : b + 1])) / ref - 1.0
+    return Drop(float(t[a] - step), float(t[b]), max(0.0, ratio), ref, float(np.nanmax(v[a : b + 1])), 0.0, "latency")
+
+
+class _Test:
+    """The rises of a series long enough to measure its noise: the drops' test (shifts.significance)
+    on the negated logarithm of the latency, a rise being a ratio, at the normal sensitivity's
+    false-alarm rate and the rise's own size floor (params.factor); the rises kept before are left
+    out of the noise of the next. `scanned`: the scan's rises where none was kept, the long ones a
+    rolling baseline follows (a x2 latency for 5 minutes)."""
+
+    def __init__(self, t: np.ndarray, v: np.ndarray, params: RiseParams, step: float) -> None:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            self.x = np.where(v > 0, -np.log(v), np.nan)
+        self.t, self.step, self.min_s = t, step, max(params.min_s, SCAN_MIN_S)
+        self.p = replace(scan_params(SENSITIVITY["normal"], step), depth=1.0 - 1.0 / params.factor, log=True)
+        self.kept = np.zeros(len(v), bool)
+
+    def significant(self, a: int, b: int) -> bool:
+        if shifts.significance(self.x, a, b, self.p, 0, self.kept) is None:
+            return False
+        self.kept[a : b + 1] = True
+        return True
+
+    def scanned(self) -> list[tuple[int, int, float]]:
+        longer = replace(self.p, min_len=max(self.p.min_len, math.ceil(self.min_s / self.step)))
+        out = []
+        ok = np.isfinite(self.x)  # the local level over the latencies measured (0: none completed)
+        if ok.sum() < 2:
+            return []
+        local = np.interp(self.t, self.t[ok], baseline(self.t[ok], self.x[ok]))
+        for dip in shifts.scan(self.x, longer, 0, local):
+            if self.kept[dip.a : dip.b + 1].any():
+                continue
+            a, b = shifts.refine(self.x, dip, 0, len(self.x) - 1)
+            if float(self.t[b] - self.t[a] + self.step) >= self.min_s and self.significant(a, b):
+                out.append((a, b, math.exp(-dip.ref)))
+        return out
