@@ -12,8 +12,6 @@ from typing import Any
 from benchlens.app.errors import BenchlensError
 from benchlens.app.store import Library
 
-TREND_MIN_RUNS = 3  # from three runs on a report draws their trend
-
 
 class ReportError(BenchlensError):
     """A report command line that cannot be carried out as given."""
@@ -24,14 +22,6 @@ def add_parser(sub: Any, db: argparse.ArgumentParser) -> None:
     rep.add_argument("runs", nargs="+", metavar="RUN", help="runs to compare: A first, then each B")
     rep.add_argument("--out", required=True, type=Path, metavar="FILE.html")
     rep.add_argument("--title", help="the page's title (default: the run names)")
-
-
-def trend_of(lib: Library, run_ids: list[int]) -> dict[str, Any] | None:
-    """The trend of these runs in the shape of `benchlens trend --json`, for the report's trend
-    section: their throughput, grouped as `trend` groups them, with their own change points."""
-    from benchlens.app.trend import trend_data
-
-    return trend_data(lib, runs=set(run_ids))
 
 
 def cmd_report(lib: Library, args: argparse.Namespace) -> int:
@@ -45,11 +35,12 @@ def cmd_report(lib: Library, args: argparse.Namespace) -> int:
     twice = [r for r, rid in zip(args.runs, run_ids, strict=True) if run_ids.count(rid) > 1]
     if twice:
         raise ReportError(f"a run is given twice: {', '.join(twice)}")
-    trend = trend_of(lib, run_ids) if len(run_ids) >= TREND_MIN_RUNS else None
     from benchlens.app.ui.launch import gui_app
 
     gui_app(offscreen=True)  # the figure is drawn by Qt, headless
-    from benchlens.app.report import build_report, write_report
+    from benchlens.app.report import build_report, trend_of, write_report
+
+    trend = trend_of(lib, run_ids)
 
     html = build_report(LibraryRunData(lib), run_ids, args.title, trend)
     try:

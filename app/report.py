@@ -41,6 +41,8 @@ from benchlens.app.render import export
 from benchlens.app.report_html import Section, esc, folded, page, paragraph, summary_table, when
 from benchlens.app.report_sections import drops, runs_table, versus
 from benchlens.app.report_trend import section as trend_section
+from benchlens.app.store import Library
+from benchlens.app.trend import trend_data
 
 FIGURE_WIDTH = 1200
 # the figure's height: room for the title and legend, then this much per panel (a report scrolls:
@@ -49,6 +51,17 @@ FIGURE_TOP, PANEL_PX = 150, 170
 # Qt writes coordinates to 4 decimals; a tenth of a pixel is finer than a screen shows, and the
 # figure of ten 1-hour runs shrinks by a third (bench/report_size.py)
 _COORD = re.compile(r"(\d+\.\d)\d+")
+
+
+# from three runs on a report draws their trend
+TREND_MIN_RUNS = 3
+
+
+def trend_of(lib: Library, run_ids: Sequence[int]) -> dict[str, Any] | None:
+    """The trend of these runs in the shape of `benchlens trend --json`, for the report's trend
+    section (their throughput, grouped as `trend` groups them, with their own change points), or
+    None under TREND_MIN_RUNS runs. The CLI and the window's File > Report both ask it here."""
+    return trend_data(lib, runs=set(run_ids)) if len(run_ids) >= TREND_MIN_RUNS else None
 
 
 def build_report(

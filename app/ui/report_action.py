@@ -12,13 +12,9 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QWidget
 
 from benchlens.app.errors import BenchlensError
-from benchlens.app.report import build_report, write_report
-from benchlens.app.trend import trend_data
+from benchlens.app.report import build_report, trend_of, write_report
 from benchlens.app.ui.session import Session
 
-# as `benchlens report` (app/cli_report.py, which the window cannot import: it starts the window's
-# Qt application itself): from three runs on the report draws their trend
-TREND_MIN_RUNS = 3
 FOLDER_KEY = "report/folder"  # where the last report went: the next one is offered there
 
 
@@ -33,7 +29,7 @@ def write_comparison_report(session: Session, out: Path) -> Path:
     if not runs:
         raise NoRunsError("no run in the comparison: add runs to report on")
     out = out if out.suffix.lower() in (".html", ".htm") else out.with_name(out.name + ".html")
-    trend = trend_data(session.lib, runs=set(runs)) if len(runs) >= TREND_MIN_RUNS else None
+    trend = trend_of(session.lib, runs)
     html = build_report(session.rundata, runs, None, trend)
     try:
         return write_report(html, out)
