@@ -36,6 +36,7 @@ choice, three presets) and `DetectParams` (the detector's own), each with how it
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -581,18 +582,35 @@ def _significant(
         if b >= a and shifts.significance(x, a, b, p, warm, accepted, shared(a, b)) is not None:
             kept.append(d)
             accepted[a : b + 1] = True
-    # the scan adds what the thresholds above miss, long shallow drops: from SCAN_MIN_S on (the
-    # shortest lengths, scanned at every sample, were most of its time on a 24-h series)
-    longer = replace(p, min_len=max(p.min_len, math.ceil(SCAN_MIN_S / step)))
-    for dip in shifts.scan(v, longer, warm, baseline(t, v)):
-        if accepted[dip.a : dip.b + 1].any():  # a kept drop is there (a rejected candidate is not)
-            continue
-        a, b = shifts.refine(v, dip, warm, len(v) - 1)
-        if float(t[b] - t[a] + step) < max(sens.min_s, SCAN_MIN_S):  # a longer window's mean, around a shorter dip
-            continue
+    # the scan adds what the thresholds above miss, long shallow drops
+    for a, b, dip in scan_beside(t, v, p, warm, baseline(t, v), accepted, sens.min_s, step):
         if shifts.significance(x, a, b, p, warm, accepted, shared(a, b)) is not None:
             kept.append(_drop(t, v, np.full(len(v), dip.ref), a, b, step))
     return sorted(kept, key=lambda d: d.start)
+
+
+def scan_beside(
+    t: np.ndarray,
+    x: np.ndarray,
+    p: shifts.ScanParams,
+    start: int,
+    local: np.ndarray,
+    kept: np.ndarray,
+    min_s: float,
+    step: float,
+) -> Iterator[tuple[int, int, shifts.Dip]]:
+    """The scan's dips of x (shifts.scan) from SCAN_MIN_S on where no finding is `kept` (a rejected
+    candidate does not hide one), their edges refined, at least max(min_s, SCAN_MIN_S) long, for
+    the caller to test: drops and latency rises alike. `kept` is read as each dip comes, so what
+    the caller keeps meanwhile counts. The shortest lengths, scanned at every sample, were most of
+    the scan's time on a 24-h series; a longer window's mean around a shorter dip is not one."""
+    longer = replace(p, min_len=max(p.min_len, math.ceil(SCAN_MIN_S / step)))
+    for dip in shifts.scan(x, longer, start, local):
+        if kept[dip.a : dip.b + 1].any():
+            continue
+        a, b = shifts.refine(x, dip, start, len(x) - 1)
+        if float(t[b] - t[a] + step) >= max(min_s, SCAN_MIN_S):
+            yield a, b, dip
 
 
 def scan_params(sens: Sensitivity, step: float) -> shifts.ScanParams:

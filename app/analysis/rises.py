@@ -12,7 +12,6 @@ import numpy as np
 from benchlens.app.analysis import shifts
 from benchlens.app.analysis.drops import (
     DETECT,
-    SCAN_MIN_S,
     SENSITIVITY,
     TESTABLE,
     DetectParams,
@@ -23,6 +22,7 @@ from benchlens.app.analysis.drops import (
     merged_stretches,
     moving_average,
     sample_step,
+    scan_beside,
     scan_params,
     segmented,
     smoothing,
@@ -113,7 +113,7 @@ class _Test:
     def __init__(self, t: np.ndarray, v: np.ndarray, params: RiseParams, step: float) -> None:
         with np.errstate(divide="ignore", invalid="ignore"):
             self.x = np.where(v > 0, -np.log(v), np.nan)
-        self.t, self.step, self.min_s = t, step, max(params.min_s, SCAN_MIN_S)
+        self.t, self.step, self.min_s = t, step, params.min_s
         self.p = replace(scan_params(SENSITIVITY["normal"], step), depth=1.0 - 1.0 / params.factor, log=True)
         self.kept = np.zeros(len(v), bool)
 
@@ -124,16 +124,9 @@ class _Test:
         return True
 
     def scanned(self) -> list[tuple[int, int, float]]:
-        longer = replace(self.p, min_len=max(self.p.min_len, math.ceil(self.min_s / self.step)))
-        out = []
         ok = np.isfinite(self.x)  # the local level over the latencies measured (0: none completed)
         if ok.sum() < 2:
             return []
         local = np.interp(self.t, self.t[ok], baseline(self.t[ok], self.x[ok]))
-        for dip in shifts.scan(self.x, longer, 0, local):
-            if self.kept[dip.a : dip.b + 1].any():
-                continue
-            a, b = shifts.refine(self.x, dip, 0, len(self.x) - 1)
-            if float(self.t[b] - self.t[a] + self.step) >= self.min_s and self.significant(a, b):
-                out.append((a, b, math.exp(-dip.ref)))
-        return out
+        dips = scan_beside(self.t, self.x, self.p, 0, local, self.kept, self.min_s, self.step)
+        return [(a, b, math.exp(-dip.ref)) for a, b, dip in dips if self.significant(a, b)]
