@@ -9,27 +9,19 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from timing import best
+
 from benchlens.app.analysis.drops import detect
 from benchlens.app.analysis.explain import Reference, explain
 from benchlens.app.model import SeriesRef
 
 N = 86_400
-
-
-def best(f: object, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        f()  # type: ignore[operator]
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def main(argv: list[str] | None = None) -> int:

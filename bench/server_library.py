@@ -33,21 +33,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 from import_speed import make_iostat  # noqa: E402
+from timing import best  # noqa: E402
 
 from benchlens.app.ingest import Options, import_path  # noqa: E402
 from benchlens.app.store import Library  # noqa: E402
 from tests.store.test_store import _write as write_series  # noqa: E402
 
 BLOB = np.random.default_rng(1).random(100_000).tobytes()
-
-
-def best(f: Callable[[], Any], n: int) -> float:
-    times = []
-    for _ in range(n):
-        t = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def drivers(host: str, port: int, user: str, password: str, database: str) -> None:

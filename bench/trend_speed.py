@@ -18,7 +18,6 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -26,21 +25,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT)]
 
+from timing import best  # noqa: E402
+
 from benchlens.app.analysis.changepoints import detect  # noqa: E402
 from benchlens.app.cli import main as cli_main  # noqa: E402
 from benchlens.app.store import Library  # noqa: E402
 from benchlens.app.trend import THROUGHPUT, trend_data  # noqa: E402
 
 GROUPS = (("lab1", 8), ("lab1", 32), ("lab2", 8), ("lab2", 32))
-
-
-def best(f: Callable[[], object], n: int) -> float:
-    times = []
-    for _ in range(n):
-        t = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def fill(lib: Library, count: int) -> float:
