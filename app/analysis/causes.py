@@ -36,6 +36,7 @@ from benchlens.app.analysis.innodb import (
     from_max_checkpoint_age,
     server_of,
 )
+from benchlens.app.analysis.quantities import BYTES_PER_UNIT
 
 GS = "global_status"
 # a checkpoint age this close to the sync point sits at it (the level is a mean over the window)
@@ -55,6 +56,13 @@ WORK_RATIO, MORE_SESSIONS = 1.5, 4.0
 # a device's bytes: up this many times and by this much (B/s) is a burst; InnoDB's own writes under
 # this share of it leave another writer
 BURST_RATIO, BURST_BYTES, OWN_SHARE = 3.0, 10e6, 0.25
+# CPU time waiting on I/O this many times its steady level is material (the size floor drops use,
+# drops.Sensitivity.floor 0.2), and certain at EXTRA_EFFECT robust sigmas; the disks' bytes under it
+# did not grow as much: the waits are not more work done. DBPA's I/O saturation (`stress-ng -i 4`,
+# sync() in a loop) put iowait at 1.29-1.98x with 5.9-19.8 sigmas and the bytes written down
+# 0.6-0.8x; no case of its six other window types reached both (heavy workload case-002 came
+# closest: 1.25x, 5.0 sigmas). Not calibrated beyond those cases
+IOWAIT_RATIO = 1.2
 # CPU points that say a process took the CPU
 CPU_POINTS = 8.0
 # history list growth that is a purge lag: this many times its level, and at least this many. On
@@ -340,6 +348,37 @@ def _busy(ev: Evidence) -> Finding | None:
         return None
     c = max(util, key=lambda c: c.during - c.before)
     return Finding("disk", f"{c.ref.entity} busy {c.before:.0f} \u2192 {c.during:.0f} % of the time: the disk", c)
+
+
+def io_waits(ev: Evidence) -> Finding | None:
+    """The CPUs waited on I/O more while the disks moved no more bytes: each request got slower,
+    not the work bigger (another process's syncs or small synchronous writes, a device or volume
+    slowing down). A burst of bytes is disk_burst's, tried before; the processes blocked on I/O
+    (vmstat b) are said beside when they rose."""
+    wa = ev.machine("cpu iowait")
+    # a ratio needs a steady level: a machine that never waited on I/O gets its disk verdicts from
+    # the devices' own series (disk_burst, a device busy)
+    if wa is None or wa.before <= 0 or wa.change < EXTRA_EFFECT or wa.during < IOWAIT_RATIO * wa.before:
+        return None
+    moved = [c for q in ("disk writes", "disk reads") if (c := ev.machine(q)) is not None]
+    before, during = sum(_bytes(c)[0] for c in moved), sum(_bytes(c)[1] for c in moved)
+    if before > 0 and during >= IOWAIT_RATIO * before:
+        return None
+    said = f"CPU time waiting on I/O {span(wa.before, wa.during, '%')}"
+    blocked = ev.machine("processes blocked")
+    if blocked is not None and blocked.during > blocked.before:
+        said += f" (processes blocked {span(blocked.before, blocked.during, '')})"
+    if moved and before > 0:
+        said += f" while the disks moved {span(before, during, 'B/s')}"
+    return Finding(
+        "disk", f"{said}: I/O slowed without more bytes (other syncs or small writes, or a slower device)", wa
+    )
+
+
+def _bytes(c: Change) -> tuple[float, float]:
+    """A disk quantity's levels in B/s."""
+    scale = BYTES_PER_UNIT.get(c.ref.metric, 1024.0)
+    return c.before * scale, c.during * scale
 
 
 def _burst(before: float, during: float) -> bool:

@@ -8,6 +8,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from benchlens.app.analysis.quantities import MACHINE, quantity
 from benchlens.app.model import SeriesRef
 
 UNITS = {
@@ -109,6 +110,12 @@ class Evidence:
 
     def each(self, fmt: str, metric: str) -> list[Change]:
         return [c for r, c in self.levels.items() if r.format == fmt and r.metric == metric]
+
+    def machine(self, name: str) -> Change | None:
+        """The whole machine's level of a quantity (quantities.quantity: "cpu iowait", "processes
+        blocked"), whichever collector measured it; of several, the most certain change."""
+        found = [c for r, c in self.levels.items() if r.entity in MACHINE and quantity(r) == name]
+        return max(found, key=lambda c: abs(c.change) if math.isfinite(c.change) else math.inf, default=None)
 
     def rate(self, fmt: str, metric: str, entity: str = "") -> tuple[float, float]:
         c = self.get(fmt, metric, entity)

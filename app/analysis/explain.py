@@ -32,6 +32,7 @@ import numpy as np
 from benchlens.app.analysis.drops import MAD_TO_SIGMA, Drop
 from benchlens.app.analysis.evidence import Change
 from benchlens.app.analysis.innodb import MAX_AGE
+from benchlens.app.analysis.quantities import quantity as quantity  # re-exported: callers import it here
 from benchlens.app.analysis.relevance import RELEVANCE, RelevanceParams, class_of, importance, is_evidence
 from benchlens.app.analysis.verdict import classes as classes  # re-exported: callers import them here
 from benchlens.app.analysis.verdict import verdict as verdict
@@ -68,49 +69,6 @@ class ExplainParams:
 
 EXPLAIN = ExplainParams()
 _T = TypeVar("_T")
-# Machine CPU shares as vmstat, iostat (avg-cpu) and mpstat print them: one quantity, three tools.
-CPU_SHARES = {
-    **dict.fromkeys(("id", "%idle"), "idle"),
-    **dict.fromkeys(("us", "%user", "%usr"), "user"),
-    **dict.fromkeys(("sy", "%system", "%sys"), "system"),
-    **dict.fromkeys(("wa", "%iowait"), "iowait"),
-    **dict.fromkeys(("st", "%steal"), "steal"),
-    **{"cpu.idl": "idle", "cpu.usr": "user", "cpu.sys": "system", "cpu.wai": "iowait", "cpu.stl": "steal"},
-}
-
-# A disk's bytes and a link's bytes as each collector prints them (vmstat's bo and /proc/vmstat's
-# pgpgout count every device's writes, sar -b its blocks): one quantity each, whatever the tool
-_WRITES = "vmstat bo, iostat wkB/s, sar wkB/s, sar bwrtn/s, sar pgpgout/s, diskstats wkB/s, procvmstat pgpgout/s"
-_READS = "vmstat bi, iostat rkB/s, sar rkB/s, sar bread/s, sar pgpgin/s, diskstats rkB/s, procvmstat pgpgin/s"
-
-
-def _pairs(text: str) -> list[tuple[str, str]]:
-    return [(f, m) for f, m in (x.split() for x in text.split(", "))]
-
-
-QUANTITIES = {
-    **dict.fromkeys(_pairs(_WRITES + ", dstat dsk.writ"), "disk writes"),
-    **dict.fromkeys(_pairs(_READS + ", dstat dsk.read"), "disk reads"),
-    **dict.fromkeys((("sar", "rxkB/s"), ("dstat", "net.recv")), "network received"),
-    **dict.fromkeys((("sar", "txkB/s"), ("dstat", "net.send")), "network sent"),
-}
-
-
-def quantity(ref: SeriesRef) -> str:
-    """What a series measures, whichever tool printed it. An explanation lists a quantity once
-    (vmstat id, iostat %idle, sar's and dstat's idle and mpstat %idle of every CPU all say "the CPUs
-    went idle"; vmstat bo, iostat, sar, diskstats, dstat and pgpgout all say "the disks wrote") and
-    names the other series that showed it as similar; the top five then holds five different
-    things."""
-    cpu_column = ref.format in ("vmstat", "mpstat", "sar", "procstat") or (ref.format == "iostat" and not ref.entity)
-    cpu_column = cpu_column or (ref.format == "dstat" and ref.entity == "total")
-    if cpu_column and ref.metric in CPU_SHARES:
-        return "cpu " + CPU_SHARES[ref.metric]
-    if (ref.format, ref.metric) in QUANTITIES:
-        return QUANTITIES[(ref.format, ref.metric)]
-    if ref.format in ("innodb_status", "global_status"):  # pages_written/s and Innodb_pages_written
-        return "innodb " + ref.metric.lower().removeprefix("innodb_").removesuffix("/s") + " " + ref.entity
-    return ref.spec()
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from benchlens.app.analysis.causes import (
     disk_burst,
     flushing_stall,
     foreign_work,
+    io_waits,
     lock_waits,
     one_core,
     pool_shrank,
@@ -44,6 +45,7 @@ CAUSES: tuple[Callable[[Evidence], Finding | None], ...] = (
     deadlocks,
     pool_shrank,
     disk_burst,
+    io_waits,  # after disk_burst: waits without a burst of bytes
     one_core,  # before cpu_taken: the core the average hides is what a CPU verdict must say
     cpu_taken,
     clients_slowed,  # last: it needs every resource above idle

@@ -76,3 +76,15 @@ def test_a_heavier_workload_is_the_sessions_that_came_not_the_locks_they_queue_o
     a, b = truth["abnormal"]["interval_epochs"]
     said = _verdict("heavy_workload/case-005", (float(a), float(b)))
     assert said.startswith("more sessions and work: connected 70 → 1"), said
+
+
+def test_io_saturation_is_the_disk_waits_not_the_stress_workers_run_queue() -> None:
+    """DBPA's I/O saturation (`stress-ng -i 4`: four workers calling sync()): the run queue went
+    0 -> 1.4 on 32 CPUs (no CPU is short), iowait and the processes blocked rose while the disks
+    wrote less: the disk, upstream of the commits that fell (causes.io_waits)."""
+    (row,) = _scored("io_saturation/case-002")
+    assert row.classes[:1] == ["disk"]
+    truth = json.loads((dbpa.CORPUS / "io_saturation" / "case-002" / "ground_truth.json").read_text())
+    a, b = truth["abnormal"]["interval_epochs"]
+    said = _verdict("io_saturation/case-002", (float(a), float(b)))
+    assert said.startswith("CPU time waiting on I/O 1.21 → 1.87 % (processes blocked 1 → 2)"), said
