@@ -76,6 +76,8 @@ def cmd_drops(lib: Library, args: argparse.Namespace) -> int:
         print(f"{_iso(g.pattern.start)} .. {_iso(g.pattern.end)}  {g.label()}")
     for d in sorted([*found.singles(), *found.rises], key=lambda d: d.drop.start):
         print(f"{_iso(d.drop.start)} .. {_iso(d.drop.end)}  {d.drop.label()}  (baseline {d.drop.baseline:.6g})")
+        if not d.drop.tested:
+            print(f"    {d.drop.untested()}")
         print(f"    {d.verdict()}")
         _print_changes(d.explain)
     return 0

@@ -161,6 +161,10 @@ DETECT = DetectParams()
 # above (bench/detection_calibration.md: below this the noise of a run and its drops cannot be told
 # apart, 23-160 samples of the recorded and DBPA runs)
 TESTABLE = 300
+NOT_TESTED = (
+    f"not tested: the series is shorter than {TESTABLE} samples, too short to measure its noise apart "
+    "from its drops (found by the thresholds alone)"
+)
 # a candidate shorter than 1 / SHARED_NOISE of a long series is tested against the whole series'
 # noise, measured once (leaving each out changes it by less than its own estimate's spread)
 SHARED_NOISE = 50
@@ -177,6 +181,9 @@ class Drop:
     min: float  # lowest sample (latency: highest)
     score: float  # depth x duration: throughput-seconds lost, as a fraction of the baseline
     kind: str = "drop"  # "drop" (throughput fell) or "latency" (latency rose)
+    # found significant by the test (a series of TESTABLE samples or more); False: a shorter
+    # series' thresholds alone found it, its chance of being noise is not known
+    tested: bool = True
 
     @property
     def duration(self) -> float:
@@ -196,7 +203,12 @@ class Drop:
             "baseline": self.baseline,
             "min": self.min,
             "score": self.score,
+            "tested": self.tested,
         }
+
+    def untested(self) -> str:
+        """What a reader must know of a drop found without the test ('' when it was tested)."""
+        return "" if self.tested else NOT_TESTED
 
 
 @dataclass(frozen=True)
@@ -541,7 +553,7 @@ def _detect_one(t: np.ndarray, v: np.ndarray, sens: Sensitivity, params: DetectP
     )
     found += [d for d in longer if not any(d.start < f.end and d.end > f.start for f in found)]
     if len(v) < TESTABLE:
-        return sorted(found, key=lambda d: d.start), st.warm
+        return sorted((replace(d, tested=False) for d in found), key=lambda d: d.start), st.warm
     return _significant(t, v, found, sens, st.warm, step, w), st.warm
 
 

@@ -92,15 +92,16 @@ def _rises_one(t: np.ndarray, v: np.ndarray, params: RiseParams, detect_params: 
         ref = float(np.nanmedian(base[a : b + 1]))
         if not ref > 0:  # widened onto a steady level of 0 (a count with zeros): no ratio to state
             continue
-        out.append(_rise(t, v, a, b, ref, step))
+        out.append(_rise(t, v, a, b, ref, step, tested=test is not None))
     if test is not None:
         out += [_rise(t, v, a, b, ref, step) for a, b, ref in test.scanned()]
     return sorted(out, key=lambda d: d.start)
 
 
-def _rise(t: np.ndarray, v: np.ndarray, a: int, b: int, ref: float, step: float) -> Drop:
+def _rise(t: np.ndarray, v: np.ndarray, a: int, b: int, ref: float, step: float, tested: bool = True) -> Drop:
     ratio = float(np.nanmedian(v[a : b + 1])) / ref - 1.0
-    return Drop(float(t[a] - step), float(t[b]), max(0.0, ratio), ref, float(np.nanmax(v[a : b + 1])), 0.0, "latency")
+    top = float(np.nanmax(v[a : b + 1]))
+    return Drop(float(t[a] - step), float(t[b]), max(0.0, ratio), ref, top, 0.0, "latency", tested)
 
 
 class _Test:

@@ -125,7 +125,7 @@ class DropsView(QWidget):
         if state == "dismissed":
             item.setText(0, f"{label} (dismissed)")
             item.setForeground(0, QColor("#999999"))
-        item.setToolTip(0, rd.verdict() or label)
+        item.setToolTip(0, "\n".join(x for x in (rd.verdict() or label, rd.drop.untested()) if x))
         item.setData(0, DROP, (r, rd))
         for c, also in proof_first(rd.explain):  # the rows of What changed: one per quantity, the proof first
             arrow = "\u2191" if c.change > 0 else "\u2193"

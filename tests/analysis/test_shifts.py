@@ -71,6 +71,7 @@ def test_long_noise_gives_no_drop_and_a_quarter_off_for_a_minute_is_found() -> N
     v[1800:1860] *= 0.75
     (d,) = detect(t, v)
     assert abs(d.start - 1799) <= 3 and abs(d.end - 1859) <= 3
+    assert d.tested and d.as_json()["tested"] is True and d.untested() == ""
 
 
 def test_a_short_run_keeps_the_thresholds() -> None:
@@ -81,6 +82,8 @@ def test_a_short_run_keeps_the_thresholds() -> None:
     v[30:42] = 0.0
     (d,) = detect(np.arange(1, 76, dtype=float), v)
     assert (d.start, d.end) == (30.0, 42.0)
+    # ... and says so: its chance of being noise is not known
+    assert not d.tested and d.untested().startswith(f"not tested: the series is shorter than {TESTABLE} samples")
 
 
 def test_long_latency_noise_gives_no_rise_and_a_real_one_is_found() -> None:
@@ -92,4 +95,6 @@ def test_long_latency_noise_gives_no_rise_and_a_real_one_is_found() -> None:
     lat = 5.0 * np.exp(0.1 * rng.standard_normal(n))
     lat[1000:1060] *= 3.0
     (r,) = rises(t, lat)
-    assert abs(r.start - 999) <= 3 and abs(r.end - 1059) <= 3
+    assert abs(r.start - 999) <= 3 and abs(r.end - 1059) <= 3 and r.tested
+    (short,) = rises(t[:200], lat[900:1100])
+    assert not short.tested

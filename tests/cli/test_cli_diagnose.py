@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from benchlens.app.analysis.diff import diff_runs
+from benchlens.app.analysis.drops import NOT_TESTED
 from benchlens.app.analysis.run_drops import run_findings
 from benchlens.app.analysis.window import explain_window
 from benchlens.app.cli import main
@@ -18,7 +19,7 @@ from benchlens.app.store import Library
 from tests.conftest import rid
 
 DROP_KEYS = {"source", "metric", "entity", "start", "end", "depth", "baseline", "min", "score", "label", "explain"}
-DROP_KEYS |= {"kind", "verdict", "classes", "cause"}
+DROP_KEYS |= {"kind", "verdict", "classes", "cause", "tested"}
 ENTRY_KEYS = {"source", "metric", "entity", "change", "before", "during", "similar", "class", "score"}
 
 
@@ -45,7 +46,9 @@ def test_drops_json_keeps_its_keys_and_adds_kind_verdict_classes(
     assert text[0].startswith("stability of sysbench:tps: cv ") and text[1].endswith(
         f"(baseline {want.drops[0].drop.baseline:.6g})"
     )
-    assert text[2] == "    " + want.drops[0].verdict()
+    # the demo's 2-s reports over 200 s: too few to measure the noise, said before the verdict
+    assert d["tested"] is False and text[2] == "    " + NOT_TESTED
+    assert text[3] == "    " + want.drops[0].verdict()
 
 
 def test_explain_a_window_json_and_text(
