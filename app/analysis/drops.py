@@ -617,7 +617,7 @@ def scan_beside(
     the caller keeps meanwhile counts. The shortest lengths, scanned at every sample, were most of
     the scan's time on a 24-h series; a longer window's mean around a shorter dip is not one."""
     longer = replace(p, min_len=max(p.min_len, math.ceil(SCAN_MIN_S / step)))
-    for dip in shifts.scan(x, longer, start, local):
+    for dip in shifts.scan(x, longer, start, local, kept):
         if kept[dip.a : dip.b + 1].any():
             continue
         a, b = shifts.refine(x, dip, start, len(x) - 1)

@@ -66,7 +66,8 @@ class Variogram:
         # at most PAIRS pairs a lag, evenly spaced: the estimate's spread is then ~2 %, and a 24-h
         # series' lags cost milliseconds
         every = max(1, n // PAIRS)
-        gam = np.array([var((x[k:] - x[:-k])[::every]) / 2.0 for k in lags])
+        # x[k + j every] - x[j every]: the lagged differences taken, not computed and thinned
+        gam = np.array([var(x[k::every][: len(x[:-k:every])] - x[:-k:every]) / 2.0 for k in lags])
         ok = np.isfinite(gam)
         self.lags, self.gamma = lags[ok], gam[ok]
         finite = x[np.isfinite(x)]
@@ -109,8 +110,17 @@ class Variogram:
         short = r < top
         if short.any():
             uniq, back = np.unique(r[short], return_inverse=True)
-            out[short] = self._contrast_se(length, uniq)[back]
+            out[short] = self._many(length, uniq)[back]
         return out
+
+    def _many(self, length: int, rr: np.ndarray) -> np.ndarray:
+        """contrast_se of several side lengths, remembered as _one's are: the same few short sides
+        (near the series' ends and gaps) come back at every pass and test."""
+        missing = [r for r in rr.tolist() if (length, r) not in self._seen]
+        if missing:
+            for r, se in zip(missing, self._contrast_se(length, np.array(missing)).tolist(), strict=True):
+                self._seen[(length, r)] = se
+        return np.array([self._seen[(length, r)] for r in rr.tolist()])
 
     def _one(self, length: int, r: float) -> float:
         """contrast_se of one side length, remembered: the scan and the tests ask the same ones."""
@@ -234,23 +244,30 @@ class Dip:
     z: float  # the smaller of the sides' z
 
 
-def scan(x: np.ndarray, p: ScanParams, start: int = 0, local: np.ndarray | None = None) -> list[Dip]:
+def scan(
+    x: np.ndarray, p: ScanParams, start: int = 0, local: np.ndarray | None = None, taken: np.ndarray | None = None
+) -> list[Dip]:
     """The dips of x (NaN gaps allowed) at or after sample `start`, most significant first taken,
-    none overlapping; `local` is the series' local level for clipping spikes (none: no clipping)."""
+    none overlapping; `local` is the series' local level for clipping spikes (none: no clipping);
+    `taken`: samples of findings already made, left out of the references and never a dip again."""
     n = len(x)
     if n - start < p.min_len + p.side_min:
         return []
     lag = max(6, 2 * p.min_len, (n - start) // 8)
     nz = Variogram(x[start:], max_lag=lag, robust=True)
-    return _passes(x, nz, p, start, local) if nz.sigma > 0 else []
+    return _passes(x, nz, p, start, local, taken) if nz.sigma > 0 else []
 
 
-def _passes(x: np.ndarray, nz: Variogram, p: ScanParams, start: int, local: np.ndarray | None) -> list[Dip]:
-    """The dips of x for the noise nz: a second pass with the dips found left out of the references."""
+def _passes(
+    x: np.ndarray, nz: Variogram, p: ScanParams, start: int, local: np.ndarray | None, taken: np.ndarray | None
+) -> list[Dip]:
+    """The dips of x for the noise nz: a second pass with the dips found left out of the references
+    (a first one only when nothing new was found: a day's 173 known drops gave a second pass each
+    time, half the scan's time, when they were not left out from the start)."""
     n = len(x)
     xc = np.minimum(x, local + p.clip * nz.sigma) if local is not None else x
     found: list[Dip] = []
-    masked = np.zeros(n, bool)
+    masked = np.zeros(n, bool) if taken is None else taken.copy()
     for _ in range(2):
         ref = np.where(masked, np.nan, xc)
         new = _select(_candidates(xc, ref, nz, p, start), masked)
