@@ -68,7 +68,7 @@ def cmd_drops(lib: Library, args: argparse.Namespace) -> int:
         s = found.stability
         print(
             f"stability of {found.ref.spec()}: cv {s.cv:.2f}, {s.under_half:.1%} of reports under half the median "
-            f"{s.median:.6g}, p1 {s.p1:.6g}, p5 {s.p5:.6g}"
+            f"{s.median:.6g}{f' ({s.stalls_text()})' if s.stalls else ''}, p1 {s.p1:.6g}, p5 {s.p5:.6g}"
         )
     if not found.drops and not found.rises:
         print(f"no drops in {run.name!r}")
