@@ -36,7 +36,7 @@ from benchlens.app.analysis.innodb import (
     from_max_checkpoint_age,
     server_of,
 )
-from benchlens.app.analysis.quantities import BYTES_PER_UNIT
+from benchlens.app.analysis.quantities import BYTES_PER_UNIT, MACHINE, STATUS_OF, quantity
 
 GS = "global_status"
 # a checkpoint age this close to the sync point sits at it (the level is a mean over the window)
@@ -91,19 +91,37 @@ DEADLOCK_RATIO, DEADLOCK_MIN = 1.5, 10.0
 # cause). Chosen on those runs, not measured beyond them
 EXTRA_RATIO, EXTRA_EFFECT = 1.5, 5.0
 # (counter, what it counts, group) of the work another client adds: scans and dumps, bulk writes
+# (status counter, what it counts, group), read from a status loop or the dstat/dool plugin
+# column that read it (Evidence.server)
 FOREIGN_WORK = (
-    (GS, "Handler_read_rnd_next", "rows read by full scans", "scan"),
-    (GS, "Select_scan", "full scans", "scan"),
-    (GS, "Bytes_sent", "bytes sent to clients", "scan"),
-    (GS, "Handler_write", "rows written", "write"),
-    (GS, "Innodb_rows_inserted", "rows inserted", "write"),
-    (GS, "Innodb_os_log_written", "redo written", "write"),
-    ("dstat", "mysql5_all.insert", "rows inserted", "write"),
+    ("Handler_read_rnd_next", "rows read by full scans", "scan"),
+    ("Select_scan", "full scans", "scan"),
+    ("Bytes_sent", "bytes sent to clients", "scan"),
+    ("Handler_write", "rows written", "write"),
+    ("Innodb_rows_inserted", "rows inserted", "write"),
+    ("Innodb_os_log_written", "redo written", "write"),
 )
-# the server's own throughput, whose ratio says how much of a counter the benchmark explains
-OWN_WORK = ((GS, "Com_commit"), (GS, "Questions"), ("dstat", "mysql5_all.comm"))
-# sessions connected, as each collector names them
-SESSIONS = ((GS, "Threads_connected"), ("dstat", "mysql5_conn.Conn"))
+
+
+def _own_work(ev: Evidence) -> Change | None:
+    """The server's own throughput, whose ratio says how much of a counter the benchmark explains:
+    its commits, else its statements (a status loop's, else dool's: DBPA's commits per interval,
+    the mysql-cmds plugin's selects)."""
+    found = (
+        ev.server("Com_commit"),
+        ev.server("Questions"),
+        ev.get("dstat", "mysql5_all.comm"),
+        ev.server("Com_select"),
+    )
+    return next((c for c in found if c is not None and c.before > 0), None)
+
+
+def _work_name(own: Change) -> str:
+    """What _own_work counted, as a verdict says it."""
+    counter = STATUS_OF.get((own.ref.format, own.ref.metric), own.ref.metric)
+    return {"Questions": "statements", "Com_select": "selects"}.get(counter, "commits")
+
+
 # the server's work at this share of its steady rate or more has held: more sessions then are load
 # come to it, not sessions piling up on a slowdown. Chosen by hand: DBPA's heavy workloads (23-59
 # more sessions) ran their commits at 0.45-1.28 of the steady rate, 6 of 12 at 0.9 or more; the
@@ -174,15 +192,15 @@ def foreign_work(ev: Evidence) -> Finding | None:
     server's commits fell. A slowdown makes every counter of the benchmark's own work fall with its
     commits; one that rose while they fell is work someone else added (a dump, a bulk load), which
     comes before the locks, flushing and queues it then causes."""
-    own = next((c for fmt, m in OWN_WORK if (c := ev.get(fmt, m)) is not None and c.before > 0), None)
+    own = _own_work(ev)
     if own is None:
         return None
     ratio = own.during / own.before
     if ratio >= 1.0:
         return None  # the server's own work did not fall: a heavier workload (workload_grew), not this
     extra = []
-    for fmt, metric, what, group in FOREIGN_WORK:
-        c = ev.get(fmt, metric)
+    for metric, what, group in FOREIGN_WORK:
+        c = ev.server(metric)
         if c is None or c.before < 0 or c.change < EXTRA_EFFECT:
             continue
         more = c.during / c.before if c.before > 0 else math.inf
@@ -193,10 +211,10 @@ def foreign_work(ev: Evidence) -> Finding | None:
     extra.sort(key=lambda x: -x[0])
     group = extra[0][3]
     shown = [x for x in extra if x[3] == group][:2]
-    unit = {"Bytes_sent": "B/s", "Innodb_os_log_written": "B/s"}
+    unit = {"Bytes_sent": "B/s", "mysql5_io.sent": "B/s", "Innodb_os_log_written": "B/s"}
     said = ", ".join(f"{what} {span(c.before, c.during, unit.get(c.ref.metric, '/s'))}" for _, c, what, _ in shown)
     kind = "scans or a dump" if group == "scan" else "bulk writes"
-    text = f"another client's {kind}: {said}, while commits went to {ratio:.0%} of their steady rate"
+    text = f"another client's {kind}: {said}, while {_work_name(own)} went to {ratio:.0%} of their steady rate"
     return Finding("workload", text, shown[0][1])
 
 
@@ -235,23 +253,13 @@ def _appeared(ev: Evidence, metric: str) -> bool:
     return c is not None and c.before == 0 and c.during > 0
 
 
-# (sessions in a lock wait, sessions running) as each collector names them: SHOW GLOBAL STATUS,
-# and dool's MySQL plugins as DBPA records them (`mysql5 locks` Locks, `mysql5 conn` Act)
-STUCK_SOURCES = (
-    ((GS, "Innodb_row_lock_current_waits"), (GS, "Threads_running")),
-    (("dstat", "mysql5_locks.Locks"), ("dstat", "mysql5_conn.Act")),
-)
-
-
 def row_locks_stuck(ev: Evidence) -> Finding | None:
     """Most running sessions in a row-lock wait, where they were not before or where the waits
     stopped ending: a transaction holds the rows they need. Row lock time counts a wait when it
     ends (a 12 s wait lands in the snapshot after the lock is released), so the waits in progress
     (Innodb_row_lock_current_waits) tell it during the window itself."""
-    now, running = next(
-        ((n, r) for n, r in ((ev.get(*w), ev.get(*a)) for w, a in STUCK_SOURCES) if n is not None and r is not None),
-        (None, None),
-    )
+    # a status loop's, or dool's as DBPA records them (`mysql5 locks` Locks, `mysql5 conn` Act)
+    now, running = ev.server("Innodb_row_lock_current_waits"), ev.server("Threads_running")
     ended = ev.get(GS, "Innodb_row_lock_waits")
     if now is None or running is None or running.during <= 0:
         return None
@@ -283,14 +291,14 @@ def workload_grew(ev: Evidence) -> Finding | None:
     counts too: a saturated server does no more work for more sessions, they queue (a DBPA heavy
     workload: 70 -> 120 sessions, commits at 99 %). Work that fell does not: sessions piling up
     on a slowdown are its symptom."""
-    conn = next((c for fmt, m in SESSIONS if (c := ev.get(fmt, m)) is not None), None)
+    conn = ev.server("Threads_connected")
     if conn is None or conn.during - conn.before < MORE_SESSIONS or conn.during < WORK_RATIO * conn.before:
         return None
-    own = next((c for fmt, m in OWN_WORK if (c := ev.get(fmt, m)) is not None and c.before > 0), None)
+    own = _own_work(ev)
     if own is None or own.during < WORK_HELD * own.before:
         return None
-    shown = ((GS, "Questions"), (GS, "Com_commit"), (GS, "Queries"), ("dstat", "mysql5_all.comm"))
-    work = [c for fmt, m in shown if (c := ev.get(fmt, m)) is not None and c.before > 0]
+    shown = (ev.server("Questions"), ev.server("Com_commit"), ev.get(GS, "Queries"), ev.get("dstat", "mysql5_all.comm"))
+    work = [c for c in shown if c is not None and c.before > 0]
     grew = [c for c in work if c.during >= WORK_RATIO * c.before]
     said = ", ".join(f"{c.ref.metric} {span(c.before, c.during, '/s')}" for c in grew[:2])
     said = said or f"{own.ref.metric} held ({own.during / own.before:.0%} of its steady rate)"
@@ -313,29 +321,37 @@ def pool_shrank(ev: Evidence) -> Finding | None:
     if p is None or p.during >= POOL_SHRANK * p.before:
         return None
     said = f"buffer pool shrank ({span(p.before * PAGE, p.during * PAGE, 'B')})"
-    reads = [c for c in _devices(ev) if c.ref.metric in ("rkB/s", "bi") and _burst(c.before * 1024, c.during * 1024)]
+    reads = [c for c in _devices(ev) if quantity(c.ref) == "disk reads" and _burst(*_bytes(c))]
     if reads:
-        r = reads[0]
-        said += f": {r.ref.entity or 'disk'} reads {span(r.before * 1024, r.during * 1024, 'B/s')}"
+        said += f": {_device(reads[0])} reads {span(*_bytes(reads[0]), 'B/s')}"
     return Finding("buffer_pool", said, p)
 
 
 def _devices(ev: Evidence) -> list[Change]:
-    return ev.each("iostat", "wkB/s") + ev.each("iostat", "rkB/s") or ev.each("vmstat", "bo") + ev.each("vmstat", "bi")
+    """Each device's bytes (iostat), else the machine's, whichever collector measured them."""
+    per = ev.each("iostat", "wkB/s") + ev.each("iostat", "rkB/s")
+    return per or [c for q in ("disk writes", "disk reads") if (c := ev.machine(q)) is not None]
+
+
+def _device(c: Change) -> str:
+    return "disk" if c.ref.entity in MACHINE else c.ref.entity
 
 
 def disk_burst(ev: Evidence) -> Finding | None:
-    burst = [c for c in _devices(ev) if _burst(c.before * 1024, c.during * 1024)]
+    burst = [c for c in _devices(ev) if _burst(*_bytes(c))]
     if not burst:
         return _busy(ev)
-    c = max(burst, key=lambda c: c.during - c.before)
-    writes = c.ref.metric in ("wkB/s", "bo")
-    name = c.ref.entity or "disk"
-    what = f"{name} {'writes' if writes else 'reads'} {span(c.before * 1024, c.during * 1024, 'B/s')}"
+    c = max(burst, key=lambda c: _bytes(c)[1] - _bytes(c)[0])
+    before, during = _bytes(c)
+    writes = quantity(c.ref) == "disk writes"
+    what = f"{_device(c)} {'writes' if writes else 'reads'} {span(before, during, 'B/s')}"
     if not writes:
         return Finding("disk", f"{what}: reads from disk", c)
-    own = sum(ev.rate(GS, m)[1] for m in ("Innodb_data_written", "Innodb_os_log_written"))
-    if own < OWN_SHARE * (c.during - c.before) * 1024:
+    measured = [w for m in ("Innodb_data_written", "Innodb_os_log_written") if (w := ev.get(GS, m)) is not None]
+    if not measured:  # a folder without the server's own write counters (dstat, dool): who wrote is not known
+        return Finding("disk", f"{what} (the server's own writes not measured)", c)
+    own = sum(w.during for w in measured)
+    if own < OWN_SHARE * (during - before):
         said = f"{what} while InnoDB wrote < {human(max(own, 1e6), 'B/s')}: another writer on the disk"
         return Finding("disk", said, c)
     return Finding("disk", f"{what}, InnoDB writing {human(own, 'B/s')}: the server's own writes", c)
@@ -424,7 +440,7 @@ def clients_slowed(ev: Evidence) -> Finding | None:
     sys_, usr = _cpu(ev, ("%sys", "%system", "sy")), _cpu(ev, ("%usr", "%user", "us"))
     if any(c is not None and c.during - c.before >= CPU_POINTS for c in (sys_, usr)):
         return None
-    if any(_burst(c.before * 1024, c.during * 1024) for c in _devices(ev)) or _busy(ev) is not None:
+    if any(_burst(*_bytes(c)) for c in _devices(ev)) or _busy(ev) is not None:
         return None
     b, d, sent = per[0]
     idle = ev.get("mpstat", "%idle", "all") or ev.get("vmstat", "id")

@@ -8,7 +8,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from benchlens.app.analysis.quantities import MACHINE, quantity
+from benchlens.app.analysis.quantities import MACHINE, SERVER_COLUMNS, quantity
 from benchlens.app.model import SeriesRef
 
 UNITS = {
@@ -116,6 +116,15 @@ class Evidence:
         blocked"), whichever collector measured it; of several, the most certain change."""
         found = [c for r, c in self.levels.items() if r.entity in MACHINE and quantity(r) == name]
         return max(found, key=lambda c: abs(c.change) if math.isfinite(c.change) else math.inf, default=None)
+
+    def server(self, counter: str) -> Change | None:
+        """A SHOW GLOBAL STATUS counter's levels, or the dstat/dool plugin column that read it
+        (quantities.SERVER_COLUMNS) where no status loop measured it."""
+        found = self.get("global_status", counter)
+        for col in SERVER_COLUMNS.get(counter, ()) if found is None else ():
+            if (found := self.get("dstat", col)) is not None:
+                break
+        return found
 
     def rate(self, fmt: str, metric: str, entity: str = "") -> tuple[float, float]:
         c = self.get(fmt, metric, entity)

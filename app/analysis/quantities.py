@@ -45,6 +45,48 @@ BYTES_PER_UNIT = {
     **dict.fromkeys(("bwrtn/s", "bread/s"), 512.0),
     **dict.fromkeys(("dsk.writ", "dsk.read"), 1.0),
 }
+# The server's counters as dstat's and dool's MySQL and InnoDB plugins print them, each with the
+# SHOW GLOBAL STATUS counter it reads (importers/_dstat_plugins.py; the `mysql-innodb` plugin's
+# names from its own table, dool 1.3.8; DBPA's `mysql5 conn` Conn/Act and `mysql5 all` rows):
+# one quantity, and a verdict that reads the counter reads the column where only dool measured it.
+_INNODB_PLUGIN = ("MySQL_InnoDB_basic", "MySQL_InnoDB_extra", "MySQL_InnoDB_full")
+
+
+def _plugin(nick: str) -> tuple[str, ...]:
+    return tuple(f"{group}.{nick}" for group in _INNODB_PLUGIN)
+
+
+SERVER_COLUMNS: dict[str, tuple[str, ...]] = {
+    "Bytes_sent": ("mysql5_io.sent",),
+    "Bytes_received": ("mysql5_io.recv",),
+    "Threads_connected": ("mysql5_conn.ThCon", "mysql5_conn.Conn", *_plugin("thcon")),
+    "Threads_running": ("mysql5_conn.ThRun", "mysql5_conn.Act", *_plugin("thrun")),
+    "Innodb_row_lock_current_waits": ("mysql5_locks.Locks",),
+    "Questions": _plugin("qps"),
+    "Com_select": ("mysql5_cmds.sel", *_plugin("sel/s")),
+    "Com_insert": ("mysql5_cmds.ins", *_plugin("ins/s")),
+    "Com_update": ("mysql5_cmds.upd", *_plugin("upd/s")),
+    "Com_delete": ("mysql5_cmds.del", *_plugin("del/s")),
+    "Innodb_rows_read": ("innodb_ops.rea", *_plugin("r#read")),
+    "Innodb_rows_inserted": ("innodb_ops.ins", "mysql5_all.insert", *_plugin("r#ins")),
+    "Innodb_rows_updated": ("innodb_ops.upd", "mysql5_all.update", *_plugin("r#upd")),
+    "Innodb_rows_deleted": ("innodb_ops.del", "mysql5_all.delete", *_plugin("r#del")),
+    "Innodb_data_reads": ("innodb_io_ops.rea", *_plugin("rdphy")),
+    "Innodb_data_writes": ("innodb_io_ops.wri", *_plugin("wrdat")),
+    "Innodb_data_fsyncs": ("innodb_io_ops.syn",),
+    "Innodb_log_writes": _plugin("wrlog"),
+    "Innodb_buffer_pool_read_requests": ("mysql5_all.readr", *_plugin("rdlgc")),
+    "Innodb_buffer_pool_reads": ("mysql5_all.reads",),
+    "Innodb_buffer_pool_pages_flushed": ("mysql5_all.flushed",),
+    "Innodb_buffer_pool_pages_dirty": ("mysql5_all.dirty",),
+    "Innodb_buffer_pool_pages_free": ("mysql5_all.free",),
+    "Innodb_buffer_pool_pages_data": ("mysql5_all.data",),
+    "Innodb_pages_created": ("innodb_pool.crt",),
+    "Innodb_pages_read": ("innodb_pool.rea",),
+    "Innodb_pages_written": ("innodb_pool.wri",),
+}
+# a plugin column -> the status counter it reads
+STATUS_OF = {("dstat", col): counter for counter, cols in SERVER_COLUMNS.items() for col in cols}
 # entities that name the whole machine (the aggregate of its CPUs, disks or links)
 MACHINE = frozenset({"", "all", "total", "-1", "ALL"})
 
@@ -61,6 +103,8 @@ def quantity(ref: SeriesRef) -> str:
         return "cpu " + CPU_SHARES[ref.metric]
     if (ref.format, ref.metric) in QUANTITIES:
         return QUANTITIES[(ref.format, ref.metric)]
-    if ref.format in ("innodb_status", "global_status"):  # pages_written/s and Innodb_pages_written
-        return "innodb " + ref.metric.lower().removeprefix("innodb_").removesuffix("/s") + " " + ref.entity
+    metric = STATUS_OF.get((ref.format, ref.metric), ref.metric)
+    if ref.format in ("innodb_status", "global_status") or metric != ref.metric:
+        # pages_written/s and Innodb_pages_written; dool's innodb_pool.wri
+        return "innodb " + metric.lower().removeprefix("innodb_").removesuffix("/s") + " " + ref.entity
     return ref.spec()

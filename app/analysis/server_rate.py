@@ -15,7 +15,10 @@ Candidates, the first a run has whose sum is not zero over the run:
   `Com_commit` + `Com_rollback`;
 - dool's `mysql5 all` plugin as DBPA records it: `mysql5_all.comm` + `mysql5_all.roll`, counts
   per sample interval (importers/_dstat_plugins.py), divided by the interval's seconds;
-- `Questions`, else `Queries` (global status).
+- `Questions`, else `Queries` (global status);
+- dool's `mysql-innodb` plugin's qps (its `Questions`), else its `mysql-cmds` plugin's selects +
+  inserts + updates + deletes per second (`Com_select` ...: the statements a client sends, without
+  BEGIN and COMMIT): a dstat- or dool-only capture of a server (a DBSherlock-style folder).
 """
 
 from __future__ import annotations
@@ -49,6 +52,14 @@ CANDIDATES = (
     ),
     Candidate("statements /s (Questions)", (SeriesRef("global_status", "Questions"),)),
     Candidate("statements /s (Queries)", (SeriesRef("global_status", "Queries"),)),
+    *(
+        Candidate("statements /s (Questions)", (SeriesRef("dstat", f"MySQL_InnoDB_{mode}.qps"),))
+        for mode in ("basic", "extra", "full")
+    ),
+    Candidate(
+        "statements /s (selects + inserts + updates + deletes)",
+        tuple(SeriesRef("dstat", f"mysql5_cmds.{c}") for c in ("sel", "ins", "upd", "del")),
+    ),
 )
 
 

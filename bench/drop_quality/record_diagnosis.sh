@@ -63,6 +63,10 @@ dump-long-smooth          dump              workload    long  smooth 100 30 40
 bulk-insert-long-smooth   bulk-insert       workload    long  smooth 100 30 40
 net-slow-long-smooth      net-slow          network     long  smooth 100 30 40
 net-slow-short-bursty     net-slow          network     short bursty 75  30 12
+dool-dump-long-smooth     dump              workload    long  smooth 100 30 40
+dool-bulk-insert-long-smooth bulk-insert    workload    long  smooth 100 30 40
+dool-disk-writers-long-smooth disk-writers  disk        long  smooth 100 30 40
+dool-quiet-smooth         quiet             -           -     smooth 100 30 0
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -81,6 +85,11 @@ net-slow-short-bursty     net-slow          network     short bursty 75  30 12
 # that rank new activity above the sessions and waits any slowdown piles up.
 # net-slow-long-smooth, net-slow-short-bursty (2026-11-27, issue 23, session 9): the benchmark's
 # replies held 2 ms each by a proxy (slow_proxy.py): a client slowed by its network, the server idle.
+# dool-* (2026-11-27, issue 23, session 10): captured by dool 1.3.8 alone (no benchmark log, no
+# `benchlens record`), CPU, disks, network, load, processes and its MySQL and InnoDB plugins at
+# 1 s, as a DBSherlock-style folder of OS and server counters is: the throughput is the server's
+# (its statements per second), the causes read the plugins' counters as the server's own.
+# Needs dool and mysqlclient (pip install dool==1.3.8 mysqlclient); DOOL names the command.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
@@ -148,6 +157,7 @@ finish() {  # finish FOLDER: the server's configuration beside the logs, the log
   { echo "[mysqld]"; for o in "${SERVER_OPTS[@]}"; do echo "${o#--}"; done; } >"$out/my.cnf"
   db -B -e "SHOW GLOBAL VARIABLES" >"$out/global_variables.txt"
   for f in "$out"/*.log "$out/global_variables.txt"; do
+    [ -e "$f" ] || continue  # a dool-only folder has no logs
     [ "$(basename "$f")" = bench.log ] || gzip -9 "$f"
   done
 }
@@ -170,6 +180,27 @@ record_one() {  # record_one NAME SCENARIO CLASS LENGTH WORKLOAD DURATION AT LEN
   finish "$out"
 }
 
+record_dool() {  # as record_one, the folder captured by dool alone while disturb.sh runs the benchmark
+  local name=$1 scenario=$2 class=$3 length=$4 workload=$5 duration=$6 at=$7 len=$8
+  local out=$here/runs/$name truth=$here/truth/$name.tsv cmd dool
+  rm -rf "$out"; mkdir -p "$out"; : >"$truth"
+  settle "$truth"
+  printf 'scenario\t%s\nclass\t%s\nlength\t%s\nworkload\t%s\n' "$scenario" "$class" "$length" "$workload" >>"$truth"
+  printf 'load_before\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)" >>"$truth"
+  echo "$(date -u +%T) $name (dool)" >&2
+  mapfile -t cmd < <(sb "$workload")
+  DOOL_MYSQL_SOCKET=$SOCK DOOL_MYSQL_USER=root DOOL_MYSQL="-uroot -S $SOCK" ${DOOL:-dool} -T -c -d -n -g -y \
+    --load --proc --io --mysql-conn --mysql-cmds --mysql-io --innodb-io --innodb-ops --innodb-buffer --noupdate \
+    --output "$out/dool.csv" 1 $((duration + 10)) >/dev/null 2>"$BASE/scratch/dool.err" &
+  dool=$!
+  sleep 5
+  AT=$at LEN=$len TABLES=4 SIZE=20000 DB=sbtest "$here/disturb.sh" "$scenario" "$truth" "$SOCK" "$BASE/scratch" -- \
+    "${cmd[@]}" --time="$duration" --report-interval=1 run >/dev/null
+  wait "$dool" || true
+  printf 'load_after\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)" >>"$truth"
+  finish "$out"
+}
+
 mkdir -p "$here/runs" "$here/truth"
 started=""  # the kind of server running: common (every workload but writes) or writes
 for name in $RUNS; do
@@ -181,7 +212,7 @@ for name in $RUNS; do
       started=$kind
     fi
     # shellcheck disable=SC2086
-    record_one $row
+    case $name in dool-*) record_dool $row ;; *) record_one $row ;; esac
     continue
   fi
   pair=$(awk -v n="$name" '$1 == n {print $2}' <<<"$PAIRS")

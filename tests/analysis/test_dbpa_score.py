@@ -60,7 +60,7 @@ def test_a_lock_wait_with_no_throughput_before_it_is_explained_by_the_locks() ->
     """DBPA's lock waits: an UPDATE alone holds the rows, then the workload arrives and blocks in
     the window; the server's throughput only exists in it, so its steady state was all inside the
     window and nothing was compared (window.py: the rest of the run is the reference then). dool's
-    Locks gauge and active connections are the sessions stuck (causes.STUCK_SOURCES)."""
+    Locks gauge and active connections are the sessions stuck (quantities.SERVER_COLUMNS)."""
     (row,) = _scored("lock_waits/case-002")
     assert row.classes[:1] == ["locks"]
     said = _verdict("lock_waits/case-002", (1664033477.0, 1664033537.0))

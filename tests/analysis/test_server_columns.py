@@ -1,0 +1,67 @@
+"""The server's counters read from dstat's and dool's MySQL plugins where no status loop ran
+(quantities.SERVER_COLUMNS): one quantity with the status counter, and the causes read them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from benchlens.app.analysis import server_rate
+from benchlens.app.analysis.evidence import Change
+from benchlens.app.analysis.explain import Explanation, quantity
+from benchlens.app.analysis.verdict import verdict
+from benchlens.app.model import SeriesRef
+
+
+def _levels(*rows: tuple[str, str, float, float, float]) -> Explanation:
+    changes = {SeriesRef(f, m): Change(SeriesRef(f, m), z, b, d) for f, m, b, d, z in rows}
+    return Explanation([], changes)
+
+
+def test_a_plugin_column_is_the_status_counter_it_reads() -> None:
+    assert quantity(SeriesRef("dstat", "mysql5_io.sent")) == quantity(SeriesRef("global_status", "Bytes_sent"))
+    assert quantity(SeriesRef("dstat", "MySQL_InnoDB_full.r#ins")) == quantity(
+        SeriesRef("global_status", "Innodb_rows_inserted")
+    )
+    assert quantity(SeriesRef("dstat", "innodb_pool.wri")) == quantity(SeriesRef("innodb_status", "pages_written/s"))
+
+
+def test_a_dump_seen_by_dool_alone_is_another_clients_scan() -> None:
+    # dool's mysql-io and mysql-cmds plugins: bytes sent x8 while the selects fell to 60 %
+    dump = _levels(
+        ("dstat", "mysql5_io.sent", 2.0e6, 16.0e6, 40.0),
+        ("dstat", "mysql5_cmds.sel", 9000.0, 5400.0, -12.0),
+        ("dstat", "procs.run", 1.0, 3.0, 8.0),
+    )
+    assert verdict(dump) == (
+        "another client's scans or a dump: bytes sent to clients 2 → 16 MB/s, "
+        "while selects went to 60% of their steady rate"
+    )
+
+
+def test_a_dool_capture_without_commits_counts_its_statements() -> None:
+    t = np.array([1.0, 2.0, 3.0])
+    cols = {"sel": [900, 950, 400], "ins": [10, 10, 5], "upd": [20, 20, 10], "del": [10, 10, 5]}
+    refs = {SeriesRef("dstat", f"mysql5_cmds.{k}"): (t, np.array(v, float)) for k, v in cols.items()}
+    cand, _, v = server_rate.derive(refs, refs.get)
+    assert cand.label == "statements /s (selects + inserts + updates + deletes)" and v.tolist() == [940, 990, 420]
+
+
+def test_a_recorded_dump_captured_by_dool_alone_is_named_with_its_window(tmp_path) -> None:
+    """bench/drop_quality/runs/dool-dump-long-smooth: dool 1.3.8 with its MySQL and InnoDB plugins
+    at 1 s, no benchmark log, a mariadb-dump loop for 40 s beside sysbench (truth file). The
+    throughput is the server's statements; the verdict reads the dump in mysql5_io.sent (before:
+    "cpu: dstat:procs.new 7 → 71.9", the dump's processes), and its cause window is the truth's."""
+    from benchlens.app.analysis.run_drops import run_findings
+    from benchlens.app.ingest import import_path
+    from benchlens.app.rundata import LibraryRunData
+    from benchlens.app.store import Library
+    from tests.analysis.test_verdict import CORPUS, truth
+
+    with Library(tmp_path / "l.sqlite") as lib:
+        run = import_path(lib, CORPUS / "runs" / "dool-dump-long-smooth").id
+        found = run_findings(LibraryRunData(lib), run)
+    assert found.ref == server_rate.SERVER_TPS
+    start, end = truth("dool-dump-long-smooth")
+    (d,) = [d for d in found.drops if d.drop.start < end and d.drop.end > start]
+    assert d.verdict().startswith("another client's scans or a dump: bytes sent to clients 27.4 → 44.4 MB/s")
+    assert d.cause is not None and abs(d.cause.start - start) <= 3 and abs(d.cause.end - end) <= 3
