@@ -53,6 +53,9 @@ STUCK_SHARE, STUCK_ENDED = 0.5, 0.1
 # the server's work (queries, commits) this many times its steady level, or this many more
 # sessions connected, is a heavier workload: another client's load, not a resource's fault
 WORK_RATIO, MORE_SESSIONS = 1.5, 4.0
+# sessions connected this many times their steady level is material (the size floor drops use,
+# drops.Sensitivity.floor 0.2), with MORE_SESSIONS more and certain (EXTRA_EFFECT sigmas)
+SESSIONS_RATIO = 1.2
 # a device's bytes: up this many times and by this much (B/s) is a burst; InnoDB's own writes under
 # this share of it leave another writer
 BURST_RATIO, BURST_BYTES, OWN_SHARE = 3.0, 10e6, 0.25
@@ -258,13 +261,11 @@ def row_locks_stuck(ev: Evidence) -> Finding | None:
     stopped ending: a transaction holds the rows they need. Row lock time counts a wait when it
     ends (a 12 s wait lands in the snapshot after the lock is released), so the waits in progress
     (Innodb_row_lock_current_waits) tell it during the window itself."""
-    # a status loop's, or dool's as DBPA records them (`mysql5 locks` Locks, `mysql5 conn` Act)
+    if not _mostly_stuck(ev):
+        return None
     now, running = ev.server("Innodb_row_lock_current_waits"), ev.server("Threads_running")
+    assert now is not None and running is not None  # _mostly_stuck read them
     ended = ev.get(GS, "Innodb_row_lock_waits")
-    if now is None or running is None or running.during <= 0:
-        return None
-    if now.during < max(1.0, STUCK_SHARE * running.during):
-        return None
     new = now.before < STUCK_SHARE * running.before
     stopped = ended is not None and ended.before > 0 and ended.during <= STUCK_ENDED * ended.before
     if not (new or stopped):
@@ -278,6 +279,15 @@ def row_locks_stuck(ev: Evidence) -> Finding | None:
     )
 
 
+def _mostly_stuck(ev: Evidence) -> bool:
+    """Most running sessions in a row-lock wait during the window: a status loop's, or dool's as
+    DBPA records them (`mysql5 locks` Locks, `mysql5 conn` Act)."""
+    now, running = ev.server("Innodb_row_lock_current_waits"), ev.server("Threads_running")
+    if now is None or running is None or running.during <= 0:
+        return False
+    return now.during >= max(1.0, STUCK_SHARE * running.during)
+
+
 def purge_lag(ev: Evidence) -> Finding | None:
     h = ev.get(GS, "Innodb_history_list_length") or ev.get("innodb_status", "history_list_length")
     if h is None or h.during < max(PURGE_RATIO * h.before, h.before + PURGE_MIN):
@@ -286,23 +296,32 @@ def purge_lag(ev: Evidence) -> Finding | None:
 
 
 def workload_grew(ev: Evidence) -> Finding | None:
-    """Many more sessions connected while the server's work held or grew: a client's load (a spike
-    of clients, another job on the server), which then takes CPU, disk and locks. Work that held
-    counts too: a saturated server does no more work for more sessions, they queue (a DBPA heavy
-    workload: 70 -> 120 sessions, commits at 99 %). Work that fell does not: sessions piling up
-    on a slowdown are its symptom."""
+    """Many more sessions connected: a client's load (a spike of clients, another job on the
+    server), upstream of the CPU, disk and locks it then takes. A benchmark's clients are a fixed
+    pool: a slowdown makes its sessions wait (running, in lock waits), it does not connect more,
+    so the work may have held (a saturated server does no more work for more sessions: a DBPA
+    heavy workload, 70 -> 120 sessions, commits at 99 %) or fallen (DBPA's concurrent inserts,
+    70 -> 98, the benchmark's commits slowed). Not when most running sessions sit in row-lock
+    waits: they arrived and blocked (row_locks_stuck says what holds them). An application that
+    opens connections as its requests slow (a pool growing under latency) would read as load here."""
     conn = ev.server("Threads_connected")
-    if conn is None or conn.during - conn.before < MORE_SESSIONS or conn.during < WORK_RATIO * conn.before:
+    if conn is None or conn.change < EXTRA_EFFECT or conn.during - conn.before < MORE_SESSIONS:
+        return None
+    if conn.during < SESSIONS_RATIO * conn.before:
         return None
     own = _own_work(ev)
-    if own is None or own.during < WORK_HELD * own.before:
+    if own is None or (own.during < WORK_HELD * own.before and _mostly_stuck(ev)):
         return None
     shown = (ev.server("Questions"), ev.server("Com_commit"), ev.get(GS, "Queries"), ev.get("dstat", "mysql5_all.comm"))
     work = [c for c in shown if c is not None and c.before > 0]
     grew = [c for c in work if c.during >= WORK_RATIO * c.before]
     said = ", ".join(f"{c.ref.metric} {span(c.before, c.during, '/s')}" for c in grew[:2])
+    connected = f"connected {span(conn.before, conn.during, '')}"
+    if own.during < WORK_HELD * own.before:
+        said = f"{_work_name(own)} went to {own.during / own.before:.0%} of their steady rate"
+        return Finding("workload", f"more sessions: {connected} while {said}: another client's load", conn)
     said = said or f"{own.ref.metric} held ({own.during / own.before:.0%} of its steady rate)"
-    return Finding("workload", f"more sessions and work: connected {span(conn.before, conn.during, '')}, {said}", conn)
+    return Finding("workload", f"more sessions and work: {connected}, {said}", conn)
 
 
 def deadlocks(ev: Evidence) -> Finding | None:
@@ -348,8 +367,8 @@ def disk_burst(ev: Evidence) -> Finding | None:
     if not writes:
         return Finding("disk", f"{what}: reads from disk", c)
     measured = [w for m in ("Innodb_data_written", "Innodb_os_log_written") if (w := ev.get(GS, m)) is not None]
-    if not measured:  # a folder without the server's own write counters (dstat, dool): who wrote is not known
-        return Finding("disk", f"{what} (the server's own writes not measured)", c)
+    if not measured:  # a folder without the server's own write counters: who wrote is not known
+        return Finding("disk", f"{what}: another writer, or the server's own (its writes not measured)", c)
     own = sum(w.during for w in measured)
     if own < OWN_SHARE * (during - before):
         said = f"{what} while InnoDB wrote < {human(max(own, 1e6), 'B/s')}: another writer on the disk"

@@ -112,8 +112,9 @@ def test_the_checkpoint_age_panel_carries_the_flush_points(corpus: tuple[Library
     ]
 
 
-def _levels(*rows: tuple[str, str, float, float]) -> Explanation:
-    changes = {SeriesRef(f, m): Change(SeriesRef(f, m), 1.0, b, d) for f, m, b, d in rows}
+def _levels(*rows: tuple[str, str, float, float] | tuple[str, str, float, float, float]) -> Explanation:
+    """(format, metric, before, during[, effect in robust sigmas: 1 unless given])."""
+    changes = {SeriesRef(r[0], r[1]): Change(SeriesRef(r[0], r[1]), (*r[4:], 1.0)[0], r[2], r[3]) for r in rows}
     return Explanation([], changes)
 
 
@@ -156,15 +157,36 @@ def test_statistics_are_numpys_own_numbers() -> None:
 def test_more_sessions_doing_more_work_is_the_workload() -> None:
     # client-spike-rated's levels: 16 more clients beside a rated run (the CPU they took is theirs)
     spike = _levels(
-        ("global_status", "Threads_connected", 9, 24),
+        ("global_status", "Threads_connected", 9, 24, 30.0),  # certain: a gauge at 9 all along
         ("global_status", "Questions", 1974, 12425),
         ("global_status", "Com_commit", 98.5, 621),
         ("mpstat", "%usr", 56, 73),
     )
     assert verdict(spike).startswith("more sessions and work: connected 9 \u2192 24, Questions 1,974 \u2192 12,425 /s")
     assert classes(spike)[0] == "workload"
-    same_sessions = _levels(("global_status", "Threads_connected", 9, 10), ("global_status", "Questions", 1974, 4000))
+    same_sessions = _levels(
+        ("global_status", "Threads_connected", 9, 10, 30.0), ("global_status", "Questions", 1974, 4000)
+    )
     assert "more sessions" not in verdict(same_sessions)
+
+
+def test_clients_that_connected_while_the_commits_fell_are_load_unless_they_blocked_on_rows() -> None:
+    # DBPA concurrent_inserts case-004's levels (dool): 18 more sessions, the benchmark's commits
+    # at 49 %: a fixed pool of benchmark clients connects no more when slowed, these came
+    inserts = _levels(("dstat", "mysql5_conn.Conn", 70, 88.5, 5.3), ("dstat", "mysql5_all.comm", 240, 118, -6))
+    assert verdict(inserts) == (
+        "more sessions: connected 70 → 88.5 while commits went to 49% of their steady rate: another client's load"
+    )
+    # DBPA lock_waits: the benchmark's sessions arrive and block on the rows an UPDATE holds
+    blocked = _levels(
+        ("dstat", "mysql5_conn.Conn", 7, 70, 40),
+        ("dstat", "mysql5_all.comm", 10, 1, -8),
+        ("dstat", "mysql5_locks.Locks", 0, 58, 50),
+        ("dstat", "mysql5_conn.Act", 1, 60, 45),
+    )
+    assert verdict(blocked).startswith("sessions stuck on row locks (58 of 60 running sessions")
+    unsure = _levels(("dstat", "mysql5_conn.Conn", 70, 88.5, 3.0), ("dstat", "mysql5_all.comm", 240, 118, -6))
+    assert "more sessions" not in verdict(unsure)
 
 
 def test_lock_time_that_barely_grew_is_not_the_cause() -> None:

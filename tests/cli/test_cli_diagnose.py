@@ -36,7 +36,8 @@ def test_drops_json_keeps_its_keys_and_adds_kind_verdict_classes(
     assert isinstance(out, list) and len(out) == 1
     (d,) = out
     assert set(d) == DROP_KEYS and d["kind"] == "drop" and d["classes"][0] == "disk"
-    assert d["verdict"].endswith("another writer on the disk"), d["verdict"]  # app/analysis/verdict.py
+    # the demo has no server counters: who wrote is not proven (app/analysis/causes.py disk_burst)
+    assert d["verdict"].endswith("another writer, or the server's own (its writes not measured)"), d["verdict"]
     assert all(set(e) == ENTRY_KEYS and e["class"] == "disk" for e in d["explain"][:3])
     want = run_findings(LibraryRunData(summary_lib), rid(summary_lib, "disk-stall"))
     assert d["start"] == want.drops[0].drop.start and d["end"] == want.drops[0].drop.end
@@ -68,7 +69,7 @@ def test_explain_a_window_json_and_text(
     assert against["against"]["to"] == pytest.approx((run.bench_start or 0) + 30)
     capsys.readouterr()
     assert main(list(args)) == 0
-    assert "another writer on the disk" in capsys.readouterr().out  # the demo's stall is a dd writer
+    assert "another writer, or the server's own" in capsys.readouterr().out  # the demo's stall is a dd writer
 
 
 def test_diff_ranks_every_series_per_transaction_too(
