@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from benchlens.app.figure import default_layout
 from benchlens.app.ingest import import_path
 from benchlens.app.model import SeriesRef
 from benchlens.app.rundata import LibraryRunData
@@ -25,3 +26,13 @@ def test_perfkitbenchmarkers_sample_is_one_saturated_core_beside_all(tmp_path: P
         assert [round(float(v), 2) for v in busy["all"][1]] == [50.02, 50.02]  # type: ignore[index]
         assert max(busy["1"][1]) < 0.05  # type: ignore[index]
         assert data.run(run).cpus == 2 and SeriesRef("mpstat", "%idle", "-1") not in data.available(run)
+
+
+def test_a_capture_whose_every_series_is_flat_still_opens_on_its_panels(tmp_path: Path) -> None:
+    """Both samples are equal in every column: each panel is `flat`, and none was shown (an empty
+    window, and `export` said the runs have no series to plot)."""
+    with Library(tmp_path / "lib.sqlite") as lib:
+        run = import_path(lib, PKB).id
+        panels = default_layout(LibraryRunData(lib), [run])
+        cpu = next(p for p in panels if p.title.startswith("CPU"))
+        assert SeriesRef("mpstat", "%usr", "all") in cpu.refs
