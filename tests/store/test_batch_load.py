@@ -12,7 +12,7 @@ import pytest
 
 from benchlens.app.model import SeriesRef
 from benchlens.app.rundata import ALONE, LibraryRunData
-from benchlens.app.store import Library
+from benchlens.app.store import Library, loading
 from benchlens.app.store.loading import BATCH
 from benchlens.app.store.writer import SeriesSink
 from benchlens.importers._types import Block
@@ -71,6 +71,17 @@ def test_many_series_load_as_each_alone_in_a_few_queries(lib: Library) -> None:
         assert t.tobytes() == wt.tobytes() and v.tobytes() == wv.tobytes()
         one = lib.load(s)
         assert one[0].tobytes() == t.tobytes() and one[1].tobytes() == v.tobytes()
+
+
+def test_one_statement_reads_at_most_batch_points(lib: Library, monkeypatch) -> None:
+    series = [s for s in lib.series(_source(lib, {"mpstat.log": _cpus(9, 50)})) if s.metric == "%idle"]
+    monkeypatch.setattr(loading, "BATCH_POINTS", 120)  # two series of 50 points a statement
+    counting = Counting(lib.conn)
+    lib.conn = counting
+    got = lib.load_many(series)
+    lib.conn = counting.conn
+    assert counting.statements == 5 + 1  # 10 series two by two, then their one time array
+    assert [v.tobytes() for _, v in got] == [lib.load(s)[1].tobytes() for s in series]
 
 
 def test_entities_sampled_together_share_one_stored_and_loaded_time_array(lib: Library) -> None:
