@@ -1,8 +1,8 @@
 """Reading series' arrays from the library: one (Library.load) or many at once (Library.load_many),
 by the same code. Many at once is a few queries, not one per series: the chunks of up to BATCH
-series in one statement, then the time arrays they point to in another, each time array read
-once. 257 CPUs of a 24 h mpstat -P ALL at 1 s took 257 queries (~2.5 ms each, most of a window's
-time to open its heatmap); see bench/batch_load.py for series per second both ways.
+series (and ~BATCH_POINTS points) in one statement, then the time arrays they point to, each time
+array read once. 257 CPUs of a 24 h mpstat -P ALL at 1 s took 257 queries (~1.4 ms each, most of
+a window's time to open its heatmap); bench/batch_load.py gives series per second both ways.
 
 Series sampled at the same instants share one time array: the metrics of one entity point to one
 stored row, so do the entities of one source since the writer shares them (SeriesSink), and rows
