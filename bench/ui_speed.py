@@ -139,44 +139,71 @@ def measure(app: object, d: Path, ids: list[int], size: tuple[int, int]) -> None
     session.close()
 
 
-def heatmap_case(app: object, d: Path) -> None:
+def heatmap_case(app: object, d: Path, rounds: int = 5) -> None:
     """Issue 25: 256 CPUs x 24 h at 1 s (bench/heatmap_data.py), opened on its default layout
     (the CPU panel with the hot CPU, the heatmap of every CPU) at 1366x768, and exported to PNG
-    from a new run data (loading included). Targets: open <= 500 ms, export <= 2 s."""
+    from a new run data (loading included), each in a process of its own as a user starts one (in
+    one process the later rounds reuse the memory the first one freed: ~1.5x faster than a user
+    ever sees). The best and the median of `rounds`, and the best as a ratio to numpy reading the
+    values the heatmap shows (257 x 86,400 float64) from a file in the page cache: the machine's
+    speed of the moment (on the shared 2-core machine absolute times move 2-3x between runs, the
+    ratios less). Targets: open <= 500 ms, export <= 2 s."""
+    import subprocess
+
     from PySide6.QtCore import QSettings
 
     from bench.heatmap_data import many_cpus
-    from benchlens.app.figure import default_layout, figure_of
+    from bench.timing import best
+    from benchlens.app.figure import Comparison, default_layout, figure_of
     from benchlens.app.render import export
     from benchlens.app.rundata import LibraryRunData
     from benchlens.app.ui.main_window import MainWindow
     from benchlens.app.ui.session import Session
 
+    one = os.environ.get("BENCH_HEAT_ONE")  # one round in this process: "open|export RUN LIBRARY"
+    if one:  # (in the environment: main() reads any argument with an "x" in it as a window size)
+        what, run_id, path = one.split(" ", 2)
+        db, run = Path(path), int(run_id)
+        t = time.perf_counter()
+        if what == "export":
+            with Library(db) as lib:
+                data = LibraryRunData(lib)
+                export(figure_of(data, Comparison([run], default_layout(data, [run]))), d / "heat.png", (1366, 768))
+            print(time.perf_counter() - t)
+            return
+        session = Session(db)
+        window = MainWindow(session, QSettings(str(d / "heat.ini"), QSettings.Format.IniFormat))
+        window.resize(1366, 768)
+        window.show()
+        app.processEvents()  # type: ignore[attr-defined]
+        t = time.perf_counter()
+        session.add_runs([run])
+        app.processEvents()  # type: ignore[attr-defined]
+        print(time.perf_counter() - t)
+        assert window.chart.heatmaps, "the default layout has no heatmap"
+        return
+
     t = time.perf_counter()
-    with Library(d / "heat.sqlite") as lib:
+    db = d / "heat.sqlite"
+    with Library(db) as lib:
         run = many_cpus(lib, N)
     print(f"library: 256 CPUs x {N:,} s written in {time.perf_counter() - t:.1f} s")
-    session = Session(d / "heat.sqlite")
-    window = MainWindow(session, QSettings(str(d / "heat.ini"), QSettings.Format.IniFormat))
-    window.resize(1366, 768)
-    window.show()
-    app.processEvents()  # type: ignore[attr-defined]
-    t, c = time.perf_counter(), time.thread_time()
-    session.add_runs([run])
-    app.processEvents()  # type: ignore[attr-defined]
-    opened = (time.perf_counter() - t, time.thread_time() - c)
-    assert window.chart.heatmaps, "the default layout has no heatmap"
-    print(f"open with its heatmap: {ms(opened, max)} (incl. loading 256 x 2 series and the layout)")
-    window.close()
-    session.close()
-    with Library(d / "heat.sqlite") as lib:
-        t, c = time.perf_counter(), time.thread_time()
-        data = LibraryRunData(lib)
-        from benchlens.app.figure import Comparison
-
-        fig = figure_of(data, Comparison([run], default_layout(data, [run])))
-        export(fig, d / "heat.png", (1366, 768))
-        print(f"export PNG from a new run data: {ms((time.perf_counter() - t, time.thread_time() - c), max)}")
+    floor = d / "floor.bin"  # what the heatmap shows: 257 CPUs' 86,400 values, as float64
+    floor.write_bytes(np.zeros(257 * N).tobytes())
+    reference = best(lambda: np.fromfile(floor, "<f8"), rounds)
+    print(f"numpy reading 257 x {N:,} float64 ({257 * N * 8 / 1e6:.0f} MB, the reference): {reference * 1000:.0f} ms")
+    for what, target in (("open", 0.5), ("export", 2.0)):
+        took = []
+        for _ in range(rounds):
+            env = {**os.environ, "BENCH_HEAT_ONE": f"{what} {run} {db}"}
+            out = subprocess.run([sys.executable, __file__, "heatmap"], env=env, capture_output=True, text=True)
+            if out.returncode:
+                raise SystemExit(out.stderr)
+            took.append(float(out.stdout.split()[-1]))
+        print(
+            f"{what} (with its heatmap), best of {rounds}: {min(took) * 1000:.0f} ms = {min(took) / reference:.1f}x "
+            f"the reference; median {statistics.median(took) * 1000:.0f} ms; target {target * 1000:.0f} ms"
+        )
 
 
 def ms(times: tuple[float, float] | list[tuple[float, float]], how: Callable[[list[float]], float]) -> str:

@@ -155,7 +155,7 @@ def hot_cpu(fmt: str, available: Iterable[SeriesRef], data: Data) -> Hot | None:
 def _common(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, ...]:
     """Two series on their common times: as they are when they share one time array (one report,
     the common case: no copy of 86,400 samples per CPU), else at the times both have."""
-    if len(a[0]) == len(b[0]) and np.array_equal(a[0], b[0]):
+    if a[0] is b[0] or (len(a[0]) == len(b[0]) and np.array_equal(a[0], b[0])):
         return a[0], a[1], b[1]
     t, ia, ib = np.intersect1d(a[0], b[0], assume_unique=False, return_indices=True)
     return t, a[1][ia], b[1][ib]

@@ -218,8 +218,8 @@ def _story(
     story's order. A panel whose every series is `flat` (an interface at 0 B/s all
     along) stays out: it is in more_panels."""
     roles = dict(candidate_panels(available, load, hot))
-    if flat is not None:
-        roles = {k: p for k, p in roles.items() if k in HEAD_ROLES or not all(flat(r) for r in p.refs)}
+    if flat is not None:  # every panel flat (two samples of a steady load): shown, not an empty window
+        roles = {k: p for k, p in roles.items() if k in HEAD_ROLES or not all(flat(r) for r in p.refs)} or roles
     chosen: list[tuple[str, Panel]] = [(k, roles[k]) for k in (*HEAD_ROLES, "cpu", "cpu_heatmap") if k in roles]
     disk = next((k for k in ("disk_util", "disk_iops", "disk_io") if k in roles), None)
     if disk is not None:

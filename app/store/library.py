@@ -8,6 +8,7 @@ import getpass
 import json
 import os
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,8 +16,8 @@ import numpy as np
 
 from benchlens.app.model import RUN_COLUMNS, Annotation, Run, SeriesInfo, SourceFile
 from benchlens.app.store.backend import Backend, SqliteBackend
-from benchlens.app.store.blobs import decode
 from benchlens.app.store.errors import LibraryError
+from benchlens.app.store.loading import SharedTimes, load_many
 from benchlens.app.store.migrations import NewerLibrary, ensure_schema
 from benchlens.app.store.target import ServerTarget, parse_target
 from benchlens.app.store.trend_tables import TrendTables
@@ -63,6 +64,7 @@ class Library(TrendTables):
         self.conn = self.db.conn
         self.name = self.db.name
         self.path = self.db.path
+        self.times = SharedTimes()  # the time arrays loaded and still in use, handed out again when equal
         try:
             ensure_schema(self.db)
         except NewerLibrary as e:
@@ -174,27 +176,12 @@ class Library(TrendTables):
 
     def load(self, series: int | SeriesInfo) -> tuple[np.ndarray, np.ndarray]:
         """Times (epoch s) and values of a series, as contiguous float64 arrays."""
-        if isinstance(series, SeriesInfo):
-            if len(series.ids) > 1:
-                parts = [self.load(i) for i in series.ids]
-                t = np.concatenate([p[0] for p in parts])
-                order = np.argsort(t, kind="stable")
-                return t[order], np.concatenate([p[1] for p in parts])[order]
-            series = series.id
-        series_id = series
-        rows = self.conn.execute(
-            "SELECT t.t, c.scale, c.v FROM chunks c JOIN times t ON t.id = c.times_id WHERE c.series_id = ? "
-            "ORDER BY c.seq",
-            (series_id,),
-        ).fetchall()
-        if not rows:
-            return np.zeros(0), np.zeros(0)
-        if len(rows) == 1:
-            return np.frombuffer(rows[0][0], "<f8"), decode(rows[0][2], rows[0][1])
-        return (
-            np.concatenate([np.frombuffer(r[0], "<f8") for r in rows]),
-            np.concatenate([decode(r[2], r[1]) for r in rows]),
-        )
+        return load_many(self.conn, [series], self.times)[0]
+
+    def load_many(self, series: Sequence[int | SeriesInfo]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """What load() gives for each series, read in a few queries (app/store/loading.py): the
+        257 CPUs of a report at once, their one time array shared."""
+        return load_many(self.conn, series, self.times)
 
     # ---- annotations: manual notes, and decisions on detected drops ----------------------------
     def annotations(self, run_id: int) -> list[Annotation]:

@@ -250,11 +250,13 @@ class _Stat:
 
 class SeriesSink:
     """Buffers blocks of one source and writes them as chunks: every metric of a block shares one
-    stored time array. Memory stays bounded: buffers are flushed past FLUSH_POINTS per group or
-    MAX_BYTES in all, and the importer runs at most MAX_BYTES of blocks ahead (add())."""
+    stored time array, and so do entities sampled at the same instants. Memory stays bounded:
+    buffers are flushed past FLUSH_POINTS per group or MAX_BYTES in all, and the importer runs at
+    most MAX_BYTES of blocks ahead (add())."""
 
     FLUSH_POINTS = 1 << 18
     MAX_BYTES = 64 << 20
+    SHARED_TIMES = 8  # time arrays kept to find an entity sampled at the same instants as another
 
     def __init__(self, txn: ImportTxn, source_id: int, units: dict[str, str]) -> None:
         self.conn = txn.conn
@@ -268,6 +270,8 @@ class SeriesSink:
         self.ids: dict[tuple[str, str], int] = {}
         self.stats: dict[int, _Stat] = {}
         self.samples = 0
+        self.written: dict[tuple[int, bytes, bytes], list[tuple[np.ndarray, int]]] = {}
+        self.kept: list[tuple[int, bytes, bytes]] = []  # the keys of `written`, oldest first
 
     def add(self, blocks: Iterable[Block]) -> None:
         """Store the blocks as they come. The importer runs ahead in a thread of its own (ahead()),
@@ -312,9 +316,24 @@ class SeriesSink:
         for k in range(0, len(t), step):  # a server takes BLOBs up to its max_allowed_packet
             self._write(entity, t[k : k + step], {m: v[k : k + step] for m, v in values.items()})
 
-    def _write(self, entity: str, t: np.ndarray, values: dict[str, np.ndarray]) -> None:
+    def _times_id(self, t: np.ndarray) -> int:
+        """The stored row of this time array: one written before for another entity of this source
+        when it holds the same instants (mpstat -P ALL's CPUs, iostat's devices: one row for all,
+        not one each), else a new one. The last SHARED_TIMES arrays written are kept to compare."""
+        key = (len(t), t[:2].tobytes(), t[-2:].tobytes())
+        for seen, tid in self.written.get(key, []):
+            if seen is t or np.array_equal(seen, t):
+                return tid
         cur = self.conn.execute("INSERT INTO times (source_id, t) VALUES (?, ?)", (self.source_id, t.tobytes()))
-        tid = cur.lastrowid
+        tid = int(cur.lastrowid or 0)
+        self.written.setdefault(key, []).append((t, tid))
+        self.kept.append(key)
+        while len(self.kept) > self.SHARED_TIMES:
+            self.written[self.kept.pop(0)].pop(0)
+        return tid
+
+    def _write(self, entity: str, t: np.ndarray, values: dict[str, np.ndarray]) -> None:
+        tid = self._times_id(t)
         finite = t[np.isfinite(t)]
         lo = float(finite.min()) if finite.size else None
         hi = float(finite.max()) if finite.size else None

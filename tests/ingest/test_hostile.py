@@ -390,6 +390,7 @@ ALLOWED = {
     ("app/store/library.py", "runs"),  # the column list of app.model.Run, from the code
     ("app/store/library.py", "annotations"),  # _ANNOTATION_COLUMNS, a constant of the module
     ("app/store/library.py", "annotation"),  # the same
+    ("app/store/loading.py", "load_many"),  # `IN (?, ?, ...)`: one `?` per id, the ids as parameters
     ("app/store/migrations.py", "ensure_schema"),  # the statements of schema.sql, shipped with the code
     ("app/store/migrations.py", "_apply"),  # the statements of MIGRATIONS, in the code
     ("app/store/server.py", "execute"),  # the server connection passes its caller's statement on
