@@ -152,10 +152,10 @@ def add_curves(session: Session, index: int, plot: pg.PlotItem, panel: Panel, ru
         item.setProperty("run", r)
         level = None
         if len(x) > PYRAMID.level_from * 200:  # dense enough, on a 200 px plot, to need a level line
+            # drawn with the band's points for the view, once the panel's width is known (Decimated.redraw)
             level = pg.PlotCurveItem(pen=pen, connect="finite")
             level.setProperty("run", r)
             plot.addItem(level)
-            show_level(item, level, pyramid.level(float(x[0]), float(x[-1]), 2000))
         apart = MARK_APART * float(x[-1] - x[0])  # the whole run is shown first: about a mark's width
         for px, py in peaks(x, d[1], top, apart) if top is not None else ():
             mark = pg.TextItem(f"\u25b2 {reading(py, unit)}", color=QColor(s.color(r)), anchor=(0.5, 0.0))

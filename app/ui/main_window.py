@@ -283,7 +283,7 @@ class MainWindow(QMainWindow):
         chart, dock = self.chart, self.changed_dock
         lane = chart.mark_labels.lane if chart.mark_labels is not None else None
         needed = chart.height() - chart.column_scroll.viewport().height()
-        needed += sum(w.minimumHeight() for w in chart.widgets[:PANELS_KEPT])
+        needed += sum(w.minimumHeight() for w in chart.slots[:PANELS_KEPT])
         needed += sum(b.height() for b in chart.borders[:PANELS_KEPT])
         needed += lane.height() if lane is not None and lane.isVisible() else 0
         room = chart.height() + dock.height() - needed
