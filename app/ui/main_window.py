@@ -25,7 +25,8 @@ from benchlens.app.analysis.run_drops import RunDrop
 from benchlens.app.errors import BenchlensError
 from benchlens.app.ui import theme
 from benchlens.app.ui.changed_view import WhatChangedView, add_changed_dock
-from benchlens.app.ui.charts import CHART_KEYS, ComparisonView
+from benchlens.app.ui.chart_input import CHART_KEYS
+from benchlens.app.ui.charts import ComparisonView
 from benchlens.app.ui.drops_view import DropsView
 from benchlens.app.ui.export_dialog import ExportDialog, copy_csv, copy_image
 from benchlens.app.ui.import_dialog import ImportDialog
