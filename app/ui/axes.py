@@ -3,10 +3,13 @@ app/ticks.py, the formatter the exports use, so the window and a PNG read the sa
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtGui import QFont, QFontMetricsF
+from PySide6.QtCore import QPointF, QRect, Qt
+from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPen, QPicture, QTransform
 
 from benchlens.app.ticks import TimeScale, log_ticks, time_ticks, value_ticks
 
@@ -35,6 +38,77 @@ class ValueAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
 
     def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
         return [self._labels.get(v, "") for v in values]
+
+    def paint(self, p: QPainter, *_: object) -> None:
+        """pyqtgraph's paint drawn straight onto `p`, not recorded into a QPicture and replayed: the
+        axis is a cached item (app/ui/charts.py) painted only when its range changed, each time
+        anew. The layout of the ticks and labels is worked out on a QPicture as pyqtgraph does."""
+        picture = QPicture()
+        rec = QPainter(picture)
+        try:
+            if self.style["tickFont"]:
+                rec.setFont(self.style["tickFont"])
+            font = QFont(rec.font())  # a copy: the painter's own is gone with it
+            specs = self.generateDrawSpecs(rec)
+        finally:
+            rec.end()
+        if specs is None:
+            return
+        p.save()
+        try:
+            p.setFont(font)
+            self.drawPicture(p, *specs)
+        finally:
+            p.restore()
+
+    def drawPicture(self, p: QPainter, axisSpec: Any, tickSpecs: Any, textSpecs: Any) -> None:
+        """pyqtgraph's drawPicture, its grid lines (the long ticks across the plot) filled as
+        one-pixel rows: the same pixels as an aliased hairline, at a fortieth of the cost (a pan
+        repaints the axis of every panel whose value range moved)."""
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        pen, p1, p2 = axisSpec
+        p.setPen(pen)
+        p.drawLine(p1, p2)
+        for pen, p1, p2 in tickSpecs:
+            if p1.y() == p2.y() and hairline(pen) and on_device(p):
+                fill_row(p, pen, p1, p2)
+            else:
+                p.setPen(pen)
+                p.drawLine(p1, p2)
+        if self.style["tickFont"] is not None:
+            p.setFont(self.style["tickFont"])
+        p.setPen(self.textPen())
+        p.setClipRect(self.boundingRect().toAlignedRect())
+        for rect, flags, text in textSpecs:
+            p.drawText(rect, int(flags), text)
+
+
+def on_device(p: QPainter) -> bool:
+    """Painting onto pixels (not recorded for later) moved by whole pixels, as into the axis' cache
+    (app/ui/charts.py): where a row of pixels is known to be what Qt draws for a hairline."""
+    t = p.transform()
+    whole = t.dx() == math.floor(t.dx()) and t.dy() == math.floor(t.dy())
+    moved = t.type() in (QTransform.TransformationType.TxNone, QTransform.TransformationType.TxTranslate)
+    return not isinstance(p.device(), QPicture) and moved and whole
+
+
+def hairline(pen: QPen) -> bool:
+    """A solid cosmetic pen one pixel wide (or 0: Qt's hairline)."""
+    return pen.isCosmetic() and pen.widthF() <= 1.0 and pen.style() == Qt.PenStyle.SolidLine
+
+
+def fill_row(p: QPainter, pen: QPen, p1: QPointF, p2: QPointF) -> None:
+    """The aliased horizontal hairline p1-p2 as the pixels Qt's rasterizer gives it (as pyqtgraph
+    records it in a QPicture and replays it, tests/ui/test_fast_paths.py): on the device, the row
+    of y's floor, from the floor of the left x to the floor of the right one."""
+    t = p.transform()
+    a, b = t.map(p1), t.map(p2)
+    x0, x1 = sorted((a.x(), b.x()))
+    p.save()
+    p.resetTransform()
+    p.fillRect(QRect(math.floor(x0), math.floor(a.y()), math.floor(x1) - math.floor(x0) + 1, 1), pen.color())
+    p.restore()
 
 
 class TimeAxis(pg.AxisItem):  # type: ignore[misc]

@@ -180,7 +180,6 @@ class ComparisonView(ChartInput):
         self.column.setUpdatesEnabled(True)
         first.vb.sigXRangeChanged.connect(self._redecimate)
         first.vb.sigXRangeChanged.connect(lambda *_: self.nav.settle.start())
-        self._redecimate(first.vb, first.vb.viewRange()[0])  # each curve's points for its panel's width
         if self._pending:
             self._later.start()
 
@@ -240,6 +239,8 @@ class ComparisonView(ChartInput):
         add_step_marks({i: plot}, marks, colors, self.theme.veil)
         add_references({i: plot}, refs, colors)
         vb = self._plots[0].vb
+        if not self._decimated.moved:  # whole runs as first drawn, like the panels built at first
+            return
         if in_view(widget):
             self._decimated.redraw([i], vb.viewRange()[0], max(int(vb.width()), 200))
         else:
