@@ -61,6 +61,7 @@ class ComparisonView(ChartInput):
         self.column_scroll.verticalScrollBar().rangeChanged.connect(self._align_axis_strip)
         self.column_scroll.verticalScrollBar().valueChanged.connect(self._catch_up)
         self.axis_strip: TimeAxisStrip | None = None
+        self._strip_theme: ChartTheme | None = None
         self.readout = ReadoutBox(self)  # over the charts beside the cursor, not in the layout
         self.legend = RunLegend(session)
         self.axis_box = QWidget()  # holds the strip, its right margin the scroll bar's width
@@ -105,6 +106,7 @@ class ComparisonView(ChartInput):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         session.comparisonChanged.connect(self.rebuild)
         session.runsChanged.connect(self.rebuild)
+        self._strip()  # with the window (hidden until there are panels), not with the first comparison
         self.rebuild()
 
     # ---- drawing ------------------------------------------------------------------------------
@@ -119,11 +121,6 @@ class ComparisonView(ChartInput):
             self.column_layout.removeWidget(self.mark_labels.lane)
             self.mark_labels.lane.hide()
             self.mark_labels.lane.deleteLater()
-        if self.axis_strip is not None:
-            self.axis_holder.removeWidget(self.axis_strip)
-            self.axis_strip.hide()
-            self.axis_strip.deleteLater()
-            self.axis_strip = None
         self.slots, self.borders, self._proxies = [], [], []
         self._widgets, self._plots, self._lines, self._pending, self._extents = {}, {}, {}, {}, {}
         self._curves, self._heatmaps = [], {}
@@ -139,6 +136,8 @@ class ComparisonView(ChartInput):
         self.nav.showing((c.align, c.side_by_side, tuple(runs)))
         self.readout.reset()
         if not runs or not c.panels:
+            if self.axis_strip is not None:
+                self.axis_strip.hide()
             return
         absolute = c.align == "absolute"
         self._runs = runs
@@ -160,14 +159,13 @@ class ComparisonView(ChartInput):
         self._extents = {i: extent(s, p, runs) for i, p in self._pending.items()}
         self.nav.whole = self._whole()
         fit_whole(self.built_plots(), self.nav.whole)
-        time_axis = TimeAxis(absolute, ALIGN_MODES[c.align])
-        self.axis_strip = TimeAxisStrip({"bottom": time_axis}, self.theme)
-        self.axis_strip.setXLink(first)
-        strip = self.axis_strip
-        # the words under the axis follow its scale (seconds, m:ss, h:mm, dates): set after the paint
-        time_axis.on_scale = lambda scale: QTimer.singleShot(0, strip, partial(strip.setLabel, "bottom", scale.title))
-        self.axis_strip.setLabel("bottom", "time (UTC)" if absolute else f"seconds, {ALIGN_MODES[c.align]}")
-        self.axis_holder.addWidget(self.axis_strip)
+        strip = self._strip()
+        time_axis = strip.getAxis("bottom")
+        time_axis.absolute, time_axis.relative_to, time_axis.scale_now = absolute, ALIGN_MODES[c.align], None
+        time_axis.picture = None  # drawn anew for this alignment
+        strip.setXLink(first)
+        strip.setLabel("bottom", "time (UTC)" if absolute else f"seconds, {ALIGN_MODES[c.align]}")
+        strip.show()
         self._align_axis_strip()
         self._draw_drops(runs)
         marks = step_marks(s.rundata, [s.run(r) for r in runs], c.align, c.offsets, c.side_by_side)
@@ -358,6 +356,24 @@ class ComparisonView(ChartInput):
             self._decimated.add(i, d.item, d.pyramid, d.level)
             self._curves.append(d.curve)
         return float(drawn[0].curve.x[0]) if drawn else None
+
+    def _strip(self) -> TimeAxisStrip:
+        """The time axis strip, kept from one drawing to the next (a plot of its own: ~10 ms to
+        make) and made anew for a new theme. Hidden while there is nothing to draw."""
+        if self.axis_strip is not None and self._strip_theme == self.theme:
+            return self.axis_strip
+        if self.axis_strip is not None:
+            self.axis_holder.removeWidget(self.axis_strip)
+            self.axis_strip.hide()
+            self.axis_strip.deleteLater()
+        time_axis = TimeAxis(False, "")
+        strip = self.axis_strip = TimeAxisStrip({"bottom": time_axis}, self.theme)
+        self._strip_theme = self.theme
+        # the words under the axis follow its scale (seconds, m:ss, h:mm, dates): set after the paint
+        time_axis.on_scale = lambda scale: QTimer.singleShot(0, strip, partial(strip.setLabel, "bottom", scale.title))
+        strip.hide()
+        self.axis_holder.addWidget(strip)
+        return strip
 
     def _align_axis_strip(self, *_: object) -> None:
         """The strip spans what the panels span: not under the column's scroll bar."""
