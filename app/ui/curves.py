@@ -105,7 +105,8 @@ class Decimated:
                 points = pyramid.level(x0, x1, pixels) if level is not None else None
                 # under a level line the light band needs no more than a bin per 2 pixels: half the points to paint
                 xs, ys = pyramid.view(x0, x1, pixels // 2 if points is not None else pixels)
-                item.setData(xs, ys, connect="finite")
+                # without gaps, "all": the same line, and pyqtgraph checks no point for the path
+                item.setData(xs, ys, connect="all" if np.isfinite(ys).all() else "finite")
                 if level is not None:
                     show_level(item, level, points)
 
