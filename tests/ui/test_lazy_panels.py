@@ -79,3 +79,23 @@ def test_a_panel_scrolled_to_is_built_at_once_for_the_view_shown(qtbot, db: Path
         assert np.allclose((x0, x1), (10.0, 20.0))  # x-linked to the top panel
     finally:
         close_window(w)
+
+
+def test_the_time_axis_strip_is_kept_across_drawings_and_follows_the_alignment(qtbot, db: Path, tmp_path: Path) -> None:
+    w = laptop(qtbot, db, tmp_path / "s.ini")
+    try:
+        chart = w.chart
+        strip = chart.axis_strip
+        assert strip is not None and not strip.isVisible()  # made with the window, hidden without runs
+        w.session.add_runs([r.id for r in w.session.runs()])
+        assert chart.axis_strip is strip and strip.isVisible()
+        axis = strip.getPlotItem().getAxis("bottom")
+        assert not axis.absolute
+        w.session.set_align("absolute")  # a rebuild: the same strip, its axis on the clock now
+        assert chart.axis_strip is strip and axis.absolute
+        qtbot.waitUntil(lambda: "UTC" in strip.getPlotItem().getAxis("bottom").labelText, timeout=3000)
+        x0, x1 = strip.getPlotItem().vb.viewRange()[0]
+        assert x0 > 1e9  # x-linked to the new top panel, on the clock
+        assert np.allclose((x0, x1), chart.plots[0].vb.viewRange()[0])
+    finally:
+        close_window(w)
