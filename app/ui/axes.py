@@ -14,35 +14,14 @@ from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPen, QPicture, QTrans
 from benchlens.app.ticks import TimeScale, log_ticks, time_ticks, value_ticks
 
 
-class ValueAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
-    """A panel's value axis in its series' unit (`200 MB`, `3.4 ms`, `85 %`, `12k`), one level
-    of ticks spaced so that their labels never touch; decades on a log axis."""
-
-    def __init__(self, unit: str = "", **kw: object) -> None:
-        super().__init__("left", **kw)
-        self.unit = unit
-        self._labels: dict[float, str] = {}
-
-    def _line(self) -> float:
-        font = self.style.get("tickFont") or QFont()
-        return float(QFontMetricsF(font).height())
-
-    def tickValues(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, list[float]]]:
-        lo, hi = min(minVal, maxVal), max(minVal, maxVal)
-        pick = log_ticks if self.logMode else value_ticks
-        ticks = pick(lo, hi, size, self._line(), self.unit)
-        self._labels = dict(ticks)
-        values = [v for v, _ in ticks]
-        spacing = values[1] - values[0] if len(values) > 1 else 1.0
-        return [(spacing, values)]
-
-    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
-        return [self._labels.get(v, "") for v in values]
+class DirectAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
+    """pyqtgraph's axis, painted straight onto the painter it is given."""
 
     def paint(self, p: QPainter, *_: object) -> None:
-        """pyqtgraph's paint drawn straight onto `p`, not recorded into a QPicture and replayed: the
-        axis is a cached item (app/ui/charts.py) painted only when its range changed, each time
-        anew. The layout of the ticks and labels is worked out on a QPicture as pyqtgraph does."""
+        """pyqtgraph's paint drawn straight onto `p`, not recorded into a QPicture and replayed: a
+        value axis is a cached item (app/ui/charts.py) painted only when its range changed, the time
+        axis changes with every pan; each time anew. The layout of the ticks and labels is worked
+        out on a QPicture as pyqtgraph does."""
         picture = QPicture()
         rec = QPainter(picture)
         try:
@@ -84,6 +63,32 @@ class ValueAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
             p.drawText(rect, int(flags), text)
 
 
+class ValueAxis(DirectAxis):
+    """A panel's value axis in its series' unit (`200 MB`, `3.4 ms`, `85 %`, `12k`), one level
+    of ticks spaced so that their labels never touch; decades on a log axis."""
+
+    def __init__(self, unit: str = "", **kw: object) -> None:
+        super().__init__("left", **kw)
+        self.unit = unit
+        self._labels: dict[float, str] = {}
+
+    def _line(self) -> float:
+        font = self.style.get("tickFont") or QFont()
+        return float(QFontMetricsF(font).height())
+
+    def tickValues(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, list[float]]]:
+        lo, hi = min(minVal, maxVal), max(minVal, maxVal)
+        pick = log_ticks if self.logMode else value_ticks
+        ticks = pick(lo, hi, size, self._line(), self.unit)
+        self._labels = dict(ticks)
+        values = [v for v, _ in ticks]
+        spacing = values[1] - values[0] if len(values) > 1 else 1.0
+        return [(spacing, values)]
+
+    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
+        return [self._labels.get(v, "") for v in values]
+
+
 def on_device(p: QPainter) -> bool:
     """Painting onto pixels (not recorded for later) moved by whole pixels, as into the axis' cache
     (app/ui/charts.py): where a row of pixels is known to be what Qt draws for a hairline."""
@@ -111,7 +116,7 @@ def fill_row(p: QPainter, pen: QPen, p1: QPointF, p2: QPointF) -> None:
     p.restore()
 
 
-class TimeAxis(pg.AxisItem):  # type: ignore[misc]
+class TimeAxis(DirectAxis):
     """The shared time axis: seconds, m:ss or h:mm relative to the runs, or UTC dates and times
     when aligned on the clock; `on_scale` hears the words for under the axis when they change."""
 
@@ -122,11 +127,25 @@ class TimeAxis(pg.AxisItem):  # type: ignore[misc]
         self.scale_now: TimeScale | None = None
         self.on_scale: Callable[[TimeScale], None] | None = None
         self._labels: dict[float, str] = {}
+        self._font = ""  # the key of the font the widths below are of
+        self._fm = QFontMetricsF(QFont())
+        self._widths: dict[str, float] = {}
+
+    def _width(self, text: str) -> float:
+        """A label's width, measured once (a pan tries ~40 labels for the spacing that fits)."""
+        width = self._widths.get(text)
+        if width is None:
+            if len(self._widths) > 4096:
+                self._widths.clear()
+            width = self._widths[text] = self._fm.horizontalAdvance(text)
+        return width
 
     def tickValues(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, list[float]]]:
-        fm = QFontMetricsF(self.style.get("tickFont") or QFont())
+        font = self.style.get("tickFont") or QFont()
+        if font.key() != self._font:
+            self._font, self._fm, self._widths = font.key(), QFontMetricsF(font), {}
         ticks, scale = time_ticks(
-            min(minVal, maxVal), max(minVal, maxVal), size, fm.horizontalAdvance, self.absolute, self.relative_to
+            min(minVal, maxVal), max(minVal, maxVal), size, self._width, self.absolute, self.relative_to
         )
         self._labels = dict(ticks)
         if scale != self.scale_now:

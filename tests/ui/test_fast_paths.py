@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QApplication
 
-from benchlens.app.ui.axes import ValueAxis
+from benchlens.app.ui.axes import TimeAxis, ValueAxis
 from benchlens.app.ui.curves import BareCurve
 
 NAN, INF = math.nan, math.inf
@@ -39,24 +39,32 @@ def test_a_curves_data_bounds_are_pyqtgraphs(qtbot, ys: list[float], ortho: tupl
         assert mine.dataBounds(ax, orthoRange=ortho) is a  # cached as pyqtgraph caches
 
 
-def test_a_value_axis_paints_the_pixels_pyqtgraph_paints(qtbot) -> None:
-    widget = pg.PlotWidget(axisItems={"left": ValueAxis("ms")})
+@pytest.mark.parametrize("side", ["left", "bottom"])
+def test_an_axis_paints_the_pixels_pyqtgraph_paints(qtbot, side: str) -> None:
+    """A value axis with its grid; the time axis, at seconds and on the clock."""
+    made = ValueAxis("ms") if side == "left" else TimeAxis(side == "bottom", "relative to run start")
+    widget = pg.PlotWidget(axisItems={side: made})
     qtbot.addWidget(widget)
     widget.resize(900, 180)
     widget.show()
     plot = widget.getPlotItem()
     plot.showGrid(x=True, y=True, alpha=0.25)  # the grid lines are the axis' long ticks
-    axis = plot.getAxis("left")
+    axis = plot.getAxis(side)
+    mine_paint, mine_draw = type(axis).paint, type(axis).drawPicture
+    ranges = [(0.0, 97.3), (-3.7, 12.25), (1e-3, 2.9e-3)] if side == "left" else [(1.79e9, 1.79e9 + 3600.0)] * 3
     # moved by whole pixels, as into the axis' cache in the window; and by less (drawn as pyqtgraph does)
-    for lo, hi, dx, dy in [(0.0, 97.3, 0.0, 0.0), (-3.7, 12.25, 3.0, 1.0), (1e-3, 2.9e-3, 1.5, 0.25)]:
-        plot.setYRange(lo, hi, padding=0)
+    for (lo, hi), (dx, dy) in zip(ranges, [(0.0, 0.0), (3.0, 1.0), (1.5, 0.25)], strict=True):
+        if side == "left":
+            plot.setYRange(lo, hi, padding=0)
+        else:
+            plot.setXRange(lo + dx * 77, hi + dy * 999, padding=0)
         for _ in range(5):  # the axis follows the view's new range
             QApplication.processEvents()
         images = []
         for mine in (True, False):  # ours, then pyqtgraph's own paint and drawPicture
             axis.picture = None
-            paint = ValueAxis.paint if mine else pg.AxisItem.paint
-            axis.drawPicture = MethodType(ValueAxis.drawPicture if mine else pg.AxisItem.drawPicture, axis)
+            paint = mine_paint if mine else pg.AxisItem.paint
+            axis.drawPicture = MethodType(mine_draw if mine else pg.AxisItem.drawPicture, axis)
             br = axis.boundingRect()
             img = QImage(int(br.width()) + 8, int(br.height()) + 8, QImage.Format.Format_ARGB32_Premultiplied)
             img.fill(0)
