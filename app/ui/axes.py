@@ -3,15 +3,67 @@ app/ticks.py, the formatter the exports use, so the window and a PNG read the sa
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtGui import QFont, QFontMetricsF
+from PySide6.QtCore import QPointF, QRect, Qt
+from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPen, QPicture, QTransform
 
 from benchlens.app.ticks import TimeScale, log_ticks, time_ticks, value_ticks
 
 
-class ValueAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
+class DirectAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
+    """pyqtgraph's axis, painted straight onto the painter it is given."""
+
+    def paint(self, p: QPainter, *_: object) -> None:
+        """pyqtgraph's paint drawn straight onto `p`, not recorded into a QPicture and replayed: a
+        value axis is a cached item (app/ui/charts.py) painted only when its range changed, the time
+        axis changes with every pan; each time anew. The layout of the ticks and labels is worked
+        out on a QPicture as pyqtgraph does."""
+        picture = QPicture()
+        rec = QPainter(picture)
+        try:
+            if self.style["tickFont"]:
+                rec.setFont(self.style["tickFont"])
+            font = QFont(rec.font())  # a copy: the painter's own is gone with it
+            specs = self.generateDrawSpecs(rec)
+        finally:
+            rec.end()
+        if specs is None:
+            return
+        p.save()
+        try:
+            p.setFont(font)
+            self.drawPicture(p, *specs)
+        finally:
+            p.restore()
+
+    def drawPicture(self, p: QPainter, axisSpec: Any, tickSpecs: Any, textSpecs: Any) -> None:
+        """pyqtgraph's drawPicture, its grid lines (the long ticks across the plot) filled as
+        one-pixel rows: the same pixels as an aliased hairline, at a fortieth of the cost (a pan
+        repaints the axis of every panel whose value range moved)."""
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        pen, p1, p2 = axisSpec
+        p.setPen(pen)
+        p.drawLine(p1, p2)
+        for pen, p1, p2 in tickSpecs:
+            if p1.y() == p2.y() and hairline(pen) and on_device(p):
+                fill_row(p, pen, p1, p2)
+            else:
+                p.setPen(pen)
+                p.drawLine(p1, p2)
+        if self.style["tickFont"] is not None:
+            p.setFont(self.style["tickFont"])
+        p.setPen(self.textPen())
+        p.setClipRect(self.boundingRect().toAlignedRect())
+        for rect, flags, text in textSpecs:
+            p.drawText(rect, int(flags), text)
+
+
+class ValueAxis(DirectAxis):
     """A panel's value axis in its series' unit (`200 MB`, `3.4 ms`, `85 %`, `12k`), one level
     of ticks spaced so that their labels never touch; decades on a log axis."""
 
@@ -37,7 +89,34 @@ class ValueAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
         return [self._labels.get(v, "") for v in values]
 
 
-class TimeAxis(pg.AxisItem):  # type: ignore[misc]
+def on_device(p: QPainter) -> bool:
+    """Painting onto pixels (not recorded for later) moved by whole pixels, as into the axis' cache
+    (app/ui/charts.py): where a row of pixels is known to be what Qt draws for a hairline."""
+    t = p.transform()
+    whole = t.dx() == math.floor(t.dx()) and t.dy() == math.floor(t.dy())
+    moved = t.type() in (QTransform.TransformationType.TxNone, QTransform.TransformationType.TxTranslate)
+    return not isinstance(p.device(), QPicture) and moved and whole
+
+
+def hairline(pen: QPen) -> bool:
+    """A solid cosmetic pen one pixel wide (or 0: Qt's hairline)."""
+    return pen.isCosmetic() and pen.widthF() <= 1.0 and pen.style() == Qt.PenStyle.SolidLine
+
+
+def fill_row(p: QPainter, pen: QPen, p1: QPointF, p2: QPointF) -> None:
+    """The aliased horizontal hairline p1-p2 as the pixels Qt's rasterizer gives it (as pyqtgraph
+    records it in a QPicture and replays it, tests/ui/test_fast_paths.py): on the device, the row
+    of y's floor, from the floor of the left x to the floor of the right one."""
+    t = p.transform()
+    a, b = t.map(p1), t.map(p2)
+    x0, x1 = sorted((a.x(), b.x()))
+    p.save()
+    p.resetTransform()
+    p.fillRect(QRect(math.floor(x0), math.floor(a.y()), math.floor(x1) - math.floor(x0) + 1, 1), pen.color())
+    p.restore()
+
+
+class TimeAxis(DirectAxis):
     """The shared time axis: seconds, m:ss or h:mm relative to the runs, or UTC dates and times
     when aligned on the clock; `on_scale` hears the words for under the axis when they change."""
 
@@ -48,11 +127,25 @@ class TimeAxis(pg.AxisItem):  # type: ignore[misc]
         self.scale_now: TimeScale | None = None
         self.on_scale: Callable[[TimeScale], None] | None = None
         self._labels: dict[float, str] = {}
+        self._font = ""  # the key of the font the widths below are of
+        self._fm = QFontMetricsF(QFont())
+        self._widths: dict[str, float] = {}
+
+    def _width(self, text: str) -> float:
+        """A label's width, measured once (a pan tries ~40 labels for the spacing that fits)."""
+        width = self._widths.get(text)
+        if width is None:
+            if len(self._widths) > 4096:
+                self._widths.clear()
+            width = self._widths[text] = self._fm.horizontalAdvance(text)
+        return width
 
     def tickValues(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, list[float]]]:
-        fm = QFontMetricsF(self.style.get("tickFont") or QFont())
+        font = self.style.get("tickFont") or QFont()
+        if font.key() != self._font:
+            self._font, self._fm, self._widths = font.key(), QFontMetricsF(font), {}
         ticks, scale = time_ticks(
-            min(minVal, maxVal), max(minVal, maxVal), size, fm.horizontalAdvance, self.absolute, self.relative_to
+            min(minVal, maxVal), max(minVal, maxVal), size, self._width, self.absolute, self.relative_to
         )
         self._labels = dict(ticks)
         if scale != self.scale_now:

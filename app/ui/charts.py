@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt, QTimer
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeyEvent, QResizeEvent
+from PySide6.QtCore import QEvent, QPoint, Qt, QTimer
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -23,63 +22,24 @@ from PySide6.QtWidgets import (
 
 from benchlens.app.analysis.align import ALIGN_MODES
 from benchlens.app.analysis.layout import Panel
-from benchlens.app.figure import references, step_marks
+from benchlens.app.figure import Reference, StepMark, references, step_marks
 from benchlens.app.ticks import heading
-from benchlens.app.ui import mime
 from benchlens.app.ui.axes import TimeAxis, ValueAxis
+from benchlens.app.ui.chart_input import ChartInput, OffsetViewBox
 from benchlens.app.ui.curves import Decimated, add_curves, process_tip, run_gap
 from benchlens.app.ui.heatmap import HeatmapPanel, add_heatmap, as_lines
+from benchlens.app.ui.lazy_column import BUILD_MS, Placeholder, deferrable, extent, in_view
 from benchlens.app.ui.legends import RunLegend, fit_title, series_clicked
-from benchlens.app.ui.marks import LabelLane, MarkLabels, add_references, add_step_marks, draw_findings
+from benchlens.app.ui.marks import LabelLane, MarkLabels, Shades, add_references, add_step_marks, draw_findings
 from benchlens.app.ui.navigation import TimeNavigator, fit_whole
 from benchlens.app.ui.panel_column import MIN_PANEL_PX, PanelBorder, PanelPlot, TimeAxisStrip
 from benchlens.app.ui.panel_menu import apply_scale, panel_menu
-from benchlens.app.ui.readout import Curve, ReadoutBox, table_of
+from benchlens.app.ui.readout import Curve, ReadoutBox
 from benchlens.app.ui.session import Session
 from benchlens.app.ui.theme import ChartTheme, chart_theme
 
 
-class OffsetViewBox(pg.ViewBox):  # type: ignore[misc]  # pyqtgraph is untyped: its classes are Any
-    """Ctrl+drag shifts one run in time (the one chosen for offsets); Shift+drag marks a region
-    for a note. A plain drag pans, as everywhere in pyqtgraph."""
-
-    def __init__(
-        self, on_shift: Callable[[float, bool], None], on_mark: Callable[[float, float, bool], None], **kw: object
-    ) -> None:
-        super().__init__(**kw)
-        self.on_shift = on_shift
-        self.on_mark = on_mark
-
-    def mouseDragEvent(self, ev: Any, axis: object = None) -> None:  # a pyqtgraph MouseDragEvent (untyped)
-        if ev.button() == Qt.MouseButton.LeftButton and ev.modifiers() & Qt.KeyboardModifier.ControlModifier:
-            ev.accept()
-            dx = self.mapToView(ev.pos()).x() - self.mapToView(ev.lastPos()).x()
-            self.on_shift(float(dx), ev.isFinish())
-            return
-        if ev.button() == Qt.MouseButton.LeftButton and ev.modifiers() & Qt.KeyboardModifier.ShiftModifier:
-            ev.accept()
-            x0 = self.mapToView(ev.buttonDownPos()).x()
-            self.on_mark(float(x0), float(self.mapToView(ev.pos()).x()), ev.isFinish())
-            return
-        super().mouseDragEvent(ev, axis)
-
-
-CHART_KEYS = (  # the keys the charts read themselves (Help > Keyboard shortcuts lists them)
-    ("+ / −", "zoom in / out in time"),
-    ("← / →", "pan in time"),
-    ("0 or Home", "whole runs"),
-    ("Mouse wheel / right drag", "zoom"),
-    ("Drag", "pan"),
-    ("Ctrl+drag", "slide the run chosen in Offset in time"),
-    ("Shift+drag", "a stretch of time: what changed there, or a note on it"),
-    ("Mouse back / forward button", "zoom history back / forward"),
-    ("Right click on a panel", "the panel menu"),
-    ("Click a series in a panel's legend", "hide / show it"),
-    ("Click a run above the charts, then Delete", "remove the run from the comparison"),
-)
-
-
-class ComparisonView(QWidget):
+class ComparisonView(ChartInput):
     """The legend of runs, the column of panels (scrolling when they do not fit), the time axis
     under it, and the crosshair readout."""
 
@@ -101,6 +61,7 @@ class ComparisonView(QWidget):
         self.column_scroll.verticalScrollBar().rangeChanged.connect(self._align_axis_strip)
         self.column_scroll.verticalScrollBar().valueChanged.connect(self._catch_up)
         self.axis_strip: TimeAxisStrip | None = None
+        self._strip_theme: ChartTheme | None = None
         self.readout = ReadoutBox(self)  # over the charts beside the cursor, not in the layout
         self.legend = RunLegend(session)
         self.axis_box = QWidget()  # holds the strip, its right margin the scroll bar's width
@@ -117,26 +78,41 @@ class ComparisonView(QWidget):
         self.menu: QMenu | None = None  # the panel menu last opened
         self._marking: pg.LinearRegionItem | None = None
         self._dragged = 0.0
-        self.widgets: list[PanelPlot] = []
+        # Per panel, by index: those built so far (the first paint builds the panels in view, the
+        # others follow when scrolled to or once the event loop is free: app/ui/lazy_column.py).
+        # The public lists (plots, widgets, curves ...) build every panel first.
+        self.slots: list[QWidget] = []  # what the column holds for each panel: its widget or a placeholder
         self.borders: list[PanelBorder] = []
-        self.plots: list[pg.PlotItem] = []
+        self._widgets: dict[int, PanelPlot] = {}
+        self._plots: dict[int, pg.PlotItem] = {}
+        self._lines: dict[int, pg.InfiniteLine] = {}
+        self._pending: dict[int, Panel] = {}  # panels not built yet
+        self._runs: list[int] = []
+        self._extents: dict[int, tuple[float, float] | None] = {}  # of the panels not built yet
+        self._marks: tuple[list[StepMark], list[Reference], dict[int, str]] = ([], [], {})
+        self.shades: Shades | None = None
+        self._later = QTimer(self)  # builds the panels below the fold once the first paint is done
+        self._later.setSingleShot(True)
+        self._later.setInterval(BUILD_MS)
+        self._later.timeout.connect(self._build_next)
         self.mark_labels: MarkLabels | None = None
         self.theme: ChartTheme = chart_theme(self.palette())
-        self.decimated = Decimated()  # every curve with its panel and pyramid
-        self.lines: list[pg.InfiniteLine] = []
-        self.curves: list[Curve] = []  # every series drawn, as the readout reads it
-        self.heatmaps: dict[int, HeatmapPanel] = {}  # panel index -> its heatmap (issue #25)
+        self._decimated = Decimated()  # every curve with its panel and pyramid
+        self._curves: list[Curve] = []  # every series drawn, as the readout reads it
+        self._heatmaps: dict[int, HeatmapPanel] = {}  # panel index -> its heatmap (issue #25)
         self._proxies: list[pg.SignalProxy] = []
-        self.nav = TimeNavigator(session, lambda: self.plots, self)
+        self.nav = TimeNavigator(session, self.built_plots, self)
         self.nav.settle.timeout.connect(self._rebin_heatmaps)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         session.comparisonChanged.connect(self.rebuild)
         session.runsChanged.connect(self.rebuild)
+        self._strip()  # with the window (hidden until there are panels), not with the first comparison
         self.rebuild()
 
     # ---- drawing ------------------------------------------------------------------------------
     def _clear(self) -> None:
-        old: list[QWidget] = [*self.widgets, *self.borders]
+        self._later.stop()
+        old: list[QWidget] = [*self.slots, *self.borders]
         for w in old:
             self.column_layout.removeWidget(w)
             w.hide()  # now: deleteLater waits for the event loop, and it would be painted until then
@@ -145,16 +121,11 @@ class ComparisonView(QWidget):
             self.column_layout.removeWidget(self.mark_labels.lane)
             self.mark_labels.lane.hide()
             self.mark_labels.lane.deleteLater()
-        if self.axis_strip is not None:
-            self.axis_holder.removeWidget(self.axis_strip)
-            self.axis_strip.hide()
-            self.axis_strip.deleteLater()
-            self.axis_strip = None
-        self.widgets, self.borders, self._proxies = [], [], []
-        self.plots, self.lines, self.curves = [], [], []
-        self.heatmaps = {}
-        self.decimated = Decimated()
-        self.mark_labels = None
+        self.slots, self.borders, self._proxies = [], [], []
+        self._widgets, self._plots, self._lines, self._pending, self._extents = {}, {}, {}, {}, {}
+        self._curves, self._heatmaps = [], {}
+        self._decimated = Decimated()
+        self.mark_labels, self.shades = None, None
 
     def rebuild(self) -> None:
         s, c = self.session, self.session.comparison
@@ -165,44 +136,176 @@ class ComparisonView(QWidget):
         self.nav.showing((c.align, c.side_by_side, tuple(runs)))
         self.readout.reset()
         if not runs or not c.panels:
+            if self.axis_strip is not None:
+                self.axis_strip.hide()
             return
         absolute = c.align == "absolute"
+        self._runs = runs
         # Built with updates off, shown and laid out at once: else each new panel appears from the
         # event loop, resizes the others and every resize repaints them (46 paints instead of 9 or so).
+        # Every panel but the top one (it leads the others' time axis) starts as a placeholder: those
+        # in view are built once the column is laid out, the others later (`_build_next`).
         self.column.setUpdatesEnabled(False)
         for i, panel in enumerate(c.panels):
-            self._add_panel(i, panel, runs)
-        self.column_layout.activate()
-        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
-        self.column.setUpdatesEnabled(True)
-        first = self.plots[0]
-        for plot in self.plots[1:]:
+            self._add_slot(i, panel)
+        self._build(0)
+        self._lay_out()
+        for i in [i for i, p in self._pending.items() if in_view(self.slots[i]) or not deferrable(p)]:
+            self._build(i)
+        self._lay_out()  # x links line the panels up by their place on screen: laid out first
+        first = self._plots[0]
+        for plot in self.built_plots()[1:]:
             plot.setXLink(first)
-        if self.curves:  # whole runs: every run's extent
-            self.nav.whole = (min(float(c.x[0]) for c in self.curves), max(float(c.x[-1]) for c in self.curves))
-        else:
-            self.nav.whole = None
-        fit_whole(self.plots, self.nav.whole)
-        time_axis = TimeAxis(absolute, ALIGN_MODES[c.align])
-        self.axis_strip = TimeAxisStrip({"bottom": time_axis}, self.theme)
-        self.axis_strip.setXLink(first)
-        strip = self.axis_strip
-        # the words under the axis follow its scale (seconds, m:ss, h:mm, dates): set after the paint
-        time_axis.on_scale = lambda scale: QTimer.singleShot(0, strip, partial(strip.setLabel, "bottom", scale.title))
-        self.axis_strip.setLabel("bottom", "time (UTC)" if absolute else f"seconds, {ALIGN_MODES[c.align]}")
-        self.axis_holder.addWidget(self.axis_strip)
+        self._extents = {i: extent(s, p, runs) for i, p in self._pending.items()}
+        self.nav.whole = self._whole()
+        fit_whole(self.built_plots(), self.nav.whole)
+        strip = self._strip()
+        time_axis = strip.getAxis("bottom")
+        time_axis.absolute, time_axis.relative_to, time_axis.scale_now = absolute, ALIGN_MODES[c.align], None
+        time_axis.picture = None  # drawn anew for this alignment
+        strip.setXLink(first)
+        strip.setLabel("bottom", "time (UTC)" if absolute else f"seconds, {ALIGN_MODES[c.align]}")
+        strip.show()
         self._align_axis_strip()
         self._draw_drops(runs)
         marks = step_marks(s.rundata, [s.run(r) for r in runs], c.align, c.offsets, c.side_by_side)
         colors = {r: s.color(r) for r in runs}
-        add_step_marks(self.plots, marks, colors, self.theme.veil)
-        add_references(self.plots, references(s.rundata, [s.run(r) for r in runs], c.panels), colors)
-        first.vb.sigXRangeChanged.connect(self._redecimate)
+        self._marks = (marks, references(s.rundata, [s.run(r) for r in runs], c.panels), colors)
+        add_step_marks(dict(self._plots), marks, colors, self.theme.veil)
+        add_references(dict(self._plots), self._marks[1], colors)
         if c.x_range:
             first.setXRange(*c.x_range, padding=0)
+        self.column.setUpdatesEnabled(True)
+        first.vb.sigXRangeChanged.connect(self._redecimate)
         first.vb.sigXRangeChanged.connect(lambda *_: self.nav.settle.start())
+        if self._pending:
+            self._later.start()
 
-    def _add_panel(self, i: int, panel: Panel, runs: list[int]) -> None:
+    def _add_slot(self, i: int, panel: Panel) -> None:
+        """Panel i's place in the column, a placeholder of its height until it is built, and the
+        border under it."""
+        slot = Placeholder(i, panel)
+        self.slots.append(slot)
+        self._pending[i] = panel
+        border = PanelBorder(i, self.resize_panel, lambda k: self.slots[k].height())
+        self.borders.append(border)
+        self.column_layout.addWidget(slot, 1)
+        self.column_layout.addWidget(border)
+        slot.show()  # now, not one by one from the event loop (each would resize and repaint the others)
+        border.show()
+
+    def _lay_out(self) -> None:
+        """The column laid out now, and the panels' plots in it (the layout requests that the first
+        pass posts: a plot's own layout follows its view's new size)."""
+        self.column_layout.activate()
+        for _ in range(2):
+            QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+
+    def _build(self, i: int) -> None:
+        """Panel i, in its placeholder's place (not linked to the others yet: `rebuild`, `_build_late`)."""
+        panel = self._pending.pop(i)
+        self._extents.pop(i, None)
+        widget = self._add_panel(i, panel, self._runs)
+        placeholder = self.slots[i]
+        self.column_layout.insertWidget(self.column_layout.indexOf(placeholder), widget, 1)
+        self.column_layout.removeWidget(placeholder)
+        placeholder.hide()
+        placeholder.deleteLater()
+        self.slots[i] = widget
+        widget.show()
+        self._curves.sort(key=lambda c: c.panel)  # in panel order, whichever was built first
+        self._decimated.entries.sort(key=lambda e: e[0])
+
+    def _build_late(self, i: int) -> None:
+        """Panel i after the others: laid out, then x-linked to the top one with the marks every
+        panel has, and its points for the view when it is in view."""
+        first = self._plots[0].vb
+        x_range = first.viewRange()[0]
+        first.blockLink(True)  # the new panel follows the others' time range, it does not move them
+        try:
+            self._build(i)
+            self._lay_out()
+            widget, plot = self._widgets[i], self._plots[i]
+            plot.setXLink(self._plots[0])
+            plot.vb.setXRange(*x_range, padding=0)
+        finally:
+            first.blockLink(False)
+        plot.enableAutoRange(axis=pg.ViewBox.YAxis)
+        if self.shades is not None:
+            self.shades.add(plot)
+        marks, refs, colors = self._marks
+        add_step_marks({i: plot}, marks, colors, self.theme.veil)
+        add_references({i: plot}, refs, colors)
+        vb = self._plots[0].vb
+        if not self._decimated.moved:  # whole runs as first drawn, like the panels built at first
+            return
+        if in_view(widget):
+            self._decimated.redraw([i], vb.viewRange()[0], max(int(vb.width()), 200))
+        else:
+            self._decimated.stale.add(i)
+
+    def _build_next(self) -> None:
+        """The event loop is free: the next panel below the fold is built (one per pass, the
+        window stays responsive)."""
+        if self.session.closed:  # the window closed meanwhile: nothing to build from
+            return
+        if self._pending:
+            self._build_late(min(self._pending))
+        if self._pending:
+            self._later.start()
+
+    def complete(self) -> None:
+        """Every panel built now (the public lists below are of every panel)."""
+        while self._pending:
+            self._build_late(min(self._pending))
+        self._later.stop()
+
+    @property
+    def waiting(self) -> list[int]:
+        """The panels not built yet (below the fold until the event loop is free)."""
+        return sorted(self._pending)
+
+    def built_plots(self) -> list[pg.PlotItem]:
+        """The panels' plots built so far, in panel order: the top one first."""
+        return [self._plots[i] for i in sorted(self._plots)]
+
+    @property
+    def plots(self) -> list[pg.PlotItem]:
+        self.complete()
+        return self.built_plots()
+
+    @property
+    def widgets(self) -> list[PanelPlot]:
+        self.complete()
+        return [self._widgets[i] for i in sorted(self._widgets)]
+
+    @property
+    def lines(self) -> list[pg.InfiniteLine]:
+        self.complete()
+        return [self._lines[i] for i in sorted(self._lines)]
+
+    @property
+    def curves(self) -> list[Curve]:
+        self.complete()
+        return self._curves
+
+    @property
+    def decimated(self) -> Decimated:
+        self.complete()
+        return self._decimated
+
+    @property
+    def heatmaps(self) -> dict[int, HeatmapPanel]:
+        self.complete()
+        return self._heatmaps
+
+    def _whole(self) -> tuple[float, float] | None:
+        """Whole runs: every run's extent, of the curves drawn and the panels still to build."""
+        spans = [(float(c.x[0]), float(c.x[-1])) for c in self._curves]
+        spans += [e for e in self._extents.values() if e is not None]
+        return (min(a for a, _ in spans), max(b for _, b in spans)) if spans else None
+
+    def _add_panel(self, i: int, panel: Panel, runs: list[int]) -> PanelPlot:
         s = self.session
         units = {s.unit(r, ref) for r in runs for ref in panel.refs} - {""}
         unit = units.pop() if len(units) == 1 else ""
@@ -234,30 +337,43 @@ class ComparisonView(QWidget):
         line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(self.theme.muted, width=1))
         line.hide()  # until the mouse is over the charts (else a line at x = 0)
         plot.addItem(line, ignoreBounds=True)
-        self.lines.append(line)
-        self.plots.append(plot)
-        self.widgets.append(widget)
+        self._lines[i] = line
+        self._plots[i] = plot
+        self._widgets[i] = widget
         self._proxies.append(
             pg.SignalProxy(widget.scene().sigMouseMoved, rateLimit=30, slot=partial(self._moved, plot))
         )
-        border = PanelBorder(i, self.resize_panel, lambda k: self.widgets[k].height())
-        self.borders.append(border)
-        self.column_layout.addWidget(widget, 1)
-        self.column_layout.addWidget(border)
-        widget.show()  # now, not one by one from the event loop (each would resize and repaint the others)
-        border.show()
+        return widget
 
     def _add_curves(self, i: int, plot: pg.PlotItem, panel: Panel, runs: list[int]) -> float | None:
         """The panel's curves (app/ui/curves.py), or its heatmap; returns the first x drawn."""
         heat = add_heatmap(self.session, plot, panel, runs)
         if heat is not None:
-            self.heatmaps[i] = heat
+            self._heatmaps[i] = heat
             return float(heat.grid.edges[0])
         drawn = add_curves(self.session, i, plot, as_lines(self.session, panel, runs), runs)
         for d in drawn:
-            self.decimated.add(i, d.item, d.pyramid, d.level)
-            self.curves.append(d.curve)
+            self._decimated.add(i, d.item, d.pyramid, d.level)
+            self._curves.append(d.curve)
         return float(drawn[0].curve.x[0]) if drawn else None
+
+    def _strip(self) -> TimeAxisStrip:
+        """The time axis strip, kept from one drawing to the next (a plot of its own: ~10 ms to
+        make) and made anew for a new theme. Hidden while there is nothing to draw."""
+        if self.axis_strip is not None and self._strip_theme == self.theme:
+            return self.axis_strip
+        if self.axis_strip is not None:
+            self.axis_holder.removeWidget(self.axis_strip)
+            self.axis_strip.hide()
+            self.axis_strip.deleteLater()
+        time_axis = TimeAxis(False, "")
+        strip = self.axis_strip = TimeAxisStrip({"bottom": time_axis}, self.theme)
+        self._strip_theme = self.theme
+        # the words under the axis follow its scale (seconds, m:ss, h:mm, dates): set after the paint
+        time_axis.on_scale = lambda scale: QTimer.singleShot(0, strip, partial(strip.setLabel, "bottom", scale.title))
+        strip.hide()
+        self.axis_holder.addWidget(strip)
+        return strip
 
     def _align_axis_strip(self, *_: object) -> None:
         """The strip spans what the panels span: not under the column's scroll bar."""
@@ -270,12 +386,12 @@ class ComparisonView(QWidget):
     def resize_panel(self, index: int, height: int, finished: bool) -> None:
         """A border dragged: the panel above takes that height (the others keep theirs; the
         column scrolls); the height is saved with the view when the drag ends."""
-        if not (0 <= index < len(self.widgets)):
+        if not (0 <= index < len(self.slots)):
             return
-        for k, w in enumerate(self.widgets):  # the others stay as they are now, not stretched
+        for k, w in enumerate(self.slots):  # the others stay as they are now, not stretched
             if k != index and w.minimumHeight() < w.height():
                 w.setMinimumHeight(w.height())
-        self.widgets[index].setMinimumHeight(height)
+        self.slots[index].setMinimumHeight(height)
         QTimer.singleShot(0, self, self._catch_up)
         if finished:
             self.session.set_panel_height(index, height)
@@ -288,16 +404,16 @@ class ComparisonView(QWidget):
     def _redecimate(self, vb: pg.ViewBox, x_range: tuple[float, float]) -> None:
         """New x range: each curve of a panel in view gets its points for that view from its
         pyramid; panels scrolled out of view get theirs when they come back (`_catch_up`)."""
-        shown = {i for i, w in enumerate(self.widgets) if not w.viewport().visibleRegion().isEmpty()}
-        self.decimated.show_range(x_range, max(int(vb.width()), 200), shown, len(self.widgets))
+        shown = {i for i in self._plots if in_view(self.slots[i])}
+        self._decimated.show_range(x_range, max(int(vb.width()), 200), shown, len(self.slots))
         for i in shown:  # fit y to the new points now: fitted while painting, it costs a second paint
-            self.plots[i].vb.prepareForPaint()
+            self._plots[i].vb.prepareForPaint()
 
     def _rebin_heatmaps(self) -> None:
         """A zoom or pan settled: each heatmap's bins for the time in view."""
-        if self.heatmaps and self.plots:
-            x0, x1 = self.plots[0].vb.viewRange()[0]
-            for heat in self.heatmaps.values():
+        if self._heatmaps and self._plots:
+            x0, x1 = self._plots[0].vb.viewRange()[0]
+            for heat in self._heatmaps.values():
                 heat.rebin(float(x0), float(x1))
 
     def changeEvent(self, event: QEvent) -> None:
@@ -313,20 +429,25 @@ class ComparisonView(QWidget):
         QTimer.singleShot(0, self, self._catch_up)  # after the column's layout: more panels may be in view
 
     def _catch_up(self, *_: object) -> None:
-        """The column scrolled: panels now in view that missed a zoom or pan are redrawn."""
-        stale = self.decimated.stale
-        if not stale or not self.plots:
+        """The column scrolled: panels now in view are built if they were not yet, and those that
+        missed a zoom or pan are redrawn."""
+        for i in [i for i in self._pending if in_view(self.slots[i])]:
+            self._build_late(i)
+        stale = self._decimated.stale
+        if not stale or not self._plots:
             return
-        vb = self.plots[0].vb
-        back = {i for i in stale if not self.widgets[i].viewport().visibleRegion().isEmpty()}
+        vb = self._plots[0].vb
+        back = {i for i in stale if i in self._plots and in_view(self.slots[i])}
         stale -= back
-        self.decimated.redraw(back, vb.viewRange()[0], max(int(vb.width()), 200))
+        self._decimated.redraw(back, vb.viewRange()[0], max(int(vb.width()), 200))
         for i in back:
-            self.plots[i].vb.prepareForPaint()
+            self._plots[i].vb.prepareForPaint()
 
     def _draw_drops(self, runs: list[int]) -> None:
         """Notes and what the throughput says, on every panel (app/ui/marks.py)."""
-        self.mark_labels = draw_findings(self.session, self.plots, runs, self.theme, self._new_lane)
+        self.mark_labels, self.shades = draw_findings(
+            self.session, self.built_plots(), runs, self.theme, self._new_lane
+        )
 
     def _new_lane(self) -> LabelLane:
         """The label lane, above the top panel (app/ui/marks.py)."""
@@ -338,120 +459,3 @@ class ComparisonView(QWidget):
     def drop_labels(self) -> list[pg.TextItem]:
         """The labels of the drops and notes, in the lane above the top panel."""
         return self.mark_labels.items if self.mark_labels is not None else []
-
-    # ---- marking a region for a note -----------------------------------------------------------
-    def mark(self, x0: float, x1: float, finished: bool) -> None:
-        if self._marking is None and self.plots:
-            self._marking = pg.LinearRegionItem((x0, x1), movable=False, brush=pg.mkBrush(120, 120, 120, 60))
-            self.plots[0].addItem(self._marking, ignoreBounds=True)
-        if self._marking is not None:
-            self._marking.setRegion((min(x0, x1), max(x0, x1)))
-        if finished:
-            if self._marking is not None and self.plots:
-                self.plots[0].removeItem(self._marking)
-            self._marking = None
-            if abs(x1 - x0) > 0 and self.on_note is not None:
-                self.on_note(min(x0, x1), max(x0, x1))
-
-    # ---- dragging a run in time ---------------------------------------------------------------
-    def shift_run(self, dx: float, finished: bool) -> None:
-        """Move the chosen run's curves live; the offset is committed when the drag ends."""
-        r = self.shift_target if self.shift_target in self.session.comparison.runs else None
-        if r is None:
-            return
-        self._dragged += dx
-        for plot in self.plots:
-            for item in plot.items:
-                if isinstance(item, pg.PlotCurveItem) and item.property("run") == r:
-                    item.setPos(self._dragged, 0)
-        if finished:
-            total, self._dragged = self._dragged, 0.0
-            c = self.session.comparison
-            self.session.set_offset(r, c.offsets.get(r, 0.0) + total)
-
-    # ---- crosshair ----------------------------------------------------------------------------
-    def _moved(self, plot: pg.PlotItem, event: tuple[QPointF]) -> None:
-        pos = event[0]
-        if plot in self.plots and plot.vb.sceneBoundingRect().contains(pos):
-            i = self.plots.index(plot)
-            at = self.widgets[i].mapTo(self, self.widgets[i].mapFromScene(pos))
-            if i in self.heatmaps:
-                self.heatmaps[i].hover(plot.vb.mapSceneToView(pos))
-            self.show_at(float(plot.vb.mapSceneToView(pos).x()), i, at)
-
-    def show_at(self, x: float, panel: int = 0, at: QPoint | None = None) -> None:
-        """The crosshair at x on every panel; the readout box for `panel` beside `at`."""
-        for line in self.lines:
-            line.setPos(x)
-            line.show()
-        s, c = self.session, self.session.comparison
-        if not (0 <= panel < len(c.panels)):
-            return
-        known = {run.id for run in s.runs()}
-        runs = [(r, s.run(r).name, s.color(r)) for r in c.runs if r in known]
-        self.readout.show_table(
-            (panel, id(self.curves)), table_of(self.curves, panel, c.panels[panel], runs), c.align == "absolute"
-        )
-        self.readout.show_values(
-            x,
-            c.align == "absolute",
-            at if at is not None else self.widgets[panel].mapTo(self, self.widgets[panel].rect().center()),
-        )
-
-    # ---- where in time: the navigator (app/ui/navigation.py) ----------------------------------
-    def visible_range(self) -> tuple[float, float] | None:
-        return self.nav.visible_range()
-
-    def zoom_to(self, x0: float, x1: float) -> None:
-        self.nav.zoom_to(x0, x1)
-
-    def back(self) -> bool:
-        return self.nav.back()
-
-    def forward(self) -> bool:
-        return self.nav.forward()
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self.legend.remove_chosen():
-            return
-        if not self.nav.key(event):
-            super().keyPressEvent(event)
-
-    # ---- events on the panels: drops (runs onto the area, metrics onto a panel), mouse back/forward
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if event.type() in (QEvent.Type.DragEnter, QEvent.Type.DragMove):
-            md = event.mimeData()  # type: ignore[attr-defined]
-            if md.hasFormat(mime.RUNS) or md.hasFormat(mime.SERIES):
-                event.acceptProposedAction()  # type: ignore[attr-defined]
-                return True
-        if event.type() == QEvent.Type.Drop:
-            self.drop(event, self.panel_of(obj))  # type: ignore[arg-type]
-            return True
-        if event.type() == QEvent.Type.Leave:  # the mouse left a panel: its readout goes
-            self.readout.hide()
-        if event.type() == QEvent.Type.MouseButtonPress:
-            button = event.button()  # type: ignore[attr-defined]
-            if button == Qt.MouseButton.BackButton:
-                self.back()
-                return True
-            if button == Qt.MouseButton.ForwardButton:
-                self.forward()
-                return True
-        return super().eventFilter(obj, event)
-
-    def panel_of(self, viewport: QObject) -> int | None:
-        """The panel whose viewport this is (None: the column around the panels)."""
-        for i, w in enumerate(self.widgets):
-            if w.viewport() is viewport:
-                return i
-        return None
-
-    def drop(self, event: QDropEvent | QDragEnterEvent, panel: int | None) -> None:
-        md = event.mimeData()
-        runs = mime.read_runs(md)
-        if runs:
-            self.session.add_runs(runs)
-        refs = mime.read_series(md)
-        if refs:
-            self.session.add_series(refs, panel)
-        event.acceptProposedAction()

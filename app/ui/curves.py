@@ -8,6 +8,7 @@ one spike would flatten is drawn up to its usual range, the spike marked with it
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -29,6 +30,38 @@ MARK_APART = 0.08  # clipped-peak marks at least this share of the run apart
 STYLES = [Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine, Qt.PenStyle.DashDotLine]
 
 
+class BareCurve(pg.PlotCurveItem):  # type: ignore[misc]  # pyqtgraph is untyped
+    """A curve item whose data bounds (what a panel's y range is fitted to, each pan) are the same
+    as pyqtgraph's, without its per-call warnings context and nan-function wrappers: they were a
+    tenth of a pan step of bench/ui_speed.py."""
+
+    def dataBounds(self, ax: int, frac: float = 1.0, orthoRange: tuple[float, float] | None = None) -> object:
+        cache = self._boundsCache[ax]
+        if cache is not None and cache[0] == (frac, orthoRange):
+            return cache[1]
+        x, y = self.xData, self.yData
+        plain = self.opts.get("stepMode") is None and self.opts["fillLevel"] is None and self.opts["shadowPen"] is None
+        if frac < 1.0 or x is None or not len(x) or not plain:
+            return super().dataBounds(ax, frac, orthoRange)
+        d, d2 = (x, y) if ax == 0 else (y, x)
+        if orthoRange is not None:
+            d = d[(d2 >= orthoRange[0]) & (d2 <= orthoRange[1])]
+        if not len(d):
+            return (None, None)
+        with np.errstate(invalid="ignore"):
+            b = (float(np.fmin.reduce(d)), float(np.fmax.reduce(d)))  # NaN skipped, as nanmin/nanmax
+        if math.isinf(b[0]) or math.isinf(b[1]):
+            d = d[np.isfinite(d)]
+            if not len(d):
+                return (None, None)
+            b = (float(d.min()), float(d.max()))
+        pen = self.opts["pen"]  # a non-cosmetic pen's width widens the bounds (ours are cosmetic)
+        if pen is not None and not pen.isCosmetic() and pen.style() != Qt.PenStyle.NoPen:
+            b = (b[0] - pen.widthF() * 0.7072, b[1] + pen.widthF() * 0.7072)
+        self._boundsCache[ax] = [(frac, orthoRange), b]
+        return b
+
+
 def ink(ys: np.ndarray) -> float:
     """How much a line zigzags: its total vertical travel over its range (a flat line 0)."""
     finite = ys[np.isfinite(ys)]
@@ -45,6 +78,7 @@ class Decimated:
     entries: list[tuple[int, pg.PlotCurveItem, MinMaxPyramid]] = field(default_factory=list)
     stale: set[int] = field(default_factory=set)  # panels out of view that missed a zoom or pan
     levels: dict[int, pg.PlotCurveItem] = field(default_factory=dict)  # by id of the band's item
+    moved: bool = False  # whether the view changed since the curves were drawn (for the whole runs)
 
     def __iter__(self) -> Iterator[tuple[int, pg.PlotCurveItem, MinMaxPyramid]]:
         return iter(self.entries)
@@ -57,6 +91,7 @@ class Decimated:
     def show_range(self, x_range: tuple[float, float], pixels: int, shown: set[int], panels: int) -> None:
         """A new x range: the panels in view get their points now, the others when they come back."""
         self.stale = set(range(panels)) - shown
+        self.moved = True
         self.redraw(shown, x_range, pixels)
 
     def redraw(self, panels: Iterable[int], x_range: tuple[float, float], pixels: int) -> None:
@@ -70,7 +105,8 @@ class Decimated:
                 points = pyramid.level(x0, x1, pixels) if level is not None else None
                 # under a level line the light band needs no more than a bin per 2 pixels: half the points to paint
                 xs, ys = pyramid.view(x0, x1, pixels // 2 if points is not None else pixels)
-                item.setData(xs, ys, connect="finite")
+                # without gaps, "all": the same line, and pyqtgraph checks no point for the path
+                item.setData(xs, ys, connect="all" if np.isfinite(ys).all() else "finite")
                 if level is not None:
                     show_level(item, level, points)
 
@@ -147,12 +183,12 @@ def add_curves(session: Session, index: int, plot: pg.PlotItem, panel: Panel, ru
         pyramid = MinMaxPyramid(drawn_x, drawn_y if top is None else np.minimum(drawn_y, top))
         xs, ys = pyramid.view(float(x[0]), float(x[-1]), 2000)
         # a bare curve item: PlotDataItem's extra layers doubled the cost of a pan's setData
-        item = pg.PlotCurveItem(xs, ys, pen=pen, connect="finite")
+        item = BareCurve(xs, ys, pen=pen, connect="finite")
         plot.addItem(item)
         item.setProperty("run", r)
         level = None
         if len(x) > PYRAMID.level_from * 200:  # dense enough, on a 200 px plot, to need a level line
-            level = pg.PlotCurveItem(pen=pen, connect="finite")
+            level = BareCurve(pen=pen, connect="finite")
             level.setProperty("run", r)
             plot.addItem(level)
             show_level(item, level, pyramid.level(float(x[0]), float(x[-1]), 2000))

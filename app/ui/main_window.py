@@ -25,7 +25,8 @@ from benchlens.app.analysis.run_drops import RunDrop
 from benchlens.app.errors import BenchlensError
 from benchlens.app.ui import theme
 from benchlens.app.ui.changed_view import WhatChangedView, add_changed_dock
-from benchlens.app.ui.charts import CHART_KEYS, ComparisonView
+from benchlens.app.ui.chart_input import CHART_KEYS
+from benchlens.app.ui.charts import ComparisonView
 from benchlens.app.ui.drops_view import DropsView
 from benchlens.app.ui.export_dialog import ExportDialog, copy_csv, copy_image
 from benchlens.app.ui.import_dialog import ImportDialog
@@ -283,7 +284,7 @@ class MainWindow(QMainWindow):
         chart, dock = self.chart, self.changed_dock
         lane = chart.mark_labels.lane if chart.mark_labels is not None else None
         needed = chart.height() - chart.column_scroll.viewport().height()
-        needed += sum(w.minimumHeight() for w in chart.widgets[:PANELS_KEPT])
+        needed += sum(w.minimumHeight() for w in chart.slots[:PANELS_KEPT])
         needed += sum(b.height() for b in chart.borders[:PANELS_KEPT])
         needed += lane.height() if lane is not None and lane.isVisible() else 0
         room = chart.height() + dock.height() - needed

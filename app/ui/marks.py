@@ -100,6 +100,7 @@ class Band:
     x1: float
     fill: QBrush
     kind: str
+    run: int = 0
 
 
 class Bands:
@@ -123,30 +124,59 @@ class Bands:
                 restyle(b.items, b.fill, rug)
 
 
-def add_cause_strip(
-    plots: list[pg.PlotItem], x0: float, x1: float, color: QColor, run: int, row: int, said: str
-) -> None:
+@dataclass(frozen=True)
+class CauseStrip:
+    x0: float
+    x1: float
+    color: QColor
+    run: int
+    row: int
+    said: str
+
+
+class Shades:
+    """The findings' bands and cause strips, drawn on every panel: `add` draws them on a panel
+    built later (the first paint builds only the panels in view, app/ui/charts.py), in the look
+    the others have now (a band, or a rug tick)."""
+
+    def __init__(self, bands: list[Band], strips: list[CauseStrip]) -> None:
+        self.all = bands
+        self.strips = strips
+        self.banded = Bands(bands)
+
+    def add(self, plot: pg.PlotItem) -> None:
+        for b in self.all:
+            (item,) = add_band([plot], b.x0, b.x1, b.fill, b.run)
+            b.items.append(item)
+            if self.banded.rug and b in self.banded.bands:
+                restyle([item], b.fill, rug=True)
+        for c in self.strips:
+            add_cause_strip([plot], c)
+
+
+def add_cause_strip(plots: list[pg.PlotItem], c: CauseStrip) -> None:
     """When a drop's cause was there (where its verdict says it): a strip in the run's colour along
     the foot of every panel, a row per run, `said` its tooltip; as the export draws it
     (app/render.py)."""
-    fill = QColor(color)
+    fill = QColor(c.color)
     fill.setAlpha(CAUSE_ALPHA)
     for plot in plots:
-        span = (row * CAUSE_SPAN, (row + 1) * CAUSE_SPAN)
-        strip = pg.LinearRegionItem((x0, x1), movable=False, brush=QBrush(fill), pen=pg.mkPen(None), span=span)
+        span = (c.row * CAUSE_SPAN, (c.row + 1) * CAUSE_SPAN)
+        strip = pg.LinearRegionItem((c.x0, c.x1), movable=False, brush=QBrush(fill), pen=pg.mkPen(None), span=span)
         strip.setZValue(-9)
-        strip.setProperty("run", run)
-        strip.setProperty("cause", said)
-        strip.setToolTip(said)
+        strip.setProperty("run", c.run)
+        strip.setProperty("cause", c.said)
+        strip.setToolTip(c.said)
         plot.addItem(strip, ignoreBounds=True)
 
 
-def add_step_marks(plots: list[pg.PlotItem], marks: list[StepMark], colors: dict[int, str], veil: QColor) -> None:
+def add_step_marks(plots: dict[int, pg.PlotItem], marks: list[StepMark], colors: dict[int, str], veil: QColor) -> None:
     """Where each load step of a step-load run begins: a dotted line in the run's colour on every
-    panel, its thread count in that colour near the foot of the top panel (the drop labels take
-    its top), one row per run so that runs stepping together do not write over each other."""
+    panel (by its index: a panel built later gets its own), its thread count in that colour near
+    the foot of the top panel (the drop labels take its top), one row per run so that runs
+    stepping together do not write over each other."""
     rows = {r: k for k, r in enumerate(dict.fromkeys(m.run for m in marks))}
-    for k, plot in enumerate(plots):
+    for k, plot in plots.items():
         for m in marks:
             color = QColor(colors[m.run])
             line_color = QColor(color)
@@ -169,13 +199,13 @@ def add_step_marks(plots: list[pg.PlotItem], marks: list[StepMark], colors: dict
             plot.addItem(line, ignoreBounds=True)
 
 
-def add_references(plots: list[pg.PlotItem], refs: list[Reference], colors: dict[int, str]) -> None:
+def add_references(plots: dict[int, pg.PlotItem], refs: list[Reference], colors: dict[int, str]) -> None:
     """Limits of what a panel shows, as the export draws them (app/render.py): InnoDB's async and
     sync flush points on a checkpoint-age panel, a dashed line in the run's colour with its label;
-    the panel's value range reaches the line."""
+    the panel's value range reaches the line. `plots` by panel index: those built now."""
     placed: dict[int, int] = {}  # lines per panel: their labels side by side, the points are close
     for ref in refs:
-        if not 0 <= ref.panel < len(plots):
+        if ref.panel not in plots:
             continue
         k = placed[ref.panel] = placed.get(ref.panel, -1) + 1
         color = QColor(colors.get(ref.run, "#777777"))
@@ -306,15 +336,17 @@ class MarkLabels:
 
 def draw_findings(
     session: Session, plots: list[pg.PlotItem], runs: list[int], theme: ChartTheme, new_lane: Callable[[], LabelLane]
-) -> MarkLabels | None:
+) -> tuple[MarkLabels | None, Shades]:
     """Notes (grey) and what the throughput says, in the run's colour: drops, latency rises
     (hatched) and recurring dips (each dip a band, one label for the group); a band on every
     panel, a label on the top one that stays in view; where a verdict says when the cause was
     there, a strip along every panel's foot. Returns the labels, in a lane from `new_lane`
-    (x-linked to the top panel); None, and no lane, when there is nothing to label."""
+    (x-linked to the top panel); None, and no lane, when there is nothing to label. And the shades,
+    for panels built later."""
     s, t = session, theme
     pending: list[tuple[float, float, str, QColor, str]] = []  # the labels, made once all are known
     rows: dict[int, int] = {}  # a run's row of cause strips, in the order the runs come
+    strips: list[CauseStrip] = []
     bands: list[tuple[float, float, QBrush, int, str]] = []  # x0, x1, fill, run, kind
     for r in runs:
         color = QColor(s.color(r))
@@ -339,20 +371,25 @@ def draw_findings(
                     if rd.cause is not None and worth_saying(rd.cause, rd.drop):
                         row = rows.setdefault(r, len(rows))
                         said = rd.cause.said(rd.drop)
-                        add_cause_strip(plots, *span(rd.cause.start, rd.cause.end), color, r, row, said)
+                        strips.append(CauseStrip(*span(rd.cause.start, rd.cause.end), color, r, row, said))
         for group in found.recurring:
             for m in group.members:
                 bands.append((*span(m.drop.start, m.drop.end), band_brush(color, "dip"), r, "dip"))
             pending.append((*span(group.pattern.start, group.pattern.end), group.label(), color, "recurring"))
-    shaded = Bands([Band(add_band(plots, x0, x1, fill, r), x0, x1, fill, kind) for x0, x1, fill, r, kind in bands])
+    for c in strips:
+        add_cause_strip(plots, c)
+    shades = Shades(
+        [Band(add_band(plots, x0, x1, fill, r), x0, x1, fill, kind, r) for x0, x1, fill, r, kind in bands], strips
+    )
+    shaded = shades.banded
     width = plots[0].vb.width() if plots else 0.0  # at the first drawing, before the layout: a laptop's
     shaded.follow(-math.inf, math.inf, width if width > 100 else LAPTOP_PLOT_PX)  # whole runs
     if not pending:  # no lane: an x-linked plot of its own costs every pan and the first paint
-        return None
+        return None, shades
     lane = new_lane()
     lane.setXLink(plots[0])
     labels = MarkLabels(lane, t, shaded)
     for x0, x1, text, color, kind in pending:
         labels.add(x0, x1, text, color, kind)
     labels.settle(plots[0].vb)
-    return labels
+    return labels, shades

@@ -127,7 +127,8 @@ class SummaryView(QWidget):
     # ---- following the charts -------------------------------------------------------------------
     def _follow(self) -> None:
         """The charts were rebuilt: follow the new top panel's x range, and summarise again."""
-        vb = self.chart.plots[0].vb if self.chart.plots else None
+        plots = self.chart.built_plots()  # not `plots`: that builds the panels below the fold now
+        vb = plots[0].vb if plots else None
         if vb is not self._watched:
             if self._watched is not None:
                 with contextlib.suppress(RuntimeError, TypeError):  # its plot may be gone already
