@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -27,6 +28,7 @@ from benchlens.app.analysis.panel import Panel as Panel  # re-exported: the layo
 from benchlens.app.analysis.panel import command as command
 from benchlens.app.analysis.panel import parse_panel as parse_panel
 from benchlens.app.analysis.panel import shortened as shortened
+from benchlens.app.analysis.quantities import STATUS_OF
 from benchlens.app.model import SeriesRef
 
 # the benchmark's own throughput first; "server" is the server's (app/analysis/server_rate.py: commits
@@ -50,6 +52,8 @@ NETWORK_SOURCES = (("sar", "rxkB/s", "txkB/s", "kB/s"), ("dstat", "net.recv", "n
 # The database panels, in the order that breaks a tie (and decides when nothing rates them).
 DATABASE_ROLES = ("checkpoint_age", "history_list", "waits")
 HEAD_ROLES = ("throughput", "latency")  # always shown, always first
+# server counters proving the drops' verdicts shown in a panel of their own, at most
+PROOF_SERIES = 2
 # panels of the blog preset: a 1200x675 figure keeps about 110 px of plot per panel with 4, the
 # height the window never goes below (issue 12); throughput and latency stay, the panels that
 # explain them compete for the rest
@@ -77,6 +81,22 @@ HotCpu = Callable[[str], str | None]
 HEATMAP_FROM = 8
 # how much a resource class (ROLE_CLASSES' values) explains the runs' drops, 0 when nothing does
 Explains = Callable[[str], float]
+
+
+@dataclass(frozen=True)
+class Explained:
+    """An Explains of the runs' findings (run_drops.explained_classes) that also holds the series
+    proving their verdicts (causes.Finding.key), the strongest first: a server counter among them
+    that no panel of the story shows gets a panel of its own under throughput and latency (a dump's
+    bytes sent to clients, read by dool's mysql-io plugin, has no panel of the usual story)."""
+
+    weights: dict[str, float]
+    proof: tuple[SeriesRef, ...] = ()
+
+    def __call__(self, klass: str) -> float:
+        return self.weights.get(klass, 0.0)
+
+
 # a series that says nothing: flat in every run
 Flat = Callable[[SeriesRef], bool]
 
@@ -192,7 +212,7 @@ def blog_panels(
     class of ROLE_CLASSES, e.g. by its weight in the drops' explanations), then those whose first
     series moved most (`spread`); in the story's order."""
     story = _story(available, load, spread, explains, flat, hot)
-    head = [k for k, _ in story if k in HEAD_ROLES]
+    head = [k for k, _ in story if k in (*HEAD_ROLES, "proof")]
     why, moved = explains or (lambda _: 0.0), spread or (lambda _: 0.0)
     panels = dict(story)
 
@@ -236,9 +256,24 @@ def _story(
     if database:
         best = max(database, key=lambda k: (weight(k), rate(roles[k].refs[0]), -DATABASE_ROLES.index(k)))
         chosen.append((best, roles[best]))
-    head = [c for c in chosen if c[0] in HEAD_ROLES]
+    head = [c for c in chosen if c[0] in HEAD_ROLES] + _proof(available, explains, chosen)
     # a stable sort: what explains nothing keeps the story's order
     return head + sorted((c for c in chosen if c[0] not in HEAD_ROLES), key=lambda c: -weight(c[0]))
+
+
+def _proof(
+    available: Iterable[SeriesRef], explains: Explains | None, chosen: list[tuple[str, Panel]]
+) -> list[tuple[str, Panel]]:
+    """The panel of the server counters that prove the drops' verdicts and that no chosen panel
+    shows (at most PROOF_SERIES), titled by the status counters they are."""
+    if not isinstance(explains, Explained):
+        return []
+    have, shown = set(available), {r for _, p in chosen for r in p.refs}
+    server = (r for r in explains.proof if r.format == "global_status" or (r.format, r.metric) in STATUS_OF)
+    refs = list(dict.fromkeys(r for r in server if r in have and r not in shown))[:PROOF_SERIES]
+    if not refs:
+        return []
+    return [("proof", Panel(", ".join(STATUS_OF.get((r.format, r.metric), r.metric) for r in refs), refs))]
 
 
 def more_panels(

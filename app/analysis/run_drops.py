@@ -9,7 +9,7 @@ Reads runs through app.model.RunData; no Qt, no library."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -18,7 +18,7 @@ import numpy as np
 from benchlens.app.analysis.drops import Detection, Drop, detection, steady_span
 from benchlens.app.analysis.evidence import Change
 from benchlens.app.analysis.explain import Reference, classes, explain, verdict
-from benchlens.app.analysis.layout import THROUGHPUT_FORMATS
+from benchlens.app.analysis.layout import THROUGHPUT_FORMATS, Explained
 from benchlens.app.analysis.mechanism import CauseWindow, cause_window, worth_saying
 from benchlens.app.analysis.patterns import Recurring, recurring
 from benchlens.app.analysis.rises import rises
@@ -224,13 +224,14 @@ def run_findings(
     return Findings(ref, drops, rec, rises_out, stability(t, v, steady.lo, steady.hi), (steady.lo, steady.hi))
 
 
-def explained_classes(found: Iterable[Findings]) -> Callable[[str], float]:
+def explained_classes(found: Iterable[Findings]) -> Explained:
     """How much each resource class explains these runs' drops and rises (layout.Explains): per
     drop or rise, the summed weight of its entries of that class, and for the class of its proven
     cause (its verdict) more than all of them, since the verdict may rest on a series the top
     entries do not list (a checkpoint age at the sync point); the largest over them, 0 for a class
-    that explains nothing."""
+    that explains nothing; and the series that prove the verdicts, of the heaviest drops first."""
     out: dict[str, float] = {}
+    proof: list[tuple[float, SeriesRef]] = []
     for rd in (rd for f in found for rd in (*f.drops, *f.rises)):
         per: dict[str, float] = {}
         for change in rd.explain:
@@ -238,9 +239,11 @@ def explained_classes(found: Iterable[Findings]) -> Callable[[str], float]:
         proven = finding(rd.explain)
         if proven is not None:
             per[proven.klass] = sum(per.values()) + 1.0
+            if proven.key is not None:
+                proof.append((rd.drop.score, proven.key.ref))
         for klass, w in per.items():
             out[klass] = max(out.get(klass, 0.0), w)
-    return lambda klass: out.get(klass, 0.0)
+    return Explained(out, tuple(r for _, r in sorted(proof, key=lambda x: -x[0])))
 
 
 def _mostly_in(rise: Drop, drops: list[Drop]) -> bool:

@@ -65,3 +65,23 @@ def test_a_recorded_dump_captured_by_dool_alone_is_named_with_its_window(tmp_pat
     (d,) = [d for d in found.drops if d.drop.start < end and d.drop.end > start]
     assert d.verdict().startswith("another client's scans or a dump: bytes sent to clients 27.4 → 44.4 MB/s")
     assert d.cause is not None and abs(d.cause.start - start) <= 3 and abs(d.cause.end - end) <= 3
+
+
+def test_the_counter_that_proves_a_verdict_gets_a_panel_under_the_throughput(tmp_path) -> None:
+    """The dump's verdict rests on dool's mysql-io `sent` (Bytes_sent), which no panel of the usual
+    story (CPU, disk, network) shows: the default layout gives it one, second, in the first four."""
+    from benchlens.app.figure import default_layout
+    from benchlens.app.ingest import import_path
+    from benchlens.app.rundata import LibraryRunData
+    from benchlens.app.store import Library
+    from tests.analysis.test_verdict import CORPUS
+
+    with Library(tmp_path / "l.sqlite") as lib:
+        dump = import_path(lib, CORPUS / "runs" / "dool-dump-long-smooth").id
+        quiet = import_path(lib, CORPUS / "runs" / "dool-quiet-smooth").id
+        data = LibraryRunData(lib)
+        panels = default_layout(data, [dump, quiet])
+        alone = default_layout(data, [quiet])
+    assert [p.title for p in panels[:2]] == ["Server throughput (tps)", "Bytes_sent"]
+    assert panels[1].refs == [SeriesRef("dstat", "mysql5_io.sent")]
+    assert "Bytes_sent" not in [p.title for p in alone]  # no drop, no verdict, no panel
