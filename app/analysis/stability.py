@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from benchlens.app.analysis.drops import Drop
+from benchlens.app.analysis.drops import merged_stretches
 from benchlens.app.analysis.patterns import PATTERN
 
 # reports in a row under half the median that make a stall: one report alone is a hiccup (a
@@ -82,22 +82,17 @@ def stability(t: np.ndarray, v: np.ndarray, lo: float = -math.inf, hi: float = m
 
 def _stalls(t: np.ndarray, under: np.ndarray) -> tuple[int, tuple[float, float], float]:
     """(how many stalls, their shortest and longest, their period when most keep one rhythm)."""
+    step = float(np.median(np.diff(t))) if len(t) > 1 else 1.0
     # one report back above half between two under it is still the stall (a stall at 40 % of the
     # median in +-25 % noise crosses half often)
-    under = under.copy()
-    under[1:-1] |= under[:-2] & under[2:]
-    edges = np.diff(np.concatenate(([0], under.astype(np.int8), [0])))
-    starts, stops = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-    keep = stops - starts >= STALL_REPORTS
-    if not keep.any():
+    runs = [(a, b) for a, b in merged_stretches(t, under, 2 * step) if b - a + 1 >= STALL_REPORTS]
+    if not runs:
         return 0, (math.nan, math.nan), math.nan
-    step = float(np.median(np.diff(t))) if len(t) > 1 else 1.0
     # each stall covers its reports' intervals: from the report before its first to its last
-    spans = zip(starts[keep], stops[keep], strict=True)
-    found = [Drop(float(t[a]) - step, float(t[b - 1]), 0.0, 0.0, 0.0, 0.0) for a, b in spans]
-    lengths = [d.duration for d in found]
-    gaps = np.diff([d.start for d in found])
-    period = float(np.median(gaps)) if len(found) >= PATTERN.min_count else math.nan
+    starts = np.array([float(t[a]) - step for a, _ in runs])
+    lengths = np.array([float(t[b]) for _, b in runs]) - starts
+    gaps = np.diff(starts)
+    period = float(np.median(gaps)) if len(runs) >= PATTERN.min_count else math.nan
     # a rhythm: the gaps' interquartile range within half the band patterns.PATTERN lets a rhythm
     # drift over (0.6-1.6 of the period: gaps spread evenly across it give 0.45 of the median),
     # where stalls at random give ~1.6 (exponential gaps) and a stall that breaks the rhythm now
@@ -105,4 +100,4 @@ def _stalls(t: np.ndarray, under: np.ndarray) -> tuple[int, tuple[float, float],
     q1, q3 = np.percentile(gaps, [25, 75]) if len(gaps) else (math.nan, math.nan)
     regular = period > 0 and (q3 - q1) / period <= (PATTERN.high - PATTERN.low) / 2
     every = period if regular else math.nan
-    return len(found), (min(lengths), max(lengths)), every
+    return len(runs), (float(lengths.min()), float(lengths.max())), every
