@@ -261,10 +261,10 @@ def row_locks_stuck(ev: Evidence) -> Finding | None:
     stopped ending: a transaction holds the rows they need. Row lock time counts a wait when it
     ends (a 12 s wait lands in the snapshot after the lock is released), so the waits in progress
     (Innodb_row_lock_current_waits) tell it during the window itself."""
-    if not _mostly_stuck(ev):
+    stuck = _stuck(ev)
+    if stuck is None:
         return None
-    now, running = ev.server("Innodb_row_lock_current_waits"), ev.server("Threads_running")
-    assert now is not None and running is not None  # _mostly_stuck read them
+    now, running = stuck
     ended = ev.get(GS, "Innodb_row_lock_waits")
     new = now.before < STUCK_SHARE * running.before
     stopped = ended is not None and ended.before > 0 and ended.during <= STUCK_ENDED * ended.before
@@ -279,13 +279,14 @@ def row_locks_stuck(ev: Evidence) -> Finding | None:
     )
 
 
-def _mostly_stuck(ev: Evidence) -> bool:
-    """Most running sessions in a row-lock wait during the window: a status loop's, or dool's as
-    DBPA records them (`mysql5 locks` Locks, `mysql5 conn` Act)."""
+def _stuck(ev: Evidence) -> tuple[Change, Change] | None:
+    """(sessions in a row-lock wait, sessions running) when most running sessions were in one
+    during the window: a status loop's, or dool's as DBPA records them (`mysql5 locks` Locks,
+    `mysql5 conn` Act)."""
     now, running = ev.server("Innodb_row_lock_current_waits"), ev.server("Threads_running")
     if now is None or running is None or running.during <= 0:
-        return False
-    return now.during >= max(1.0, STUCK_SHARE * running.during)
+        return None
+    return (now, running) if now.during >= max(1.0, STUCK_SHARE * running.during) else None
 
 
 def purge_lag(ev: Evidence) -> Finding | None:
@@ -310,7 +311,7 @@ def workload_grew(ev: Evidence) -> Finding | None:
     if conn.during < SESSIONS_RATIO * conn.before:
         return None
     own = _own_work(ev)
-    if own is None or (own.during < WORK_HELD * own.before and _mostly_stuck(ev)):
+    if own is None or (own.during < WORK_HELD * own.before and _stuck(ev) is not None):
         return None
     shown = (ev.server("Questions"), ev.server("Com_commit"), ev.get(GS, "Queries"), ev.get("dstat", "mysql5_all.comm"))
     work = [c for c in shown if c is not None and c.before > 0]
