@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from benchlens.app.analysis import imbalance
+from benchlens.app.analysis import imbalance, server_rate
 from benchlens.app.analysis.idle import is_idle_wait
 from benchlens.app.analysis.panel import Panel as Panel  # re-exported: the layout's record
 from benchlens.app.analysis.panel import command as command
@@ -110,8 +110,8 @@ def layout_for_runs(
     """The default layout of a comparison: the series any run has, devices rated by their highest
     mean over the runs, the database panel by what explains the drops (`explains`), then by how
     much it moved. The window and `benchlens export` both use it."""
-    have, load, spread, flat, hot = _rated(runs, available, data)
-    return default_panels(have, load, spread, explains, flat, hot)
+    have, load, spread, flat, hot, server = _rated(runs, available, data)
+    return default_panels(have, load, spread, explains, flat, hot, server)
 
 
 def more_for_runs(
@@ -121,8 +121,8 @@ def more_for_runs(
     explains: Explains | None = None,
 ) -> list[Panel]:
     """The candidates the default layout of these runs leaves out ("More panels")."""
-    have, load, spread, flat, hot = _rated(runs, available, data)
-    return more_panels(have, load, spread, explains, flat, hot)
+    have, load, spread, flat, hot, server = _rated(runs, available, data)
+    return more_panels(have, load, spread, explains, flat, hot, server)
 
 
 def blog_for_runs(
@@ -132,15 +132,15 @@ def blog_for_runs(
     explains: Explains | None = None,
 ) -> list[Panel]:
     """The blog preset's panels of these runs (blog_panels)."""
-    have, load, spread, flat, hot = _rated(runs, available, data)
-    return blog_panels(have, load, spread, explains, flat, hot)
+    have, load, spread, flat, hot, server = _rated(runs, available, data)
+    return blog_panels(have, load, spread, explains, flat, hot, server)
 
 
 def _rated(
     runs: Iterable[int],
     available: Callable[[int], Iterable[SeriesRef]],
     data: Callable[[int, SeriesRef], tuple[np.ndarray, np.ndarray] | None],
-) -> tuple[set[SeriesRef], Rating, Rating, Flat, HotCpu]:
+) -> tuple[set[SeriesRef], Rating, Rating, Flat, HotCpu, str | None]:
     runs = list(runs)
     have: set[SeriesRef] = set()
     for r in runs:
@@ -180,7 +180,7 @@ def _rated(
         best = max(found, key=lambda h: h.busy)
         return best.cpu + (f" and {best.hot - 1} more" if best.hot > 1 else "")
 
-    return have, load, spread, flat, hot
+    return have, load, spread, flat, hot, server_rate.said(runs, available, data)
 
 
 def default_panels(
@@ -190,13 +190,14 @@ def default_panels(
     explains: Explains | None = None,
     flat: Flat | None = None,
     hot: HotCpu | None = None,
+    server: str | None = None,
 ) -> list[Panel]:
     """The layout a performance engineer starts from. `load` rates a device's activity (e.g. its
     mean %util) to pick the busiest one, without it the first device in name order; `explains`
     rates a resource class by how much it explains the drops and `spread` how much a database
     series moved, to pick one database panel: the one whose classes explain most, then the one
     that moved most, then the first of DATABASE_ROLES the runs have."""
-    return [p for _, p in _story(available, load, spread, explains, flat, hot)]
+    return [p for _, p in _story(available, load, spread, explains, flat, hot, server)]
 
 
 def blog_panels(
@@ -206,12 +207,13 @@ def blog_panels(
     explains: Explains | None = None,
     flat: Flat | None = None,
     hot: HotCpu | None = None,
+    server: str | None = None,
 ) -> list[Panel]:
     """The default layout cut to BLOG_PANELS: throughput and latency, then of CPU, the disk and
     the database panel those whose resource best explains the drops (`explains` rates a resource
     class of ROLE_CLASSES, e.g. by its weight in the drops' explanations), then those whose first
     series moved most (`spread`); in the story's order."""
-    story = _story(available, load, spread, explains, flat, hot)
+    story = _story(available, load, spread, explains, flat, hot, server)
     head = [k for k, _ in story if k in (*HEAD_ROLES, "proof")]
     why, moved = explains or (lambda _: 0.0), spread or (lambda _: 0.0)
     panels = dict(story)
@@ -231,13 +233,14 @@ def _story(
     explains: Explains | None = None,
     flat: Flat | None = None,
     hot: HotCpu | None = None,
+    server: str | None = None,
 ) -> list[tuple[str, Panel]]:
     """default_panels with each panel's role: throughput and latency, then the panels whose
     resource explains the drops, most first (a CPU hog's CPU and top processes, a purge lag's
     history list: in the first four, above the fold of a laptop's window), then the rest in the
     story's order. A panel whose every series is `flat` (an interface at 0 B/s all
     along) stays out: it is in more_panels."""
-    roles = dict(candidate_panels(available, load, hot))
+    roles = dict(candidate_panels(available, load, hot, server))
     if flat is not None:  # every panel flat (two samples of a steady load): shown, not an empty window
         roles = {k: p for k, p in roles.items() if k in HEAD_ROLES or not all(flat(r) for r in p.refs)} or roles
     chosen: list[tuple[str, Panel]] = [(k, roles[k]) for k in (*HEAD_ROLES, "cpu", "cpu_heatmap") if k in roles]
@@ -283,17 +286,19 @@ def more_panels(
     explains: Explains | None = None,
     flat: Flat | None = None,
     hot: HotCpu | None = None,
+    server: str | None = None,
 ) -> list[Panel]:
     """Every candidate panel the default layout leaves out, in the candidates' order."""
     have = list(available)
-    shown = default_panels(have, load, spread, explains, flat, hot)
-    return [p for _, p in candidate_panels(have, load, hot) if p not in shown]
+    shown = default_panels(have, load, spread, explains, flat, hot, server)
+    return [p for _, p in candidate_panels(have, load, hot, server) if p not in shown]
 
 
 def candidate_panels(
-    available: Iterable[SeriesRef], load: Rating | None = None, hot: HotCpu | None = None
+    available: Iterable[SeriesRef], load: Rating | None = None, hot: HotCpu | None = None, server: str | None = None
 ) -> list[tuple[str, Panel]]:
-    """Every panel a default layout may show, by role, in the story's order."""
+    """Every panel a default layout may show, by role, in the story's order. `server`: what the
+    server's throughput counts (server_rate.said), its panel's unit."""
     have = set(available)
     out: list[tuple[str, Panel]] = []
 
@@ -302,7 +307,7 @@ def candidate_panels(
 
     for src in THROUGHPUT_FORMATS:
         if SeriesRef(src, "tps") in have:
-            title = "Server throughput (tps)" if src == "server" else "Throughput (tps)"
+            title = f"Server throughput ({server or 'per second'})" if src == "server" else "Throughput (tps)"
             out.append(("throughput", Panel(title, [SeriesRef(src, "tps")])))
             lat = sorted(r for r in have if r.format == src and r.metric == "lat_ms")
             if lat:

@@ -109,3 +109,22 @@ def _intervals(t: np.ndarray) -> np.ndarray:
     d = np.diff(t)
     step = float(np.median(d)) if len(d) else 1.0
     return np.concatenate(([step if step > 0 else 1.0], np.where(d > 0, d, np.nan)))
+
+
+def said(
+    runs: Iterable[int],
+    available: Callable[[int], Iterable[SeriesRef]],
+    data: Callable[[int, SeriesRef], tuple[np.ndarray, np.ndarray] | None],
+) -> str | None:
+    """What the server throughput of these runs counts, for its panel: "commits + rollbacks /s" or
+    "statements /s" (a label's head: what `derive` chose for each run that has no benchmark log);
+    None when no run has it or they count different things."""
+    heads = set()
+    for r in runs:
+        have = list(available(r))
+        if SERVER_TPS not in have:
+            continue
+        made = derive(have, lambda ref, r=r: data(r, ref))
+        if made is not None:
+            heads.add(made[0].label.split(" (")[0])
+    return heads.pop() if len(heads) == 1 else None

@@ -82,6 +82,6 @@ def test_the_counter_that_proves_a_verdict_gets_a_panel_under_the_throughput(tmp
         data = LibraryRunData(lib)
         panels = default_layout(data, [dump, quiet])
         alone = default_layout(data, [quiet])
-    assert [p.title for p in panels[:2]] == ["Server throughput (tps)", "Bytes_sent"]
+    assert [p.title for p in panels[:2]] == ["Server throughput (statements /s)", "Bytes_sent"]
     assert panels[1].refs == [SeriesRef("dstat", "mysql5_io.sent")]
     assert "Bytes_sent" not in [p.title for p in alone]  # no drop, no verdict, no panel

@@ -57,8 +57,34 @@ def test_the_default_layout_and_drops_use_it(lib, tmp_path: Path) -> None:
     bare = _import(lib, tmp_path, "bare", drop=("bench.log",))
     data = LibraryRunData(lib)
     panels = layout_for_runs([bare], data.available, data.data)
-    assert panels[0].title == "Server throughput (tps)" and panels[0].refs == [server_rate.SERVER_TPS]
+    # the panel says what the server's throughput counts
+    assert panels[0].title == "Server throughput (commits + rollbacks /s)"
+    assert panels[0].refs == [server_rate.SERVER_TPS]
     run_findings(data, bare, None, "normal", 5)  # detection and explanation run on it
+
+
+def test_the_panel_says_what_is_counted_and_nothing_when_runs_differ() -> None:
+    """said(): the head of the chosen candidate's label, one for every run that has the server's
+    throughput; runs counting different things (commits here, statements there) get no unit
+    claimed; runs with a benchmark log have nothing to say."""
+    t = np.arange(5.0)
+    stored = {
+        1: {SeriesRef("global_status", "Com_commit"): (t, t + 1), SeriesRef("global_status", "Questions"): (t, t)},
+        2: {SeriesRef("global_status", "Com_commit"): (t, 0 * t), SeriesRef("global_status", "Questions"): (t, t + 3)},
+        3: {SeriesRef("sysbench", "tps"): (t, t)},
+    }
+
+    def available(r: int) -> list[SeriesRef]:
+        return [*stored[r], *([] if r == 3 else [server_rate.SERVER_TPS])]
+
+    def data(r: int, ref: SeriesRef):
+        return stored[r].get(ref)
+
+    assert server_rate.said([1], available, data) == "commits + rollbacks /s"
+    # an autocommit workload's COMMIT count is all zero: its statements are counted
+    assert server_rate.said([2, 3], available, data) == "statements /s"
+    assert server_rate.said([1, 2], available, data) is None
+    assert server_rate.said([3], available, data) is None
 
 
 def _series(**parts: tuple[list[float], list[float]]):
