@@ -23,6 +23,7 @@ Candidates, the first a run has whose sum is not zero over the run:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -124,7 +125,7 @@ def said(
         have = list(available(r))
         if SERVER_TPS not in have:
             continue
-        made = derive(have, lambda ref, r=r: data(r, ref))
+        made = derive(have, functools.partial(data, r))
         if made is not None:
             heads.add(made[0].label.split(" (")[0])
     return heads.pop() if len(heads) == 1 else None
