@@ -80,6 +80,11 @@ def cmd_drops(lib: Library, args: argparse.Namespace) -> int:
             print(f"    {d.drop.untested()}")
         print(f"    {d.verdict()}")
         _print_changes(d.explain)
+    if found.dismissed:
+        print(
+            f"{found.dismissed} dip(s) or rise(s) left out: not significant on their own (too few samples "
+            "to tell them from the noise) and no other series proves a cause"
+        )
     return 0
 
 

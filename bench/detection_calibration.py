@@ -1,6 +1,8 @@
 """Measure drop and rise detection on synthetic series whose truth is known (issue #23 part 1):
 
-- null: series with nothing injected, AR(1) noise (phi 0, 0.5, 0.9) at a coefficient of
+- null: series with nothing injected (a finding is what the series itself proves: `tested`; a
+  short series' candidate that fails its test stands only when another series of the run proves
+  its cause, app/analysis/run_drops.py, and a series alone has none), AR(1) noise (phi 0, 0.5, 0.9) at a coefficient of
   variation of 0.02 to 1.0 around a level of 1,000 (clipped at 0: at CV 1 about a sixth of the
   samples are zeros, as a stalling TPC-C commit count), Poisson counts of mean 1 and 5 (a third of
   the seconds at 0 for mean 1), 60 s to 24 h: every drop (throughput) and every rise (the same
@@ -43,18 +45,21 @@ DURATIONS = (4, 10, 30, 60, 300)
 POWER_CVS = (0.05, 0.2, 0.5, 1.0)
 
 
-def ar1(rng: np.random.Generator, n: int, phi: float) -> np.ndarray:
-    """Unit-variance AR(1) noise, started in its stationary state."""
-    e = rng.standard_normal(n) * np.sqrt(1.0 - phi * phi)
-    x = np.empty(n)
-    x[0] = rng.standard_normal()
+def ar1(rng: np.random.Generator, n: int, phi: float, draws: int | None = None) -> np.ndarray:
+    """Unit-variance AR(1) noise, started in its stationary state; `draws` series at once (rows)."""
+    shape = (n,) if draws is None else (draws, n)
+    e = rng.standard_normal(shape) * np.sqrt(1.0 - phi * phi)
+    x = np.empty(shape)
+    x[..., 0] = rng.standard_normal(shape[:-1])
     for i in range(1, n):  # plain loop: scipy.signal.lfilter would do it, numpy alone has no recursion
-        x[i] = phi * x[i - 1] + e[i]
+        x[..., i] = phi * x[..., i - 1] + e[..., i]
     return x
 
 
-def noisy(rng: np.random.Generator, n: int, phi: float, cv: float, level: float = LEVEL) -> np.ndarray:
-    return np.maximum(0.0, level * (1.0 + cv * ar1(rng, n, phi)))
+def noisy(
+    rng: np.random.Generator, n: int, phi: float, cv: float, level: float = LEVEL, draws: int | None = None
+) -> np.ndarray:
+    return np.maximum(0.0, level * (1.0 + cv * ar1(rng, n, phi, draws)))
 
 
 @dataclass
@@ -86,8 +91,8 @@ def null_table(seed: int, draws: int, lengths: tuple[int, ...]) -> list[Null]:
             v = noisy(rng, length, phi, p) if kind == "ar1" else rng.poisson(p, length).astype(float)
             t = np.arange(length, dtype=float)
             row.seconds += length
-            row.drops += len(detect(t, v))
-            row.rises += len(rises(t, v))
+            row.drops += sum(d.tested for d in detect(t, v))
+            row.rises += sum(r.tested for r in rises(t, v))
         out.append(row)
     return out
 
@@ -106,11 +111,34 @@ def power_table(seed: int, draws: int) -> dict[str, dict[str, float]]:
             down, up = base.copy(), base.copy()
             down[a : a + dur] *= 1.0 - depth
             up[a : a + dur] *= 1.0 + depth / (1.0 - depth)  # the same ratio, upwards: x1.33 for -25 %
-            found_d += any(d.start < a + dur and d.end > a for d in detect(t, down))
-            found_r += any(d.start < a + dur and d.end > a for d in rises(t, up))
+            found_d += any(d.tested and d.start < a + dur and d.end > a for d in detect(t, down))
+            found_r += any(d.tested and d.start < a + dur and d.end > a for d in rises(t, up))
         key = f"cv={cv}"
         out.setdefault(key, {})[f"drop -{depth:.0%} {dur}s"] = found_d / draws
         out[key][f"rise x{1 / (1 - depth):.2g} {dur}s"] = found_r / draws
+    return out
+
+
+SHORT_LENGTHS = (60, 120)
+SHORT_DURATIONS = (5, 10, 30)
+SHORT_CVS = (0.05, 0.2, 0.5)
+
+
+def short_power_table(seed: int, draws: int) -> dict[str, dict[str, float]]:
+    """Share of draws where a drop of `depth` lasting `duration` s in the middle of a series of 60
+    or 120 s (phi 0.5) is found significant on its own (app/analysis/level_test.py): what a
+    benchmark run of a minute or two can say by its throughput alone."""
+    out: dict[str, dict[str, float]] = {}
+    for n, cv, depth, dur in itertools.product(SHORT_LENGTHS, SHORT_CVS, DEPTHS, SHORT_DURATIONS):
+        a = n // 2 - dur // 2
+        found = 0
+        for k in range(draws):
+            rng = np.random.default_rng([seed, n, int(cv * 100), int(depth * 100), dur, k])
+            v = noisy(rng, n, 0.5, cv)
+            v[a : a + dur] *= 1.0 - depth
+            t = np.arange(n, dtype=float)
+            found += any(d.tested and d.start < a + dur and d.end > a for d in detect(t, v))
+        out.setdefault(f"{n}s cv={cv}", {})[f"-{depth:.0%} {dur}s"] = found / draws
     return out
 
 
@@ -124,9 +152,10 @@ def main() -> int:
     lengths = LENGTHS[:-1] if args.quick else LENGTHS
     nulls = null_table(args.seed, args.draws, lengths)
     power = power_table(args.seed, args.draws)
+    short = short_power_table(args.seed, args.draws)
     if args.json:
         rows = [{**r.__dict__, "drops_per_10k": r.per_10k(r.drops), "rises_per_10k": r.per_10k(r.rises)} for r in nulls]
-        print(json.dumps({"null": rows, "power": power}, indent=1))
+        print(json.dumps({"null": rows, "power": power, "short_power": short}, indent=1))
         return 0
     print("False findings per 10,000 s on series with nothing injected (default sensitivity)")
     print(f"{'noise':28} {'length':>7} {'seconds':>9} {'drops':>7} {'rises':>7}")
@@ -141,6 +170,11 @@ def main() -> int:
         for cv, row in power.items():
             print(f"{cv:10}" + "".join(f"{row[k]:>13.2f}" for k in keys))
         print()
+    print("Power on short series: share of draws where the drop is found significant on its own (phi 0.5)")
+    keys = list(next(iter(short.values())))
+    print(f"{'':14}" + "".join(f"{k:>11}" for k in keys))
+    for name, row in short.items():
+        print(f"{name:14}" + "".join(f"{row[k]:>11.2f}" for k in keys))
     return 0
 
 

@@ -24,8 +24,11 @@ long as half the run, or one that lasts to the end of the benchmark, stays below
    (a variogram, app/analysis/shifts.py), above a multiscale penalty set for at most one false
    drop per 10,000 s on noise alone, and at least `floor` below; the scan of shifts.py adds the
    long shallow drops the thresholds above miss. bench/detection_calibration.py measures both
-   regimes (README "How sure a drop is"); a shorter series (most recorded benchmark runs, 75-160
-   s) keeps the thresholds of 1-5 alone: its noise cannot be told from its drops.
+   regimes (README "How sure a drop is"). A shorter series (most recorded benchmark runs, 75-160
+   s) cannot have its noise measured apart from its drops: each candidate of 1-5 is tested
+   against the rest of its steady part at critical values simulated for every noise the
+   calibration covers (app/analysis/level_test.py), and one that fails is marked untested, for
+   run_drops to keep only when another series proves its cause.
 
 Upward excursions are never drops. Step loads are cut into steps first (`segments`), each with its
 own steady state. Latency rises (`rises`) are found the same way, upwards: a latency at `factor`
@@ -42,7 +45,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from benchlens.app.analysis import shifts
+from benchlens.app.analysis import level_test, shifts
 
 # 1 / (the 75th percentile of the standard normal): the median absolute deviation of normally
 # distributed data times this is its standard deviation (the usual consistency constant)
@@ -65,6 +68,8 @@ class Sensitivity:
     floor: float = 0.2
     # the scan's offset to its multiscale penalty (shifts.py): sets the false-alarm rate
     offset: float = 0.0
+    # a short series' test (level_test.py): this many false drops per 10,000 s on noise alone
+    alarms: float = 1.0
 
 
 # Measured on real sysbench runs of this machine (TPS noise 13-22% of its level): z = 2 flags no
@@ -75,9 +80,9 @@ class Sensitivity:
 # false drops per 10,000 s on every null series of bench/detection_calibration.py (300 s to 24 h);
 # low (+1) fewer, high (-1) more, measured there too.
 SENSITIVITY = {
-    "low": Sensitivity(0.45, 5.0, 3.0, floor=0.3, offset=1.0),
+    "low": Sensitivity(0.45, 5.0, 3.0, floor=0.3, offset=1.0, alarms=0.1),
     "normal": Sensitivity(0.30, 3.0, 2.0),
-    "high": Sensitivity(0.20, 2.0, 1.5, floor=0.1, offset=-1.0),
+    "high": Sensitivity(0.20, 2.0, 1.5, floor=0.1, offset=-1.0, alarms=10.0),
 }
 
 
@@ -157,13 +162,14 @@ class DetectParams:
 DETECT = DetectParams()
 
 # samples after the warm-up from which a series' noise can be measured apart from its drops, and
-# every finding must be significant (shifts.significance); shorter series keep the thresholds
-# above (bench/detection_calibration.md: below this the noise of a run and its drops cannot be told
-# apart, 23-160 samples of the recorded and DBPA runs)
+# every finding must be significant (shifts.significance); a shorter series' candidates are tested
+# by level_test (bench/detection_calibration.md: below this the noise of a run and its drops cannot
+# be told apart, 23-160 samples of the recorded and DBPA runs)
 TESTABLE = 300
 NOT_TESTED = (
-    f"not tested: the series is shorter than {TESTABLE} samples, too short to measure its noise apart "
-    "from its drops (found by the thresholds alone)"
+    "not significant on its own (too few samples to tell it from the series' noise: "
+    "app/analysis/level_test.py); kept because another series confirms it (its latency rose "
+    "significantly, or a cause is proven)"
 )
 # a candidate shorter than 1 / SHARED_NOISE of a long series is tested against the whole series'
 # noise, measured once (leaving each out changes it by less than its own estimate's spread)
@@ -181,8 +187,9 @@ class Drop:
     min: float  # lowest sample (latency: highest)
     score: float  # depth x duration: throughput-seconds lost, as a fraction of the baseline
     kind: str = "drop"  # "drop" (throughput fell) or "latency" (latency rose)
-    # found significant by the test (a series of TESTABLE samples or more); False: a shorter
-    # series' thresholds alone found it, its chance of being noise is not known
+    # found significant by the test of its series (shifts.py on a series of TESTABLE samples or
+    # more, level_test.py on a shorter one); False: the thresholds found it but its series alone
+    # does not tell it from noise (run_drops keeps it only when another series proves its cause)
     tested: bool = True
 
     @property
@@ -553,8 +560,31 @@ def _detect_one(t: np.ndarray, v: np.ndarray, sens: Sensitivity, params: DetectP
     )
     found += [d for d in longer if not any(d.start < f.end and d.end > f.start for f in found)]
     if len(v) < TESTABLE:
-        return sorted((replace(d, tested=False) for d in found), key=lambda d: d.start), st.warm
+        return _short_tested(t, v, found, sens, st.warm, step), st.warm
     return _significant(t, v, found, sens, st.warm, step, w), st.warm
+
+
+def _short_tested(
+    t: np.ndarray, v: np.ndarray, found: list[Drop], sens: Sensitivity, warm: int, step: float
+) -> list[Drop]:
+    """The candidates of a short series, each marked `tested` when level_test finds it below the
+    rest of the steady part beyond chance (at the sensitivity's false-alarm rate); the others stay
+    candidates, for run_drops to keep only when a second series proves their cause."""
+    ok = np.isfinite(v)
+    ok[:warm] = False
+    x = v[ok]
+    # a sample's place among the finite steady samples
+    place = np.cumsum(ok) - 1
+    out = []
+    for d in found:
+        a = int(np.searchsorted(t, d.start + step / 2))
+        b = int(np.searchsorted(t, d.end, "right")) - 1
+        inside = np.flatnonzero(ok[a : b + 1])
+        tested = len(inside) > 0 and level_test.significant(
+            x, int(place[a + inside[0]]), int(place[a + inside[-1]]), step, sens.alarms
+        )
+        out.append(replace(d, tested=bool(tested)))
+    return sorted(out, key=lambda d: d.start)
 
 
 def _significant(

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from benchlens.app.analysis import shifts
+from benchlens.app.analysis import level_test, shifts
 from benchlens.app.analysis.drops import (
     DETECT,
     SENSITIVITY,
@@ -92,10 +92,23 @@ def _rises_one(t: np.ndarray, v: np.ndarray, params: RiseParams, detect_params: 
         ref = float(np.nanmedian(base[a : b + 1]))
         if not ref > 0:  # widened onto a steady level of 0 (a count with zeros): no ratio to state
             continue
-        out.append(_rise(t, v, a, b, ref, step, tested=test is not None))
+        out.append(_rise(t, v, a, b, ref, step, tested=test is not None or _short_significant(v, a, b, step)))
     if test is not None:
         out += [_rise(t, v, a, b, ref, step) for a, b, ref in test.scanned()]
     return sorted(out, key=lambda d: d.start)
+
+
+def _short_significant(v: np.ndarray, a: int, b: int, step: float) -> bool:
+    """A short series' rise tested as its drops are (level_test), on the negated logarithm of its
+    positive latencies (a rise is a ratio), at the critical values simulated for that reading."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ok = np.isfinite(v) & (v > 0)
+    inside = np.flatnonzero(ok[a : b + 1])
+    if not len(inside):
+        return False
+    place = np.cumsum(ok) - 1
+    x = -np.log(v[ok])
+    return level_test.significant(x, int(place[a + inside[0]]), int(place[a + inside[-1]]), step, log=True)
 
 
 def _rise(t: np.ndarray, v: np.ndarray, a: int, b: int, ref: float, step: float, tested: bool = True) -> Drop:

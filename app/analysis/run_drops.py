@@ -15,7 +15,7 @@ from functools import partial
 
 import numpy as np
 
-from benchlens.app.analysis.drops import Detection, Drop, detection, steady_span
+from benchlens.app.analysis.drops import Drop, detection, steady_span
 from benchlens.app.analysis.evidence import Change
 from benchlens.app.analysis.explain import Reference, classes, explain, verdict
 from benchlens.app.analysis.layout import THROUGHPUT_FORMATS, Explained
@@ -98,6 +98,9 @@ class Findings:
     rises: list[RunDrop] = field(default_factory=list)
     stability: Stability | None = None
     steady: tuple[float, float] = (float("nan"), float("nan"))  # epochs of the steady part
+    # candidates left out: the thresholds found them, their short series does not tell them from
+    # its noise, and no other series proves a cause (Drop.tested)
+    dismissed: int = 0
 
     def singles(self) -> list[RunDrop]:
         """The drops that belong to no recurring group."""
@@ -160,10 +163,6 @@ def _load_steps(data: RunData, run_id: int, ref: SeriesRef) -> list[tuple[float,
     return [s.core for s in find_steps(*threads) if s.core] if threads is not None else None
 
 
-def _detected(data: RunData, run_id: int, ref: SeriesRef, t: np.ndarray, v: np.ndarray, sensitivity: str) -> Detection:
-    return detection(t, v, sensitivity, segments=_load_steps(data, run_id, ref))
-
-
 def steady_reference(
     t: np.ndarray,
     v: np.ndarray,
@@ -178,30 +177,41 @@ def steady_reference(
 
 
 def _explained(
-    data: RunData, run_id: int, ref: SeriesRef, found: list[Drop], steady: Reference, top: int
+    data: RunData,
+    run_id: int,
+    ref: SeriesRef,
+    found: list[Drop],
+    steady: Reference,
+    top: int,
+    confirmed: Iterable[Drop] = (),
 ) -> list[RunDrop]:
-    if top <= 0:  # where the drops are, not why (a figure's marks): no series read
-        return [RunDrop(ref, d, []) for d in found]
+    """Each drop or rise explained by the run's other series. A candidate its own series does not
+    prove (a short series' test failed it: Drop.tested) is kept only when another series says it
+    happened: its latency rose significantly over it (`confirmed`), or the explanation proves a
+    cause."""
+    sure = {id(d) for d in confirmed}
     others = [r for r in data.available(run_id) if r.format != ref.format]
     load = partial(data.data, run_id)
     out = []
     for d in found:
+        if top <= 0 and (d.tested or id(d) in sure):  # where the drops are, not why (a figure's marks)
+            out.append(RunDrop(ref, d, []))
+            continue
         reference = Reference(steady.lo, steady.hi, steady.exclude, 1.0 - d.depth if d.kind == "drop" else 1.0)
-        changes = explain(d, others, load, top, reference=reference)
+        changes = explain(d, others, load, max(top, 1), reference=reference)
         proven = finding(changes)
+        if proven is None and not d.tested and id(d) not in sure:
+            continue
         cause = cause_window(proven, d, load) if proven is not None else None
-        out.append(RunDrop(ref, d, changes, cause))
+        out.append(RunDrop(ref, d, changes if top > 0 else [], cause))
     return out
 
 
 def run_drops(
     data: RunData, run_id: int, ref: SeriesRef | None = None, sensitivity: str = "normal", top: int = 5
 ) -> list[RunDrop]:
-    """Every throughput drop of the run, explained against its steady state."""
-    ref, t, v = _series(data, run_id, ref)
-    found = _detected(data, run_id, ref, t, v, sensitivity)
-    steady = steady_reference(t, v, found.drops, sensitivity, found.span)
-    return _explained(data, run_id, ref, found.drops, steady, top)
+    """Every throughput drop of the run, explained against its steady state (run_findings' drops)."""
+    return run_findings(data, run_id, ref, sensitivity, top).drops
 
 
 def run_findings(
@@ -214,14 +224,20 @@ def run_findings(
     found = detected.drops
     lat_ref = latency(data, run_id, ref)
     lat = data.data(run_id, lat_ref) if lat_ref is not None else None
-    up = [r for r in rises(*lat, segments=steps) if not _mostly_in(r, found)] if lat is not None and lat_ref else []
-    steady = steady_reference(t, v, [*found, *up], sensitivity, detected.span)
-    drops = _explained(data, run_id, ref, found, steady, top)
-    groups, _ = recurring(found)
+    every_up = rises(*lat, segments=steps) if lat is not None and lat_ref else []
+    steady = steady_reference(t, v, [*found, *every_up], sensitivity, detected.span)
+    # a drop its throughput alone does not prove, with a significant latency rise over it
+    confirmed = [d for d in found if any(r.tested and _mostly_in(r, [d]) for r in every_up)]
+    drops = _explained(data, run_id, ref, found, steady, top, confirmed)
+    kept = [d.drop for d in drops]
+    up = [r for r in every_up if not _mostly_in(r, kept)]
+    groups, _ = recurring(kept)
     by_drop = {id(d.drop): d for d in drops}
     rec = [RecurringDrops(g, [by_drop[id(m)] for m in g.members]) for g in groups]
     rises_out = _explained(data, run_id, lat_ref, up, steady, top) if lat_ref is not None else []
-    return Findings(ref, drops, rec, rises_out, stability(t, v, steady.lo, steady.hi), (steady.lo, steady.hi))
+    dismissed = len(found) - len(drops) + len(up) - len(rises_out)
+    stable = stability(t, v, steady.lo, steady.hi)
+    return Findings(ref, drops, rec, rises_out, stable, (steady.lo, steady.hi), dismissed)
 
 
 def explained_classes(found: Iterable[Findings]) -> Explained:

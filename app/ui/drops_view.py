@@ -41,6 +41,14 @@ def _when(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).strftime("%H:%M:%S")
 
 
+# what a reader must know of the candidates left out (run_drops.Findings.dismissed)
+DISMISSED = (
+    "Dips or rises the thresholds found that the run's own noise could explain (the series is too\n"
+    "short to tell them from it) and that no other series confirms. A higher drop sensitivity\n"
+    "shows them."
+)
+
+
 class DropsView(QWidget):
     def __init__(
         self,
@@ -100,6 +108,10 @@ class DropsView(QWidget):
             found = self.session.findings(r)
             if found is None or not (found.drops or found.rises):
                 QTreeWidgetItem(run, ["no drops detected", ""]).setDisabled(True)
+            if found is not None and found.dismissed:
+                left = QTreeWidgetItem(run, [f"{found.dismissed} not significant, left out", ""])
+                left.setDisabled(True)
+                left.setToolTip(0, DISMISSED)
             for note in self.session.notes(r):
                 item = QTreeWidgetItem(run, [f"\u270e {note.label}", _when(note.start)])
                 item.setData(0, NOTE, note.id)

@@ -60,6 +60,29 @@ def stalled(qtbot, tmp_path: Path):
     yield from comparing_all(qtbot, db, tmp_path / "settings.ini")
 
 
+def test_the_dips_left_out_are_said_and_a_higher_sensitivity_shows_them(qtbot, tmp_path: Path) -> None:
+    """The demo's small buffer pool stalls for 14 s in 90 reports that swing 475 <-> 1,044 tps: not
+    significant at the normal sensitivity and nothing proves a cause, so its run says what was left
+    out (and why, in the tooltip) instead of a bare "no drops"; at high the stall is a drop."""
+    from benchlens.app.ui.drops_view import DISMISSED
+
+    pool = next(f for f in demo_folders() if f.name == "small-buffer-pool")
+    db = library_of(tmp_path / "pool.sqlite", {"small-buffer-pool": pool})
+    windows = comparing_all(qtbot, db, tmp_path / "settings.ini")
+    window = next(windows)
+    assert [x.text(0) for x in lines_of(window)] == ["no drops detected", "2 not significant, left out"]
+    assert lines_of(window)[1].toolTip(0) == DISMISSED
+    window.session.set_sensitivity("high")
+    qtbot.waitUntil(lambda: "\u2212100% \u00b7 14 s" in [x.text(0) for x in lines_of(window)])
+    next(windows, None)  # closes the window
+
+
+def lines_of(window: MainWindow) -> list:
+    """The lines under the drops list's first run."""
+    run = window.drops.tree.topLevelItem(0)
+    return [run.child(k) for k in range(run.childCount())]
+
+
 def test_a_clicked_drop_shows_what_changed_in_full_in_a_wide_tab(stalled: MainWindow, qtbot) -> None:
     window = stalled
     s = window.session
@@ -71,7 +94,8 @@ def test_a_clicked_drop_shows_what_changed_in_full_in_a_wide_tab(stalled: MainWi
         if tree.topLevelItem(k).child(j).data(0, Qt.ItemDataRole.UserRole)
     )
     run_id, rd = drop_item.data(0, Qt.ItemDataRole.UserRole)
-    # the demo's 100 reports are too few to test: the tooltip says so under the verdict
+    # in the demo's 90 reports the stall is not significant on its own; its cause keeps it, and the
+    # tooltip says so under the verdict
     assert not rd.drop.tested and drop_item.toolTip(0).endswith("\n" + rd.drop.untested())
     assert not window.changed_dock.isVisible()
     window.drops.on_click(drop_item, 0)

@@ -41,9 +41,10 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
         assert set(ids) == {"baseline", "disk-stall", "small-buffer-pool"}
         (stall,) = run_drops(LibraryRunData(lib), ids["disk-stall"])
         lib.add_annotation(ids["disk-stall"], stall.drop.start, stall.drop.end, "dd writers", "drop", "accepted")
-        # against its steady state the baseline run dips twice (foreign load): -35% for 3 s, -31% for 5 s
-        calm = next(d for d in run_drops(LibraryRunData(lib), ids["baseline"]) if d.drop.duration == 5)
-        assert calm.drop.label() == "−31% · 5 s"
+        # against its steady state the baseline run dips twice (foreign load): -35% for 3 s, -31% for
+        # 5 s; neither is significant in 90 reports, the first is kept by its cause (iowait up)
+        (calm,) = run_drops(LibraryRunData(lib), ids["baseline"])
+        assert calm.drop.label() == "−35% · 3 s" and not calm.drop.tested
         lib.add_annotation(ids["baseline"], calm.drop.start, calm.drop.end, "", "drop", "dismissed")
         start = lib.run(ids["small-buffer-pool"]).start
         lib.add_annotation(ids["small-buffer-pool"], start + 25, start + 30, "buffer pool too small")
@@ -138,12 +139,11 @@ def test_png_svg_pdf_csv_through_the_dialog_are_the_zoomed_view(window: MainWind
         "Throughput (tps)",  # units with the panel titles, once
         "Disk vda: %util",  # the busiest disk, in one panel (its unit is in the title already)
         "dd writers",  # the drop as renamed
-        "−100% · 14 s",  # the undecided drop of the shifted run, still in the window
         "buffer pool too small",  # the note
         "seconds, relative to run start",
     ):
         assert expected in texts, expected
-    assert "−31% · 5 s" not in texts  # dismissed: hidden, as in the window
+    assert "−35% · 3 s" not in texts  # dismissed: hidden, as in the window
     assert "−52% · 16 s" not in texts  # renamed
     axis = next(y for y, t in placed if t == "seconds, relative to run start")
     numbers = [(y, float(t)) for y, t in placed if re.fullmatch(r"\d+", t)]

@@ -1,0 +1,116 @@
+"""Critical values of app/analysis/level_test.py: the (1 - alpha) quantile of the largest T over
+every interval of a series with nothing injected, the worst over the noises of the calibration.
+
+    python bench/level_test_calibration.py [--log] [--seed 1] [--scale 1.0] [--sizes 16 60]
+
+Noises (bench/detection_calibration.py's generators): AR(1) with phi 0, 0.3, 0.5, 0.7 and 0.9 at a
+coefficient of variation of 0.3 (Gaussian: T does not depend on the level or the scale) and of 1.0
+(clipped at 0: a sixth of the samples are zeros, as a stalling commit count), Poisson counts of
+mean 1 and 5: a throughput falling below the rest of its run. Per series length n, `draws(n)`
+series of each; a quantile is kept only where at least MIN_EXCEEDING draws are above it (the
+smallest alphas need the most draws: the short series).
+`--log`: the same noises read as latencies, the test on -log(x) of their positive samples (a rise
+is a ratio; latency rises are tested so: CRITICAL_LOG). Prints CRITICAL as a Python literal for
+app/analysis/level_test_table.py (the table there is this script's output at the default seed) and, per n, which
+noise set each value. `--scale` multiplies the draws (0.1: a quick look).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from detection_calibration import noisy
+
+from benchlens.app.analysis.level_test import maximum
+
+SIZES = (8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 300)
+ALPHAS = (1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
+PHIS = (0.0, 0.3, 0.5, 0.7, 0.9)
+CVS = (0.3, 1.0)
+COUNTS = (1.0, 5.0)
+MIN_EXCEEDING = 10
+
+
+def draws(n: int, scale: float = 1.0) -> int:
+    """Series per noise: enough for alpha = n / 100,000 (a tenth of one false drop per 10,000 s of
+    1-s samples: the low sensitivity) from 32 to 64 samples (shorter ones: down to 2.5e-4, longer
+    ones to 5e-4 up to 96 samples, 3.3e-3 beyond), whose maximum costs O(n^2) (300 samples:
+    ~5 ms)."""
+    want = 40_000 if n < 48 else 20_000 if n <= 64 else 15_000 if n <= 96 else 3_000
+    return max(200, int(want * scale))
+
+
+def maxima(rows: np.ndarray) -> np.ndarray:
+    """maximum() of each row, a few rows at a time (a million intervals a batch)."""
+    k = max(1, 1_000_000 // max(1, rows.shape[1] ** 2 // 2))
+    return np.concatenate([np.atleast_1d(maximum(rows[i : i + k])) for i in range(0, len(rows), k)])
+
+
+def noises(rng: np.random.Generator, n: int, k: int) -> dict[str, np.ndarray]:
+    """The noises, k series each (rows)."""
+    out = {f"AR(1) phi={phi} cv={cv}": noisy(rng, n, phi, cv, draws=k) for phi in PHIS for cv in CVS}
+    out.update({f"Poisson mean={m}": rng.poisson(m, (k, n)).astype(float) for m in COUNTS})
+    return out
+
+
+def _latencies(rows: np.ndarray) -> np.ndarray:
+    """Series read as latencies, as rises.py tests them: -log of their positive samples, each row's
+    maximum over those alone (a row of n - z positive samples is a series of n - z)."""
+    with np.errstate(divide="ignore"):
+        x = -np.log(rows)
+    positive = rows > 0
+    out = np.full(len(rows), -np.inf)
+    zeros = (~positive).sum(axis=1)
+    for z in np.unique(zeros):  # rows with as many zeros are series of one length: batched
+        pick = zeros == z
+        out[pick] = maxima(x[pick][positive[pick]].reshape(int(pick.sum()), rows.shape[1] - int(z)))
+    return out
+
+
+def quantiles(n: int, seed: int, scale: float, log: bool = False) -> list[tuple[float, float, str]]:
+    """(alpha, critical T, the noise that set it) for the alphas the draws can measure."""
+    k = draws(n, scale)
+    rng = np.random.default_rng([seed, n])
+    read = _latencies if log else maxima
+    by_noise = {name: read(rows) for name, rows in noises(rng, n, k).items()}
+    out = []
+    for alpha in ALPHAS:
+        if alpha * k < MIN_EXCEEDING:
+            continue
+        qs = {name: float(np.quantile(v[np.isfinite(v)], 1.0 - alpha)) for name, v in by_noise.items()}
+        worst = max(qs, key=lambda name: qs[name])
+        out.append((alpha, qs[worst], worst))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--scale", type=float, default=1.0)
+    ap.add_argument("--sizes", type=int, nargs="*", default=list(SIZES))
+    ap.add_argument("--log", action="store_true", help="the table for latency rises (CRITICAL_LOG)")
+    args = ap.parse_args(argv)
+    table = {}
+    for n in args.sizes:
+        rows = quantiles(n, args.seed, args.scale, args.log)
+        table[n] = rows
+        worst = ", ".join(f"{a:g}: {w}" for a, _, w in rows)
+        print(f"# n={n}: {draws(n, args.scale)} draws a noise; {worst}", flush=True)
+    print(f"CRITICAL{'_LOG' if args.log else ''}: dict[int, tuple[tuple[float, float], ...]] = {{")
+    for n, rows in table.items():
+        cells = ", ".join(f"({a:g}, {math.ceil(c * 100) / 100:.2f})" for a, c, _ in rows)
+        print(f"    {n}: ({cells}),")
+    print("}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,108 @@
+"""The short series' test (app/analysis/level_test.py): its statistic, its critical values against
+a fresh simulation, and what it decides on a short run."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from detection_calibration import noisy  # noqa: E402
+
+from benchlens.app.analysis import level_test  # noqa: E402
+from benchlens.app.analysis.drops import detect  # noqa: E402
+from benchlens.app.analysis.rises import rises  # noqa: E402
+
+
+def _by_hand(x: np.ndarray, a: int, b: int) -> float:
+    """T of [a, b] written out: the two-level fit, its residuals' variance and lag-1 correlation
+    (pairs within one segment), the AR(1) long-run variance of the contrast."""
+    n = len(x)
+    inside = np.zeros(n, bool)
+    inside[a : b + 1] = True
+    m_in, m_out = x[inside].mean(), x[~inside].mean()
+    r = x - np.where(inside, m_in, m_out)
+    s2 = (r * r).sum() / (n - 2)
+    same = inside[1:] == inside[:-1]
+    phi = (r[1:] * r[:-1])[same].sum() / same.sum() / s2
+    phi = min(max(phi + (1 + 3 * phi) / n, 0.0), 0.98)
+    length = b - a + 1
+    return float((m_out - m_in) / np.sqrt(s2 * (1 / length + 1 / (n - length)) * (1 + phi) / (1 - phi)))
+
+
+def test_the_statistic_is_the_two_level_contrast_written_out() -> None:
+    rng = np.random.default_rng(3)
+    x = noisy(rng, 40, 0.5, 0.3)
+    for a, b in [(0, 5), (10, 20), (30, 39), (0, 37), (2, 3)]:
+        (got,) = level_test.statistic(x, np.array([a]), np.array([b]))
+        assert got == pytest.approx(_by_hand(x, a, b), rel=1e-9)
+    # too short, or leaving fewer than two samples outside: never an interval
+    assert level_test.statistic(x, np.array([5, 0]), np.array([5, 38])).tolist() == [-np.inf, -np.inf]
+    # a flat series has no noise to measure against
+    assert level_test.maximum(np.full(20, 7.0)) == -np.inf
+
+
+@pytest.mark.parametrize("n, alpha", [(24, 0.05), (64, 0.02), (128, 0.1)])
+def test_the_table_holds_the_false_alarm_rate_on_fresh_noise(n: int, alpha: float) -> None:
+    """A fresh simulation of the worst noise (AR(1) phi 0.9 at CV 1, clipped at 0), other seeds than
+    the table's: the share of series whose maximum passes the critical value is alpha, within the
+    simulation's spread (not far below either: a table twice too strict would lose real drops)."""
+    draws = 1500
+    rows = noisy(np.random.default_rng([99, n]), n, 0.9, 1.0, draws=draws)
+    rate = np.mean([level_test.maximum(r) >= level_test.critical(n, alpha) for r in rows])
+    spread = 3 * np.sqrt(alpha * (1 - alpha) / draws)
+    assert alpha / 3 <= rate <= alpha + spread
+
+
+def test_critical_values_grow_as_alpha_shrinks_and_are_held_beyond_the_table() -> None:
+    assert level_test.critical(60, 0.001) > level_test.critical(60, 0.01) > level_test.critical(60, 0.1)
+    assert level_test.critical(3, 0.01) == level_test.critical(min(level_test.CRITICAL), 0.01)
+    assert level_test.critical(5000, 0.2) == level_test.critical(max(level_test.CRITICAL), 0.2)
+    assert level_test.critical(60, 0.01, log=True) != level_test.critical(60, 0.01)
+
+
+def test_a_short_run_tests_its_drops() -> None:
+    """A 12-s stall in a 75-s run of +-4 % noise is significant on its own; a -35 % dip of 4 s in a
+    run as noisy as a TPC-C commit count (CV 0.5) is a candidate only (run_drops keeps it when
+    another series proves its cause)."""
+    t = np.arange(1, 76, dtype=float)
+    v = 1000 + 40 * np.random.default_rng(7).standard_normal(75)
+    v[30:42] = 0.0
+    (d,) = detect(t, v)
+    assert (d.start, d.end) == (30.0, 42.0) and d.tested and d.untested() == ""
+    rng = np.random.default_rng(11)
+    noisy_run = 1000 * (1 + 0.15 * rng.standard_normal(75))
+    noisy_run[40:44] *= 0.55
+    found = detect(t, noisy_run)
+    assert found and not any(f.tested for f in found)
+    assert found[0].untested().startswith("not significant on its own")
+
+
+def test_a_short_latency_series_tests_its_rises() -> None:
+    t = np.arange(200, dtype=float)
+    rng = np.random.default_rng(8)
+    lat = 5.0 * np.exp(0.1 * rng.standard_normal(200))
+    lat[100:160] *= 3.0
+    (r,) = rises(t, lat)
+    assert r.tested and abs(r.start - 99) <= 3 and abs(r.end - 159) <= 3
+    # a latency that swings x2.2 from second to second: the rises its thresholds find are its own
+    found = rises(t, 5.0 * np.exp(0.8 * rng.standard_normal(200)))
+    assert found and not any(r.tested for r in found)
+
+
+def test_the_calibration_script_runs_and_names_the_noise_that_set_each_value() -> None:
+    """bench/level_test_calibration.py at a tiny scale (a bench nobody runs rots): a row per alpha
+    the draws can measure, values falling as alpha grows, each set by one of its noises."""
+    import level_test_calibration as cal
+
+    rows = cal.quantiles(16, 1, 0.01)
+    assert [a for a, _, _ in rows] == [a for a in cal.ALPHAS if a * cal.draws(16, 0.01) >= cal.MIN_EXCEEDING]
+    crits = [c for _, c, _ in rows]
+    assert crits == sorted(crits, reverse=True) and crits[-1] > 0
+    assert all(w.startswith(("AR(1)", "Poisson")) for _, _, w in rows)
+    assert cal.noises(np.random.default_rng(1), 10, 3)["AR(1) phi=0.9 cv=1.0"].shape == (3, 10)
