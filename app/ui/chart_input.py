@@ -32,6 +32,15 @@ class OffsetViewBox(pg.ViewBox):  # type: ignore[misc]  # pyqtgraph is untyped: 
         self.on_shift = on_shift
         self.on_mark = on_mark
 
+    def mapFromItemToView(self, item: Any, obj: Any) -> Any:
+        """An item of the plot (a curve) mapped to the view's coordinates without first bringing
+        the view's own transform up to date: an item's place in the plot does not depend on it.
+        pyqtgraph updated it here, in the middle of fitting y to a pan's new points, so each pan
+        moved every panel twice (the new x with the old y, then the new y)."""
+        if item.parentItem() is self.childGroup:
+            return self.childGroup.mapFromItem(item, obj)
+        return super().mapFromItemToView(item, obj)
+
     def mouseDragEvent(self, ev: Any, axis: object = None) -> None:  # a pyqtgraph MouseDragEvent (untyped)
         if ev.button() == Qt.MouseButton.LeftButton and ev.modifiers() & Qt.KeyboardModifier.ControlModifier:
             ev.accept()

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QApplication
 
+from benchlens.app.ui.chart_input import OffsetViewBox
 from benchlens.app.ui.curves import BareCurve
 
 NAN = math.nan
@@ -103,3 +104,37 @@ def test_a_view_change_keeps_a_curves_data_bounds(qtbot) -> None:
     assert item.dataBounds(1) is bounds
     assert item.boundingRect() != rect  # its pixel padding is in the new view's units
     assert item.boundingRect() == pg.PlotCurveItem.boundingRect(item)
+
+
+def test_a_pan_moves_a_panels_view_once_to_what_pyqtgraph_gives(qtbot) -> None:
+    """A pan's new x range and its new points, y fitted to them: the panel's view moves once (it
+    moved twice: to the new x with the old y while fitting y, then to the new y), to the range
+    pyqtgraph's own view box fits."""
+    views, widgets = [], []
+    for vb in (OffsetViewBox(lambda *_: None, lambda *_: None), pg.ViewBox()):
+        widget = pg.PlotWidget(viewBox=vb)
+        qtbot.addWidget(widget)
+        widgets.append(widget)
+        widget.getPlotItem().getAxis("left").setWidth(60)  # both view boxes of one size
+        widget.resize(600, 200)
+        widget.show()
+        x = np.arange(1000, dtype=np.float64)
+        item = BareCurve(x, np.sin(x / 40) * (1 + x / 100), pen=pg.mkPen("b", width=1))
+        vb.addItem(item)
+        shifted = BareCurve(x, x * 0.05, pen=pg.mkPen("r", width=1))  # a run dragged in time
+        shifted.setPos(30.0, 0.0)
+        vb.addItem(shifted)
+        QApplication.processEvents()
+        views.append((vb, item))
+    moves = []
+    views[0][0].sigTransformChanged.connect(lambda *_: moves.append(1))
+    for lo, hi in [(100.0, 300.0), (150.0, 350.0), (700.0, 760.0)]:
+        moves.clear()
+        for vb, item in views:
+            vb.setXRange(lo, hi, padding=0)
+            x = np.arange(int(lo), int(hi), dtype=np.float64)
+            item.set_points(x, np.sin(x / 40) * (1 + x / 100), "all")  # the points for the view
+            vb.prepareForPaint()  # y fitted now, as app/ui/charts.py does after a pan
+        assert len(moves) == 1
+        assert views[0][0].viewRange() == views[1][0].viewRange()
+        assert views[0][0].childGroup.transform() == views[1][0].childGroup.transform()
