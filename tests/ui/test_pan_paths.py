@@ -10,9 +10,10 @@ import numpy as np
 import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtGui import QColor, QImage, QPainter, QPicture
 from PySide6.QtWidgets import QApplication
 
+from benchlens.app.ui.axes import TimeAxis, ValueAxis
 from benchlens.app.ui.chart_input import OffsetViewBox
 from benchlens.app.ui.curves import BareCurve
 
@@ -138,3 +139,62 @@ def test_a_pan_moves_a_panels_view_once_to_what_pyqtgraph_gives(qtbot) -> None:
         assert len(moves) == 1
         assert views[0][0].viewRange() == views[1][0].viewRange()
         assert views[0][0].childGroup.transform() == views[1][0].childGroup.transform()
+
+
+def specs_of(specs: object) -> object:
+    """An axis' draw specs as plain values: pens by colour and width, points and rects as tuples."""
+    if specs is None:
+        return None
+    (pen, a, b), ticks, texts = specs  # type: ignore[misc]
+    return (
+        (pen.color().rgba(), pen.widthF(), a.x(), a.y(), b.x(), b.y()),
+        [(t.color().rgba(), t.widthF(), p.x(), p.y(), q.x(), q.y()) for t, p, q in ticks],
+        [(r.x(), r.y(), r.width(), r.height(), int(f), s) for r, f, s in texts],
+    )
+
+
+@pytest.mark.parametrize("kind", ["value", "value-no-grid", "value-log", "time-relative", "time-clock", "ticks-set"])
+def test_an_axis_is_laid_out_as_pyqtgraph_lays_it_out(qtbot, kind: str) -> None:
+    """The ticks, grid lines and labels (their places, pens and texts) of pyqtgraph's own layout."""
+    side = "left" if kind.startswith("value") or kind == "ticks-set" else "bottom"
+    axis = ValueAxis("ms") if side == "left" else TimeAxis(kind == "time-clock", "relative to run start")
+    widget = pg.PlotWidget(axisItems={side: axis})
+    qtbot.addWidget(widget)
+    widget.resize(700, 220)
+    widget.show()
+    plot = widget.getPlotItem()
+    if kind != "value-no-grid":
+        plot.showGrid(x=True, y=True, alpha=0.25)
+    if kind == "value-log":
+        plot.setLogMode(y=True)
+    if kind == "ticks-set":
+        axis.setTicks([[(0.5, "half"), (2.0, "two")]])
+    labelled = 0
+    ranges = [(0.0, 97.3), (-3.7, 12.25), (1e-3, 2.9e-3), (0.0, 1e6), (41.0, 41.0000001)]
+    if kind == "ticks-set":
+        ranges = [(0.0, 3.0), (-1.0, 5.0)]
+    if kind == "value-log":  # decades: the range is of their exponents
+        ranges = [(0.0, 3.0), (-1.0, 2.5), (-2.2, 4.1), (1.0, 6.0)]
+    if side == "bottom":
+        ranges = [(1.79e9 + a * 600, 1.79e9 + a * 600 + w) for a, w in [(0, 30), (1, 3600), (2, 86400), (3, 7.5)]]
+    for lo, hi in ranges:
+        if side == "left":
+            plot.setYRange(lo, hi, padding=0)
+        else:
+            plot.setXRange(lo, hi, padding=0)
+        for _ in range(5):  # laid out: the axis' width follows its labels
+            QApplication.processEvents()
+        for _ in range(2):  # the second time, the label sizes measured before are used
+            pic = QPicture()
+            p = QPainter(pic)
+            try:
+                mine = specs_of(axis.generateDrawSpecs(p))
+                theirs = specs_of(pg.AxisItem.generateDrawSpecs(axis, p))
+            finally:
+                p.end()
+            assert mine == theirs, (kind, lo, hi)
+            assert mine is not None and mine[1]  # ticks
+            labelled += bool(mine[2])
+    assert labelled >= 2 * len(ranges) - 2  # labels, but where a range leaves them no room
+    if kind != "ticks-set":  # each label's size measured once (ticks set by hand are laid out by pyqtgraph)
+        assert {s for *_, s in mine[2]} <= set(axis._text_rects)
