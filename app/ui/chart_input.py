@@ -41,6 +41,14 @@ class OffsetViewBox(pg.ViewBox):  # type: ignore[misc]  # pyqtgraph is untyped: 
             return self.childGroup.mapFromItem(item, obj)
         return super().mapFromItemToView(item, obj)
 
+    def itemBoundsChanged(self, item: Any) -> None:
+        """An item's bounds changed: y is fitted again before the next paint. Not for the view's
+        own move (its child group's new transform, as pyqtgraph reports it): its items' bounds in
+        the view's coordinates stay as they are, and fitting them again at the paint after each
+        pan found the range it had just fitted."""
+        if item is not self.childGroup:
+            super().itemBoundsChanged(item)
+
     def mouseDragEvent(self, ev: Any, axis: object = None) -> None:  # a pyqtgraph MouseDragEvent (untyped)
         if ev.button() == Qt.MouseButton.LeftButton and ev.modifiers() & Qt.KeyboardModifier.ControlModifier:
             ev.accept()
