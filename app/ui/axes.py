@@ -285,3 +285,13 @@ class TimeAxis(DirectAxis):
 
     def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
         return [self._labels.get(v, "") for v in values]
+
+
+def unlink_hidden(plot: pg.PlotItem) -> None:
+    """The axes a plot hides (pyqtgraph's top and right ones, a panel's time axis: the strip under
+    the column shows it) stop following its view: each pan moved and laid them out, for nothing
+    drawn (the window never shows them again)."""
+    for name in ("top", "right", "bottom", "left"):
+        axis = plot.getAxis(name)
+        if not axis.isVisible() and axis.linkedView() is not None:
+            axis.unlinkFromView()

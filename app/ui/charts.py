@@ -24,7 +24,7 @@ from benchlens.app.analysis.align import ALIGN_MODES
 from benchlens.app.analysis.layout import Panel
 from benchlens.app.figure import Reference, StepMark, references, step_marks
 from benchlens.app.ticks import heading
-from benchlens.app.ui.axes import TimeAxis, ValueAxis
+from benchlens.app.ui.axes import TimeAxis, ValueAxis, unlink_hidden
 from benchlens.app.ui.chart_input import ChartInput, OffsetViewBox
 from benchlens.app.ui.curves import Decimated, add_curves, process_tip, run_gap
 from benchlens.app.ui.heatmap import HeatmapPanel, add_heatmap, as_lines
@@ -328,6 +328,7 @@ class ComparisonView(ChartInput):
         title = heading(panel.title, unit, [r.metric for r in panel.refs]) + run_gap(s, panel, runs)
         fit_title(plot, title, panel, self.theme)
         plot.hideAxis("bottom")  # one time axis, in the strip under the column
+        unlink_hidden(plot)
         # Panning in time leaves value axes and titles unchanged: Qt re-blits them from a pixmap.
         plot.getAxis("left").setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         plot.titleLabel.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)

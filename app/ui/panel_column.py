@@ -11,6 +11,7 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QContextMenuEvent, QMouseEvent, QPalette
 from PySide6.QtWidgets import QFrame, QWidget
 
+from benchlens.app.ui.axes import unlink_hidden
 from benchlens.app.ui.theme import LIGHT, ChartTheme
 
 MIN_PLOT_PX = 120  # the shortest plot area that still shows a drop's shape (issue 12: 4 px was useless)
@@ -124,6 +125,7 @@ class TimeAxisStrip(pg.PlotWidget):  # type: ignore[misc]
         left.setWidth(AXIS_WIDTH)
         left.setStyle(showValues=False)
         left.setPen(pg.mkPen(None))
+        unlink_hidden(plot)  # its top and right axes
         plot.vb.setMaximumHeight(0)
         plot.vb.setMinimumHeight(0)
         self.setFixedHeight(48)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication
 from benchlens.app.ui.axes import TimeAxis, ValueAxis
 from benchlens.app.ui.chart_input import OffsetViewBox
 from benchlens.app.ui.curves import BareCurve
+from tests.ui.conftest import close_window, laptop
 
 NAN = math.nan
 
@@ -205,3 +206,30 @@ def test_an_axis_is_laid_out_as_pyqtgraph_lays_it_out(qtbot, kind: str) -> None:
     assert labelled >= 2 * len(ranges) - 2  # labels, but where a range leaves them no room
     if kind != "ticks-set":  # each label's size measured once (ticks set by hand are laid out by pyqtgraph)
         assert {s for *_, s in mine[2]} <= set(axis._text_rects)
+
+
+def test_a_pan_lays_out_only_the_axes_shown(qtbot, db, tmp_path) -> None:
+    """The panels' hidden axes (pyqtgraph's top and right ones, their time axes: the strip shows
+    time) no longer follow the view: a pan laid out each of them, 21 a step of bench/ui_speed.py."""
+    w = laptop(qtbot, db, tmp_path / "s.ini")
+    try:
+        w.session.add_runs([r.id for r in w.session.runs()])
+        qtbot.waitUntil(lambda: not w.chart.waiting, timeout=5000)
+        plots = [*w.chart.plots, w.chart.axis_strip.getPlotItem()]
+        moved: list[str] = []
+        for plot in plots:
+            for name in ("top", "right", "bottom", "left"):
+                axis = plot.getAxis(name)
+                axis.setRange = lambda lo, hi, a=axis, n=name: moved.append(n) or pg.AxisItem.setRange(a, lo, hi)
+        x0, x1 = w.chart.plots[0].vb.viewRange()[0]
+        w.chart.zoom_to(x0 + (x1 - x0) * 0.2, x1 - (x1 - x0) * 0.2)
+        QApplication.processEvents()
+        shown = {(id(p), n) for p in plots for n in ("top", "right", "bottom", "left") if p.getAxis(n).isVisible()}
+        assert moved and set(moved) <= {"bottom", "left"}  # the strip's time axis, the value axes refitted
+        assert len(shown) == len(plots) + 1  # a value axis per panel; the strip's time axis and blank left one
+        for plot in plots:
+            for name in ("top", "right", "bottom", "left"):
+                axis = plot.getAxis(name)
+                assert (axis.linkedView() is not None) == axis.isVisible(), name
+    finally:
+        close_window(w)
