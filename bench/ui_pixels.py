@@ -77,6 +77,7 @@ def shoot_window(app: Any, scratch: Path, bench: bool, ids: list[int], size: tup
     and scrolled to the bottom, as `name`-STATE.png."""
     from PySide6.QtCore import QSettings, Qt
     from PySide6.QtGui import QKeyEvent
+    from PySide6.QtTest import QTest
 
     from benchlens.app.analysis.layout import Panel
     from benchlens.app.model import SeriesRef
@@ -97,9 +98,10 @@ def shoot_window(app: Any, scratch: Path, bench: bool, ids: list[int], size: tup
     chart = window.chart
 
     def save(state: str) -> None:
-        for _ in range(10):
-            app.processEvents()
-        window.grab().save(f"{name}-{state}.png")
+        QTest.qWait(900)  # the timers a change starts have run (the zoom history's 400 ms, the Summary's)
+        window.grab().save(f"{name}-{state}.png")  # the window drawn anew
+        # and what the screen shows: the window as repainted bit by bit since it opened
+        window.screen().grabWindow(window.winId()).save(f"{name}-{state}-screen.png")
 
     save("opened")
     top = chart.built_plots()[0].vb

@@ -11,7 +11,7 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPicture
-from PySide6.QtWidgets import QApplication, QGraphicsScene
+from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView
 
 from benchlens.app.ui.axes import TimeAxis, ValueAxis
 from benchlens.app.ui.chart_input import OffsetViewBox
@@ -235,15 +235,18 @@ def test_a_pan_lays_out_only_the_axes_shown(qtbot, db, tmp_path) -> None:
         close_window(w)
 
 
-def test_the_panels_scenes_keep_no_index_and_the_mouse_still_finds_items(qtbot, db, tmp_path) -> None:
+def test_a_panel_repaints_for_panning_and_the_mouse_still_finds_items(qtbot, db, tmp_path) -> None:
     """Every pan moves every curve: a panel's scene keeps no index of where its items are (Qt's
-    BSP tree was updated for each curve moved); what is under the mouse is still found."""
+    BSP tree was updated for each curve moved) and a repaint covers one rect around what changed
+    (not a region of a rect per item); what is under the mouse is still found. That the window's
+    pixels stay the same, as drawn anew and as repainted pan after pan: bench/ui_pixels.py."""
     w = laptop(qtbot, db, tmp_path / "s.ini")
     try:
         w.session.add_runs([r.id for r in w.session.runs()])
         qtbot.waitUntil(lambda: not w.chart.waiting, timeout=5000)
         views = [*w.chart.widgets, w.chart.axis_strip]
         assert {v.scene().itemIndexMethod() for v in views} == {QGraphicsScene.ItemIndexMethod.NoIndex}
+        assert {v.viewportUpdateMode() for v in views} == {QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate}
         plot = w.chart.plots[0]
         title = plot.titleLabel
         at = title.mapToScene(title.boundingRect().center())
