@@ -28,7 +28,7 @@ from benchlens.app.ui.axes import TimeAxis, ValueAxis, unlink_hidden
 from benchlens.app.ui.chart_input import ChartInput, OffsetViewBox
 from benchlens.app.ui.curves import Decimated, add_curves, process_tip, run_gap
 from benchlens.app.ui.heatmap import HeatmapPanel, add_heatmap, as_lines
-from benchlens.app.ui.lazy_column import BUILD_MS, Placeholder, deferrable, extent, in_view
+from benchlens.app.ui.lazy_column import BUILD_MS, Placeholder, data_in_view, deferrable, extent, in_view
 from benchlens.app.ui.legends import RunLegend, fit_title, series_clicked
 from benchlens.app.ui.marks import LabelLane, MarkLabels, Shades, add_references, add_step_marks, draw_findings
 from benchlens.app.ui.navigation import TimeNavigator, fit_whole
@@ -239,7 +239,7 @@ class ComparisonView(ChartInput):
         vb = self._plots[0].vb
         if not self._decimated.moved:  # whole runs as first drawn, like the panels built at first
             return
-        if in_view(widget):
+        if data_in_view(widget):
             self._decimated.redraw([i], vb.viewRange()[0], max(int(vb.width()), 200))
         else:
             self._decimated.stale.add(i)
@@ -405,7 +405,7 @@ class ComparisonView(ChartInput):
     def _redecimate(self, vb: pg.ViewBox, x_range: tuple[float, float]) -> None:
         """New x range: each curve of a panel in view gets its points for that view from its
         pyramid; panels scrolled out of view get theirs when they come back (`_catch_up`)."""
-        shown = {i for i in self._plots if in_view(self.slots[i])}
+        shown = {i for i, w in self._widgets.items() if data_in_view(w)}
         self._decimated.show_range(x_range, max(int(vb.width()), 200), shown, len(self.slots))
         for i in shown:  # fit y to the new points now: fitted while painting, it costs a second paint
             self._plots[i].vb.prepareForPaint()
@@ -438,7 +438,7 @@ class ComparisonView(ChartInput):
         if not stale or not self._plots:
             return
         vb = self._plots[0].vb
-        back = {i for i in stale if i in self._plots and in_view(self.slots[i])}
+        back = {i for i in stale if i in self._widgets and data_in_view(self._widgets[i])}
         stale -= back
         self._decimated.redraw(back, vb.viewRange()[0], max(int(vb.width()), 200))
         for i in back:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView
 from benchlens.app.ui.axes import TimeAxis, ValueAxis
 from benchlens.app.ui.chart_input import OffsetViewBox
 from benchlens.app.ui.curves import BareCurve
+from benchlens.app.ui.lazy_column import data_in_view, in_view
 from tests.ui.conftest import close_window, laptop
 
 NAN = math.nan
@@ -251,5 +252,46 @@ def test_a_panel_repaints_for_panning_and_the_mouse_still_finds_items(qtbot, db,
         title = plot.titleLabel
         at = title.mapToScene(title.boundingRect().center())
         assert title in plot.scene().items(at)
+    finally:
+        close_window(w)
+
+
+def test_a_panel_showing_only_its_title_draws_a_pan_once_scrolled_to(qtbot, db, tmp_path) -> None:
+    """A panel of which only the title row shows at the bottom of the column (the laptop's fifth)
+    gets a pan's points when its plot area is scrolled into view, not with every pan."""
+    w = laptop(qtbot, db, tmp_path / "s.ini")
+    try:
+        s, chart = w.session, w.chart
+        s.add_runs([r.id for r in s.runs()])
+        qtbot.waitUntil(lambda: not chart.waiting, timeout=5000)
+        s.comparison.panels = s.comparison.panels + s.more_panels()[:4]
+        s.comparison.layout_is_default = False
+        s.comparisonChanged.emit()
+        qtbot.waitUntil(lambda: not chart.waiting, timeout=5000)
+        bar, port = chart.column_scroll.verticalScrollBar(), chart.column_scroll.viewport()
+
+        def title_only(i: int) -> int:  # the scroll that shows panel i's title row at the bottom, not its plot area
+            top = chart.slots[i].getPlotItem().vb.sceneBoundingRect().top()  # the rows above its plot area
+            return chart.slots[i].y() + int(top) - port.height() - 4
+
+        k = max(i for i in range(1, len(chart.slots)) if 0 < title_only(i) <= bar.maximum())
+        panel = chart.slots[k]
+        bar.setValue(title_only(k))
+        QApplication.processEvents()
+        assert in_view(panel) and not data_in_view(panel) and data_in_view(chart.slots[k - 1])
+        x0, x1 = chart.nav.whole
+        chart.zoom_to(x0 + (x1 - x0) * 0.4, x1 - (x1 - x0) * 0.4)
+        QApplication.processEvents()
+        assert k in chart.decimated.stale and k - 1 not in chart.decimated.stale
+        bar.setValue(bar.value() + 60)  # its plot area comes into view: the pan's points now
+        QApplication.processEvents()
+        assert data_in_view(panel) and k not in chart.decimated.stale
+        mine = [item for p, item, _ in chart.decimated if p == k]
+        drawn = [item.getData()[0].copy() for item in mine]
+        vb = chart.plots[0].vb
+        chart.decimated.redraw([k], vb.viewRange()[0], max(int(vb.width()), 200))  # what the view gives
+        assert mine and all(np.array_equal(a, item.getData()[0]) for a, item in zip(drawn, mine, strict=True))
+        whole = [len(c.x) for c in chart.curves if c.panel == k]
+        assert any(len(a) < n for a, n in zip(drawn, whole, strict=False))  # not whole runs
     finally:
         close_window(w)
