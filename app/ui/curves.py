@@ -167,7 +167,7 @@ def show_level(band: pg.PlotCurveItem, level: pg.PlotCurveItem, points: tuple[np
         level.set_points(*points, "all" if np.isfinite(points[1]).all() else "finite")
         level.show()
     pen = full if points is None else light
-    if band.opts["pen"] is not pen:
+    if band.opts["pen"] != pen:  # setPen keeps a copy: compared by value, not set again each pan
         band.setPen(pen)
 
 

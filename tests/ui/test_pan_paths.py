@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView
 
 from benchlens.app.ui.axes import TimeAxis, ValueAxis
 from benchlens.app.ui.chart_input import OffsetViewBox
-from benchlens.app.ui.curves import BareCurve
+from benchlens.app.ui.curves import BareCurve, show_level
 from benchlens.app.ui.lazy_column import data_in_view, in_view
 from tests.ui.conftest import close_window, laptop
 
@@ -295,3 +295,22 @@ def test_a_panel_showing_only_its_title_draws_a_pan_once_scrolled_to(qtbot, db, 
         assert any(len(a) < n for a, n in zip(drawn, whole, strict=False))  # not whole runs
     finally:
         close_window(w)
+
+
+def test_a_pan_leaves_a_bands_pen_and_bounds_as_they_are(qtbot) -> None:
+    """The light band under a long run's level line keeps its pen from one pan to the next: it was
+    set again with every pan (pyqtgraph keeps a copy of the pen, never the one compared), and that
+    dropped the band's bounds each time."""
+    x = np.arange(5000, dtype=np.float64)
+    band = BareCurve(x, np.sin(x / 30), pen=pg.mkPen("b", width=1, style=Qt.PenStyle.DashLine))
+    level = BareCurve(pen=pg.mkPen("b", width=1, style=Qt.PenStyle.DashLine))
+    points = (x[::50], np.sin(x[::50] / 30))
+    show_level(band, level, points)
+    light = band.opts["pen"]
+    assert light.style() == Qt.PenStyle.SolidLine  # the band's light pen under the level line
+    bounds = band.dataBounds(1)
+    for _ in range(3):  # pans that keep the view dense: the band stays light
+        show_level(band, level, points)
+        assert band.opts["pen"] is light and band.dataBounds(1) is bounds
+    show_level(band, level, None)  # zoomed in: the band alone, in the run's own pen
+    assert band.opts["pen"].style() == Qt.PenStyle.DashLine and not level.isVisible()
