@@ -7,7 +7,9 @@ The window is shot at 1366x768 and 1920x1080 on the runs of bench/ui_speed.py (2
 the demo, a recorded CPU hog pair and five recorded runs (bench/drop_quality/runs/, a library
 made once under /tmp/benchlens-pixels and copied for each window): as opened, after 3 and after 8
 pan/zoom steps (the top panel zoomed and panned as bench/ui_speed.py does, a lower panel panned as
-a drag does, the keys), and scrolled to the bottom (the panels built after the first paint).
+a drag does, the keys), scrolled to the bottom (the panels built after the first paint), and
+zoomed out there and scrolled back up (the panels that were out of view catch up). Each state is
+shot twice: the window drawn anew (grab) and what the screen shows (repainted bit by bit).
 """
 
 from __future__ import annotations
@@ -124,6 +126,11 @@ def shoot_window(app: Any, scratch: Path, bench: bool, ids: list[int], size: tup
     bar = chart.column_scroll.verticalScrollBar()
     bar.setValue(bar.maximum())
     save("bottom")
+    (x0, x1), _ = top.viewRange()
+    top.setXRange(x0 - (x1 - x0) * 0.2, x1 + (x1 - x0) * 0.1, padding=0)  # zoomed out there, then back up
+    app.processEvents()
+    bar.setValue(0)
+    save("back-up")
     session.close()
     window.close()
 

@@ -31,6 +31,26 @@ class OffsetViewBox(pg.ViewBox):  # type: ignore[misc]  # pyqtgraph is untyped: 
         super().__init__(**kw)
         self.on_shift = on_shift
         self.on_mark = on_mark
+        self.shows: Callable[[], bool] | None = None  # a follower's: whether its plot area is in view
+        self.behind = False  # the time range it is x-linked to moved while its plot area was out of view
+
+    def linkedViewChanged(self, view: Any, axis: int) -> None:
+        """The view it is x-linked to moved: a panel whose plot area is in view follows at once, one
+        scrolled off (or showing only its title row) notes it and follows when it comes back
+        (`catch_up`), as its curves do."""
+        if axis == pg.ViewBox.XAxis and view is not None and not self.linksBlocked:
+            if self.shows is not None and not self.shows():
+                self.behind = True
+                return
+            self.behind = False
+        super().linkedViewChanged(view, axis)
+
+    def catch_up(self) -> None:
+        """The time range of the view it is x-linked to, if it missed it while out of view."""
+        view = self.linkedView(pg.ViewBox.XAxis)
+        if self.behind and view is not None:
+            self.behind = False
+            super().linkedViewChanged(view, pg.ViewBox.XAxis)
 
     def mapFromItemToView(self, item: Any, obj: Any) -> Any:
         """An item of the plot (a curve) mapped to the view's coordinates without first bringing

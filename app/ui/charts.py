@@ -259,6 +259,8 @@ class ComparisonView(ChartInput):
         while self._pending:
             self._build_late(min(self._pending))
         self._later.stop()
+        for plot in self._plots.values():  # on the time range shown, those scrolled off too
+            plot.vb.catch_up()
 
     @property
     def waiting(self) -> list[int]:
@@ -317,6 +319,8 @@ class ComparisonView(ChartInput):
             axisItems={"left": ValueAxis(unit)},
             viewBox=OffsetViewBox(self.shift_run, self.mark, enableMenu=False),
         )
+        if i > 0:  # x-linked to the top one: out of view, it follows when scrolled to (`_catch_up`)
+            widget.getPlotItem().vb.shows = partial(data_in_view, widget)
         if panel.height:
             widget.setMinimumHeight(max(MIN_PANEL_PX, panel.height))
         widget.viewport().setAcceptDrops(True)
@@ -434,6 +438,9 @@ class ComparisonView(ChartInput):
         missed a zoom or pan are redrawn."""
         for i in [i for i in self._pending if in_view(self.slots[i])]:
             self._build_late(i)
+        for i, w in self._widgets.items():
+            if data_in_view(w):
+                self._plots[i].vb.catch_up()  # the time range it missed while out of view
         stale = self._decimated.stale
         if not stale or not self._plots:
             return

@@ -258,7 +258,7 @@ def test_a_panel_repaints_for_panning_and_the_mouse_still_finds_items(qtbot, db,
 
 def test_a_panel_showing_only_its_title_draws_a_pan_once_scrolled_to(qtbot, db, tmp_path) -> None:
     """A panel of which only the title row shows at the bottom of the column (the laptop's fifth)
-    gets a pan's points when its plot area is scrolled into view, not with every pan."""
+    gets a pan's time range and points when its plot area is scrolled into view, not with every pan."""
     w = laptop(qtbot, db, tmp_path / "s.ini")
     try:
         s, chart = w.session, w.chart
@@ -282,10 +282,14 @@ def test_a_panel_showing_only_its_title_draws_a_pan_once_scrolled_to(qtbot, db, 
         x0, x1 = chart.nav.whole
         chart.zoom_to(x0 + (x1 - x0) * 0.4, x1 - (x1 - x0) * 0.4)
         QApplication.processEvents()
+        lead = chart.built_plots()[0].vb.viewRange()[0]
+        assert panel.getPlotItem().vb.viewRange()[0] != lead  # nor its time range: it follows when it shows
+        assert np.allclose(chart.built_plots()[k - 1].vb.viewRange()[0], lead)
         assert k in chart.decimated.stale and k - 1 not in chart.decimated.stale
         bar.setValue(bar.value() + 60)  # its plot area comes into view: the pan's points now
         QApplication.processEvents()
         assert data_in_view(panel) and k not in chart.decimated.stale
+        assert np.allclose(panel.getPlotItem().vb.viewRange()[0], lead)
         mine = [item for p, item, _ in chart.decimated if p == k]
         drawn = [item.getData()[0].copy() for item in mine]
         vb = chart.plots[0].vb
