@@ -58,8 +58,12 @@ class ComparisonView(ChartInput):
         self.column_scroll.setWidget(self.column)
         self.column_scroll.viewport().setAcceptDrops(True)
         self.column_scroll.viewport().installEventFilter(self)
-        self.column_scroll.verticalScrollBar().rangeChanged.connect(self._align_axis_strip)
-        self.column_scroll.verticalScrollBar().valueChanged.connect(self._catch_up)
+        bar = self.column_scroll.verticalScrollBar()
+        bar.rangeChanged.connect(self._align_axis_strip)
+        # the column's height changed (a panel or the label lane above them grew or shrank): the
+        # panels that moved into view catch up, once the layout is done
+        bar.rangeChanged.connect(lambda *_: QTimer.singleShot(0, self, self._catch_up))
+        bar.valueChanged.connect(self._catch_up)
         self.axis_strip: TimeAxisStrip | None = None
         self._strip_theme: ChartTheme | None = None
         self.readout = ReadoutBox(self)  # over the charts beside the cursor, not in the layout

@@ -318,3 +318,37 @@ def test_a_pan_leaves_a_bands_pen_and_bounds_as_they_are(qtbot) -> None:
         assert band.opts["pen"] is light and band.dataBounds(1) is bounds
     show_level(band, level, None)  # zoomed in: the band alone, in the run's own pen
     assert band.opts["pen"].style() == Qt.PenStyle.DashLine and not level.isVisible()
+
+
+def test_a_panel_moved_into_view_by_the_column_above_it_catches_up(qtbot, db, tmp_path) -> None:
+    """A panel showing only its title row is brought into view by a shorter panel above it, with
+    no scroll: it gets the time range and points of the pan it missed."""
+    w = laptop(qtbot, db, tmp_path / "s.ini")
+    try:
+        s, chart = w.session, w.chart
+        s.add_runs([r.id for r in s.runs()])
+        qtbot.waitUntil(lambda: not chart.waiting, timeout=5000)
+        s.comparison.panels = s.comparison.panels + s.more_panels()[:4]
+        s.comparison.layout_is_default = False
+        s.comparisonChanged.emit()
+        qtbot.waitUntil(lambda: not chart.waiting, timeout=5000)
+        bar, port = chart.column_scroll.verticalScrollBar(), chart.column_scroll.viewport()
+        k = next(i for i in range(2, len(chart.slots)) if not data_in_view(chart.slots[i]))
+        panel, above = chart.slots[k], chart.slots[k - 1]
+        title = int(panel.getPlotItem().vb.sceneBoundingRect().top())  # the rows above its plot area
+        chart.resize_panel(k - 1, above.height() + port.height() - title // 2 - panel.y(), finished=False)
+        for _ in range(5):
+            QApplication.processEvents()
+        assert bar.value() == 0 and in_view(panel) and not data_in_view(panel)  # its title row at the bottom
+        x0, x1 = chart.nav.whole
+        chart.zoom_to(x0 + (x1 - x0) * 0.4, x1 - (x1 - x0) * 0.4)
+        QApplication.processEvents()
+        lead = chart.built_plots()[0].vb.viewRange()[0]
+        assert panel.getPlotItem().vb.viewRange()[0] != lead
+        above.setMinimumHeight(above.height() - 80)  # shorter (as the label lane may get): the panel moves up
+        for _ in range(5):
+            QApplication.processEvents()
+        assert bar.value() == 0 and data_in_view(panel)
+        assert np.allclose(panel.getPlotItem().vb.viewRange()[0], lead) and k not in chart.decimated.stale
+    finally:
+        close_window(w)
