@@ -25,7 +25,7 @@ from benchlens.app.analysis.layout import Panel
 from benchlens.app.figure import Reference, StepMark, references, step_marks
 from benchlens.app.ticks import heading
 from benchlens.app.ui.axes import TimeAxis, ValueAxis, unlink_hidden
-from benchlens.app.ui.chart_input import ChartInput, OffsetViewBox
+from benchlens.app.ui.chart_input import OffsetViewBox
 from benchlens.app.ui.curves import Decimated, add_curves, process_tip, run_gap
 from benchlens.app.ui.heatmap import HeatmapPanel, add_heatmap, as_lines
 from benchlens.app.ui.lazy_column import BUILD_MS, Placeholder, data_in_view, deferrable, extent, in_view
@@ -33,13 +33,14 @@ from benchlens.app.ui.legends import RunLegend, fit_title, series_clicked
 from benchlens.app.ui.marks import LabelLane, MarkLabels, Shades, add_references, add_step_marks, draw_findings
 from benchlens.app.ui.navigation import TimeNavigator, fit_whole
 from benchlens.app.ui.panel_column import MIN_PANEL_PX, PanelBorder, PanelPlot, TimeAxisStrip
+from benchlens.app.ui.panel_lists import PanelLists
 from benchlens.app.ui.panel_menu import apply_scale, panel_menu
 from benchlens.app.ui.readout import Curve, ReadoutBox
 from benchlens.app.ui.session import Session
 from benchlens.app.ui.theme import ChartTheme, chart_theme
 
 
-class ComparisonView(ChartInput):
+class ComparisonView(PanelLists):
     """The legend of runs, the column of panels (scrolling when they do not fit), the time axis
     under it, and the crosshair readout."""
 
@@ -257,53 +258,6 @@ class ComparisonView(ChartInput):
             self._build_late(min(self._pending))
         if self._pending:
             self._later.start()
-
-    def complete(self) -> None:
-        """Every panel built now (the public lists below are of every panel)."""
-        while self._pending:
-            self._build_late(min(self._pending))
-        self._later.stop()
-        for plot in self._plots.values():  # on the time range shown, those scrolled off too
-            plot.vb.catch_up()
-
-    @property
-    def waiting(self) -> list[int]:
-        """The panels not built yet (below the fold until the event loop is free)."""
-        return sorted(self._pending)
-
-    def built_plots(self) -> list[pg.PlotItem]:
-        """The panels' plots built so far, in panel order: the top one first."""
-        return [self._plots[i] for i in sorted(self._plots)]
-
-    @property
-    def plots(self) -> list[pg.PlotItem]:
-        self.complete()
-        return self.built_plots()
-
-    @property
-    def widgets(self) -> list[PanelPlot]:
-        self.complete()
-        return [self._widgets[i] for i in sorted(self._widgets)]
-
-    @property
-    def lines(self) -> list[pg.InfiniteLine]:
-        self.complete()
-        return [self._lines[i] for i in sorted(self._lines)]
-
-    @property
-    def curves(self) -> list[Curve]:
-        self.complete()
-        return self._curves
-
-    @property
-    def decimated(self) -> Decimated:
-        self.complete()
-        return self._decimated
-
-    @property
-    def heatmaps(self) -> dict[int, HeatmapPanel]:
-        self.complete()
-        return self._heatmaps
 
     def _whole(self) -> tuple[float, float] | None:
         """Whole runs: every run's extent, of the curves drawn and the panels still to build."""
