@@ -31,6 +31,43 @@ class OffsetViewBox(pg.ViewBox):  # type: ignore[misc]  # pyqtgraph is untyped: 
         super().__init__(**kw)
         self.on_shift = on_shift
         self.on_mark = on_mark
+        self.shows: Callable[[], bool] | None = None  # a follower's: whether its plot area is in view
+        self.behind = False  # the time range it is x-linked to moved while its plot area was out of view
+
+    def linkedViewChanged(self, view: Any, axis: int) -> None:
+        """The view it is x-linked to moved: a panel whose plot area is in view follows at once, one
+        scrolled off (or showing only its title row) notes it and follows when it comes back
+        (`catch_up`), as its curves do."""
+        if axis == pg.ViewBox.XAxis and view is not None and not self.linksBlocked:
+            if self.shows is not None and not self.shows():
+                self.behind = True
+                return
+            self.behind = False
+        super().linkedViewChanged(view, axis)
+
+    def catch_up(self) -> None:
+        """The time range of the view it is x-linked to, if it missed it while out of view."""
+        view = self.linkedView(pg.ViewBox.XAxis)
+        if self.behind and view is not None:
+            self.behind = False
+            super().linkedViewChanged(view, pg.ViewBox.XAxis)
+
+    def mapFromItemToView(self, item: Any, obj: Any) -> Any:
+        """An item of the plot (a curve) mapped to the view's coordinates without first bringing
+        the view's own transform up to date: an item's place in the plot does not depend on it.
+        pyqtgraph updated it here, in the middle of fitting y to a pan's new points, so each pan
+        moved every panel twice (the new x with the old y, then the new y)."""
+        if item.parentItem() is self.childGroup:
+            return self.childGroup.mapFromItem(item, obj)
+        return super().mapFromItemToView(item, obj)
+
+    def itemBoundsChanged(self, item: Any) -> None:
+        """An item's bounds changed: y is fitted again before the next paint. Not for the view's
+        own move (its child group's new transform, as pyqtgraph reports it): its items' bounds in
+        the view's coordinates stay as they are, and fitting them again at the paint after each
+        pan found the range it had just fitted."""
+        if item is not self.childGroup:
+            super().itemBoundsChanged(item)
 
     def mouseDragEvent(self, ev: Any, axis: object = None) -> None:  # a pyqtgraph MouseDragEvent (untyped)
         if ev.button() == Qt.MouseButton.LeftButton and ev.modifiers() & Qt.KeyboardModifier.ControlModifier:

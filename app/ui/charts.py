@@ -24,22 +24,23 @@ from benchlens.app.analysis.align import ALIGN_MODES
 from benchlens.app.analysis.layout import Panel
 from benchlens.app.figure import Reference, StepMark, references, step_marks
 from benchlens.app.ticks import heading
-from benchlens.app.ui.axes import TimeAxis, ValueAxis
-from benchlens.app.ui.chart_input import ChartInput, OffsetViewBox
+from benchlens.app.ui.axes import TimeAxis, ValueAxis, unlink_hidden
+from benchlens.app.ui.chart_input import OffsetViewBox
 from benchlens.app.ui.curves import Decimated, add_curves, process_tip, run_gap
 from benchlens.app.ui.heatmap import HeatmapPanel, add_heatmap, as_lines
-from benchlens.app.ui.lazy_column import BUILD_MS, Placeholder, deferrable, extent, in_view
+from benchlens.app.ui.lazy_column import BUILD_MS, Placeholder, data_in_view, deferrable, extent, in_view
 from benchlens.app.ui.legends import RunLegend, fit_title, series_clicked
 from benchlens.app.ui.marks import LabelLane, MarkLabels, Shades, add_references, add_step_marks, draw_findings
 from benchlens.app.ui.navigation import TimeNavigator, fit_whole
 from benchlens.app.ui.panel_column import MIN_PANEL_PX, PanelBorder, PanelPlot, TimeAxisStrip
+from benchlens.app.ui.panel_lists import PanelLists
 from benchlens.app.ui.panel_menu import apply_scale, panel_menu
 from benchlens.app.ui.readout import Curve, ReadoutBox
 from benchlens.app.ui.session import Session
 from benchlens.app.ui.theme import ChartTheme, chart_theme
 
 
-class ComparisonView(ChartInput):
+class ComparisonView(PanelLists):
     """The legend of runs, the column of panels (scrolling when they do not fit), the time axis
     under it, and the crosshair readout."""
 
@@ -58,8 +59,12 @@ class ComparisonView(ChartInput):
         self.column_scroll.setWidget(self.column)
         self.column_scroll.viewport().setAcceptDrops(True)
         self.column_scroll.viewport().installEventFilter(self)
-        self.column_scroll.verticalScrollBar().rangeChanged.connect(self._align_axis_strip)
-        self.column_scroll.verticalScrollBar().valueChanged.connect(self._catch_up)
+        bar = self.column_scroll.verticalScrollBar()
+        bar.rangeChanged.connect(self._align_axis_strip)
+        # the column's height changed (a panel or the label lane above them grew or shrank): the
+        # panels that moved into view catch up, once the layout is done
+        bar.rangeChanged.connect(lambda *_: QTimer.singleShot(0, self, self._catch_up))
+        bar.valueChanged.connect(self._catch_up)
         self.axis_strip: TimeAxisStrip | None = None
         self._strip_theme: ChartTheme | None = None
         self.readout = ReadoutBox(self)  # over the charts beside the cursor, not in the layout
@@ -239,7 +244,7 @@ class ComparisonView(ChartInput):
         vb = self._plots[0].vb
         if not self._decimated.moved:  # whole runs as first drawn, like the panels built at first
             return
-        if in_view(widget):
+        if data_in_view(widget):
             self._decimated.redraw([i], vb.viewRange()[0], max(int(vb.width()), 200))
         else:
             self._decimated.stale.add(i)
@@ -253,51 +258,6 @@ class ComparisonView(ChartInput):
             self._build_late(min(self._pending))
         if self._pending:
             self._later.start()
-
-    def complete(self) -> None:
-        """Every panel built now (the public lists below are of every panel)."""
-        while self._pending:
-            self._build_late(min(self._pending))
-        self._later.stop()
-
-    @property
-    def waiting(self) -> list[int]:
-        """The panels not built yet (below the fold until the event loop is free)."""
-        return sorted(self._pending)
-
-    def built_plots(self) -> list[pg.PlotItem]:
-        """The panels' plots built so far, in panel order: the top one first."""
-        return [self._plots[i] for i in sorted(self._plots)]
-
-    @property
-    def plots(self) -> list[pg.PlotItem]:
-        self.complete()
-        return self.built_plots()
-
-    @property
-    def widgets(self) -> list[PanelPlot]:
-        self.complete()
-        return [self._widgets[i] for i in sorted(self._widgets)]
-
-    @property
-    def lines(self) -> list[pg.InfiniteLine]:
-        self.complete()
-        return [self._lines[i] for i in sorted(self._lines)]
-
-    @property
-    def curves(self) -> list[Curve]:
-        self.complete()
-        return self._curves
-
-    @property
-    def decimated(self) -> Decimated:
-        self.complete()
-        return self._decimated
-
-    @property
-    def heatmaps(self) -> dict[int, HeatmapPanel]:
-        self.complete()
-        return self._heatmaps
 
     def _whole(self) -> tuple[float, float] | None:
         """Whole runs: every run's extent, of the curves drawn and the panels still to build."""
@@ -317,6 +277,8 @@ class ComparisonView(ChartInput):
             axisItems={"left": ValueAxis(unit)},
             viewBox=OffsetViewBox(self.shift_run, self.mark, enableMenu=False),
         )
+        if i > 0:  # x-linked to the top one: out of view, it follows when scrolled to (`_catch_up`)
+            widget.getPlotItem().vb.shows = partial(data_in_view, widget)
         if panel.height:
             widget.setMinimumHeight(max(MIN_PANEL_PX, panel.height))
         widget.viewport().setAcceptDrops(True)
@@ -328,6 +290,7 @@ class ComparisonView(ChartInput):
         title = heading(panel.title, unit, [r.metric for r in panel.refs]) + run_gap(s, panel, runs)
         fit_title(plot, title, panel, self.theme)
         plot.hideAxis("bottom")  # one time axis, in the strip under the column
+        unlink_hidden(plot)
         # Panning in time leaves value axes and titles unchanged: Qt re-blits them from a pixmap.
         plot.getAxis("left").setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         plot.titleLabel.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
@@ -404,7 +367,7 @@ class ComparisonView(ChartInput):
     def _redecimate(self, vb: pg.ViewBox, x_range: tuple[float, float]) -> None:
         """New x range: each curve of a panel in view gets its points for that view from its
         pyramid; panels scrolled out of view get theirs when they come back (`_catch_up`)."""
-        shown = {i for i in self._plots if in_view(self.slots[i])}
+        shown = {i for i, w in self._widgets.items() if data_in_view(w)}
         self._decimated.show_range(x_range, max(int(vb.width()), 200), shown, len(self.slots))
         for i in shown:  # fit y to the new points now: fitted while painting, it costs a second paint
             self._plots[i].vb.prepareForPaint()
@@ -433,11 +396,14 @@ class ComparisonView(ChartInput):
         missed a zoom or pan are redrawn."""
         for i in [i for i in self._pending if in_view(self.slots[i])]:
             self._build_late(i)
+        for i, w in self._widgets.items():
+            if data_in_view(w):
+                self._plots[i].vb.catch_up()  # the time range it missed while out of view
         stale = self._decimated.stale
         if not stale or not self._plots:
             return
         vb = self._plots[0].vb
-        back = {i for i in stale if i in self._plots and in_view(self.slots[i])}
+        back = {i for i in stale if i in self._widgets and data_in_view(self._widgets[i])}
         stale -= back
         self._decimated.redraw(back, vb.viewRange()[0], max(int(vb.width()), 200))
         for i in back:

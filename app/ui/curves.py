@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pyqtgraph as pg
+from pyqtgraph.Qt import OpenGLHelpers
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QPen
+from PySide6.QtGui import QColor, QPainter, QPen
 
 from benchlens.app.analysis.decimate import PYRAMID, MinMaxPyramid, as_steps, drawn_as_steps
 from benchlens.app.analysis.layout import Panel
@@ -60,6 +61,50 @@ class BareCurve(pg.PlotCurveItem):  # type: ignore[misc]  # pyqtgraph is untyped
             b = (b[0] - pen.widthF() * 0.7072, b[1] + pen.widthF() * 0.7072)
         self._boundsCache[ax] = [(frac, orthoRange), b]
         return b
+
+    def set_points(self, xs: np.ndarray, ys: np.ndarray, connect: str) -> None:
+        """New points for the view (1-D float arrays of one length), as setData(xs, ys, connect=...)
+        sets them, without its argument parsing and checks (18 curves a pan step)."""
+        self.xData, self.yData = xs, ys
+        self.invalidateBounds()
+        self.prepareGeometryChange()
+        self.informViewBoundsChanged()
+        self.path = self.fillPath = self._fillPathList = self._mouseShape = None
+        self._lineSegmentsRendered = False
+        self.opts["connect"] = connect
+        self.update()
+        self.sigPlotChanged.emit(self)
+
+    def paint(self, p: QPainter, opt: object, widget: object) -> None:
+        """pyqtgraph's paint of a plain line (one cosmetic pen, no fill, shadow, steps or
+        composition mode) on the screen, without its checks of the cases it is not: its path
+        drawn with its pen."""
+        o, pen = self.opts, self.opts["pen"]
+        plain = (
+            self._exportOpts is False
+            and o["fillLevel"] is None
+            and o["shadowPen"] is None
+            and o["compositionMode"] is None
+            and not o["stepMode"]
+            and pen is not None
+            and (o["segmentedLineMode"] == "off" or (o["segmentedLineMode"] == "auto" and pen.widthF() <= 1.0))
+            and not isinstance(widget, OpenGLHelpers.GraphicsViewGLWidget)
+        )
+        if not plain:
+            super().paint(p, opt, widget)
+            return
+        if self.xData is None or not len(self.xData) or pen.style() == Qt.PenStyle.NoPen:
+            return
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, bool(o["antialias"]))
+        p.setPen(pen)
+        p.drawPath(self.getPath())
+
+    def viewTransformChanged(self) -> None:
+        """The view moved: the bounding rect (its pixel padding is in view pixels) is worked out
+        anew, not the data bounds (pyqtgraph drops both: a pan went through each curve's points
+        again for every view change, ~65 bounding rects a step of bench/ui_speed.py)."""
+        self._boundingRect = None
+        self.prepareGeometryChange()
 
 
 def ink(ys: np.ndarray) -> float:
@@ -106,7 +151,7 @@ class Decimated:
                 # under a level line the light band needs no more than a bin per 2 pixels: half the points to paint
                 xs, ys = pyramid.view(x0, x1, pixels // 2 if points is not None else pixels)
                 # without gaps, "all": the same line, and pyqtgraph checks no point for the path
-                item.setData(xs, ys, connect="all" if np.isfinite(ys).all() else "finite")
+                item.set_points(xs, ys, "all" if np.isfinite(ys).all() else "finite")
                 if level is not None:
                     show_level(item, level, points)
 
@@ -119,10 +164,10 @@ def show_level(band: pg.PlotCurveItem, level: pg.PlotCurveItem, points: tuple[np
         level.hide()
     else:
         # a line without gaps is joined point to point: pyqtgraph's "finite" path costs more per pan
-        level.setData(*points, connect="all" if np.isfinite(points[1]).all() else "finite")
+        level.set_points(*points, "all" if np.isfinite(points[1]).all() else "finite")
         level.show()
     pen = full if points is None else light
-    if band.opts["pen"] is not pen:
+    if band.opts["pen"] != pen:  # setPen keeps a copy: compared by value, not set again each pan
         band.setPen(pen)
 
 

@@ -6,6 +6,8 @@ whole runs are known before that from what the library says of its series."""
 from __future__ import annotations
 
 import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QAbstractScrollArea, QSizePolicy, QWidget
 
 from benchlens.app.analysis.heatmap import heatmap_ref
@@ -33,6 +35,16 @@ def in_view(widget: QWidget) -> bool:
     """Whether any of the widget (a panel's plot area: its view's viewport) shows in the scrolling column."""
     shown = widget.viewport() if isinstance(widget, QAbstractScrollArea) else widget
     return not shown.visibleRegion().isEmpty()
+
+
+def data_in_view(widget: pg.PlotWidget) -> bool:
+    """Whether any of a built panel's plot area shows in the scrolling column: the rows of its view
+    box, across the panel's width (the curves and marks, clipped to the view box; the value axis
+    beside it, whose labels are clipped to its rows). A panel of which only the title row or the
+    margin under the plot shows has nothing of a pan to draw: its curves catch up when scrolled to."""
+    shown = widget.viewport()
+    rows = widget.mapFromScene(widget.getPlotItem().vb.sceneBoundingRect()).boundingRect()
+    return shown.visibleRegion().intersects(QRect(0, rows.top(), shown.width(), rows.height()))
 
 
 def deferrable(panel: Panel) -> bool:

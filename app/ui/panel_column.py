@@ -9,8 +9,9 @@ from collections.abc import Callable
 import pyqtgraph as pg
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QContextMenuEvent, QMouseEvent, QPalette
-from PySide6.QtWidgets import QFrame, QWidget
+from PySide6.QtWidgets import QFrame, QGraphicsScene, QGraphicsView, QWidget
 
+from benchlens.app.ui.axes import unlink_hidden
 from benchlens.app.ui.theme import LIGHT, ChartTheme
 
 MIN_PLOT_PX = 120  # the shortest plot area that still shows a drop's shape (issue 12: 4 px was useless)
@@ -38,6 +39,7 @@ class PanelPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph is untyped
         self.on_menu = on_menu
         self.on_link = on_link
         self.getPlotItem().setMenuEnabled(False)
+        for_panning(self)
         self.getAxis("left").setWidth(AXIS_WIDTH)
         color_axes(self.getPlotItem(), theme)
         self.setMinimumHeight(MIN_PANEL_PX)
@@ -116,6 +118,7 @@ class TimeAxisStrip(pg.PlotWidget):  # type: ignore[misc]
     ) -> None:
         super().__init__(parent=parent, background=theme.background, axisItems=axis_items or {})
         plot = self.getPlotItem()
+        for_panning(self)
         color_axes(plot, theme)
         plot.setMenuEnabled(False)
         plot.setMouseEnabled(x=False, y=False)
@@ -124,11 +127,22 @@ class TimeAxisStrip(pg.PlotWidget):  # type: ignore[misc]
         left.setWidth(AXIS_WIDTH)
         left.setStyle(showValues=False)
         left.setPen(pg.mkPen(None))
+        unlink_hidden(plot)  # its top and right axes
         plot.vb.setMaximumHeight(0)
         plot.vb.setMinimumHeight(0)
         self.setFixedHeight(48)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+
+def for_panning(view: pg.PlotWidget) -> None:
+    """A view that every pan repaints: its scene keeps no index of where its items are (Qt's BSP
+    tree, by default: every pan gives each curve new points and it was updated for each, to find
+    among a panel's twenty-odd items those to paint), and a repaint covers the one rect around
+    what changed (pyqtgraph's minimal update painted a region of many rects, one per item). What is
+    painted, and in which order, stays the same."""
+    view.scene().setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
+    view.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate)
 
 
 def color_axes(plot: pg.PlotItem, theme: ChartTheme) -> None:
