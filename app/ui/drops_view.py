@@ -108,15 +108,15 @@ class DropsView(QWidget):
             found = self.session.findings(r)
             if found is None or not (found.drops or found.rises):
                 QTreeWidgetItem(run, ["no drops detected", ""]).setDisabled(True)
-            if found is not None and found.dismissed:
-                left = QTreeWidgetItem(run, [f"{found.dismissed} not significant, left out", ""])
-                left.setDisabled(True)
-                left.setToolTip(0, DISMISSED)
             for note in self.session.notes(r):
                 item = QTreeWidgetItem(run, [f"\u270e {note.label}", _when(note.start)])
                 item.setData(0, NOTE, note.id)
             if found is not None:
                 self._findings(run, r, found)
+            if found is not None and found.dismissed:  # under the drops: what was left out, and why
+                left = QTreeWidgetItem(run, [f"{found.dismissed} not significant, left out", ""])
+                left.setDisabled(True)
+                left.setToolTip(0, DISMISSED)
             run.setExpanded(True)
 
     def _findings(self, run: QTreeWidgetItem, r: int, found: Findings) -> None:
