@@ -256,19 +256,26 @@ def test_a_panel_repaints_for_panning_and_the_mouse_still_finds_items(qtbot, db,
         close_window(w)
 
 
+def _four_more_panels(qtbot, w):
+    """Every run compared with four more panels than the default (a column taller than the
+    laptop's screen), built; the column's scroll bar and viewport."""
+    s, chart = w.session, w.chart
+    s.add_runs([r.id for r in s.runs()])
+    qtbot.waitUntil(lambda: not chart.waiting, timeout=5000)
+    s.comparison.panels = s.comparison.panels + s.more_panels()[:4]
+    s.comparison.layout_is_default = False
+    s.comparisonChanged.emit()
+    qtbot.waitUntil(lambda: not chart.waiting, timeout=5000)
+    return chart.column_scroll.verticalScrollBar(), chart.column_scroll.viewport()
+
+
 def test_a_panel_showing_only_its_title_draws_a_pan_once_scrolled_to(qtbot, db, tmp_path) -> None:
     """A panel of which only the title row shows at the bottom of the column (the laptop's fifth)
     gets a pan's time range and points when its plot area is scrolled into view, not with every pan."""
     w = laptop(qtbot, db, tmp_path / "s.ini")
     try:
-        s, chart = w.session, w.chart
-        s.add_runs([r.id for r in s.runs()])
-        qtbot.waitUntil(lambda: not chart.waiting, timeout=5000)
-        s.comparison.panels = s.comparison.panels + s.more_panels()[:4]
-        s.comparison.layout_is_default = False
-        s.comparisonChanged.emit()
-        qtbot.waitUntil(lambda: not chart.waiting, timeout=5000)
-        bar, port = chart.column_scroll.verticalScrollBar(), chart.column_scroll.viewport()
+        chart = w.chart
+        bar, port = _four_more_panels(qtbot, w)
 
         def title_only(i: int) -> int:  # the scroll that shows panel i's title row at the bottom, not its plot area
             top = chart.slots[i].getPlotItem().vb.sceneBoundingRect().top()  # the rows above its plot area
@@ -325,14 +332,8 @@ def test_a_panel_moved_into_view_by_the_column_above_it_catches_up(qtbot, db, tm
     no scroll: it gets the time range and points of the pan it missed."""
     w = laptop(qtbot, db, tmp_path / "s.ini")
     try:
-        s, chart = w.session, w.chart
-        s.add_runs([r.id for r in s.runs()])
-        qtbot.waitUntil(lambda: not chart.waiting, timeout=5000)
-        s.comparison.panels = s.comparison.panels + s.more_panels()[:4]
-        s.comparison.layout_is_default = False
-        s.comparisonChanged.emit()
-        qtbot.waitUntil(lambda: not chart.waiting, timeout=5000)
-        bar, port = chart.column_scroll.verticalScrollBar(), chart.column_scroll.viewport()
+        chart = w.chart
+        bar, port = _four_more_panels(qtbot, w)
         k = next(i for i in range(2, len(chart.slots)) if not data_in_view(chart.slots[i]))
         panel, above = chart.slots[k], chart.slots[k - 1]
         title = int(panel.getPlotItem().vb.sceneBoundingRect().top())  # the rows above its plot area
