@@ -31,7 +31,7 @@ from detection_calibration import noisy
 
 from benchlens.app.analysis.level_test import maximum
 
-SIZES = (8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 300)
+SIZES = (8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 300, 450, 600)
 ALPHAS = (1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
 PHIS = (0.0, 0.3, 0.5, 0.7, 0.9)
 CVS = (0.3, 1.0)

@@ -18,8 +18,8 @@ long as half the run, or one that lasts to the end of the benchmark, stays below
    moved to where the raw series crosses the level, its depth is never negative. A stretch that
    only covers the benchmark's last seconds is its own ramp-down, not a drop.
 
-6. A series long enough to measure its noise apart from its drops (TESTABLE samples, 5 minutes at
-   1 s) keeps only the drops that are significant (issue #23): each candidate's mean against the
+6. A series long enough to measure its noise apart from its drops (TESTABLE samples, 10 minutes
+   at 1 s) keeps only the drops that are significant (issue #23): each candidate's mean against the
    means just before and after it, in standard errors of the noise of the rest of the series
    (a variogram, app/analysis/shifts.py), above a multiscale penalty set for at most one false
    drop per 10,000 s on noise alone, and at least `floor` below; the scan of shifts.py adds the
@@ -164,8 +164,9 @@ DETECT = DetectParams()
 # samples after the warm-up from which a series' noise can be measured apart from its drops, and
 # every finding must be significant (shifts.significance); a shorter series' candidates are tested
 # by level_test (bench/detection_calibration.md: below this the noise of a run and its drops cannot
-# be told apart, 23-160 samples of the recorded and DBPA runs)
-TESTABLE = 300
+# be told apart, 23-160 samples of the recorded and DBPA runs; at 300-600 samples the variogram's
+# test gave 1-2.5 false drops per 10,000 s, level_test, calibrated up to 600, none)
+TESTABLE = 600
 NOT_TESTED = (
     "not significant on its own (too few samples to tell it from the series' noise: "
     "app/analysis/level_test.py); kept because another series confirms it (its latency rose "

@@ -1,8 +1,8 @@
 """Critical values of app/analysis/level_test.py, made by `python bench/level_test_calibration.py`
 (CRITICAL) and `python bench/level_test_calibration.py --log` (CRITICAL_LOG) at their default seed
-on 2026-11-27: n -> ((alpha, the (1 - alpha) quantile of the largest T over every interval of a
-noise of n samples, the worst of the calibration's noises), ...). Data only: run the script again
-to check or remake it."""
+on 2026-11-27 (the rows of 450 and 600 samples by a run of their own, `--sizes 450 600`): n ->
+((alpha, the (1 - alpha) quantile of the largest T over every interval of a noise of n samples, the
+worst of the calibration's noises), ...). Data only: run the script again to check or remake it."""
 
 CRITICAL: dict[int, tuple[tuple[float, float], ...]] = {
     8: (
@@ -103,6 +103,8 @@ CRITICAL: dict[int, tuple[tuple[float, float], ...]] = {
     128: ((0.005, 8.47), (0.01, 7.73), (0.02, 6.81), (0.05, 5.71), (0.1, 4.86), (0.2, 3.91), (0.5, 2.93)),
     192: ((0.005, 7.68), (0.01, 7.04), (0.02, 6.06), (0.05, 4.93), (0.1, 4.26), (0.2, 3.61), (0.5, 3.07)),
     300: ((0.005, 6.26), (0.01, 5.87), (0.02, 5.13), (0.05, 4.53), (0.1, 3.98), (0.2, 3.57), (0.5, 3.20)),
+    450: ((0.005, 5.78), (0.01, 5.23), (0.02, 4.70), (0.05, 4.24), (0.1, 3.89), (0.2, 3.68), (0.5, 3.32)),
+    600: ((0.005, 5.29), (0.01, 4.84), (0.02, 4.54), (0.05, 4.17), (0.1, 3.98), (0.2, 3.77), (0.5, 3.41)),
 }
 CRITICAL_LOG: dict[int, tuple[tuple[float, float], ...]] = {
     8: (
@@ -203,4 +205,6 @@ CRITICAL_LOG: dict[int, tuple[tuple[float, float], ...]] = {
     128: ((0.005, 8.68), (0.01, 7.96), (0.02, 6.85), (0.05, 6.00), (0.1, 5.13), (0.2, 4.27), (0.5, 3.02)),
     192: ((0.005, 8.14), (0.01, 7.20), (0.02, 6.53), (0.05, 5.63), (0.1, 4.84), (0.2, 4.13), (0.5, 3.16)),
     300: ((0.005, 6.78), (0.01, 6.28), (0.02, 5.78), (0.05, 5.12), (0.1, 4.59), (0.2, 4.03), (0.5, 3.29)),
+    450: ((0.005, 6.47), (0.01, 6.11), (0.02, 5.68), (0.05, 5.07), (0.1, 4.53), (0.2, 4.05), (0.5, 3.43)),
+    600: ((0.005, 6.15), (0.01, 5.87), (0.02, 5.53), (0.05, 4.93), (0.1, 4.51), (0.2, 4.03), (0.5, 3.51)),
 }
