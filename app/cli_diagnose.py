@@ -83,7 +83,7 @@ def cmd_drops(lib: Library, args: argparse.Namespace) -> int:
     if found.dismissed:
         print(
             f"{found.dismissed} dip(s) or rise(s) left out: not significant on their own (too few samples "
-            "to tell them from the noise) and no other series proves a cause"
+            "to tell them from the noise) and no other series confirms them (--sensitivity high allows more)"
         )
     return 0
 

@@ -99,7 +99,7 @@ class Findings:
     stability: Stability | None = None
     steady: tuple[float, float] = (float("nan"), float("nan"))  # epochs of the steady part
     # candidates left out: the thresholds found them, their short series does not tell them from
-    # its noise, and no other series proves a cause (Drop.tested)
+    # its noise, and no other series confirms them (Drop.tested, _explained)
     dismissed: int = 0
 
     def singles(self) -> list[RunDrop]:

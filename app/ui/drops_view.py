@@ -45,7 +45,7 @@ def _when(t: float) -> str:
 DISMISSED = (
     "Dips or rises the thresholds found that the run's own noise could explain (the series is too\n"
     "short to tell them from it) and that no other series confirms. A higher drop sensitivity\n"
-    "shows them."
+    "(more false findings allowed) may show them."
 )
 
 
