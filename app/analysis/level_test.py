@@ -16,12 +16,13 @@ maximum of T over every interval of at least two samples, on simulated noise of 
 calibration covers (AR(1) phi 0-0.9, Poisson counts of mean 1 and 5), the worst of them: a
 candidate picked by any detector is tested as if the data had picked it (the maximum), whatever
 the noise. alpha is the series' share of the horizon (n x step / 10,000 s): at most one false
-drop per 10,000 s. bench/level_test_calibration.py made CRITICAL (the table below) and prints it
+drop per 10,000 s. bench/level_test_calibration.py made CRITICAL (level_test_table.py) and prints it
 again; tests/analysis/test_level_test.py checks a few entries against a fresh simulation.
 
-What it costs: on the recorded corpus (60-160 samples) drops of 40-100 % in runs whose noise is
-5-15 % pass it; shallow or short ones in a noisy run do not, and drops.py then keeps them only
-when a second series proves their cause (run_drops).
+What it costs: of the 39 drops kept on the recorded corpus's disturbed runs (60-160 samples), 18
+pass it (complete stalls, long drops: a global read lock, a table lock, a CPU hog to the end); the
+other 21 are kept because another series confirms them (run_drops: the latency rose significantly,
+or a cause is proven). bench/detection_calibration.md has the power on synthetic short series.
 """
 
 from __future__ import annotations
