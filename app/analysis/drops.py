@@ -571,21 +571,15 @@ def _short_tested(
     """The candidates of a short series, each marked `tested` when level_test finds it below the
     rest of the steady part beyond chance (at the sensitivity's false-alarm rate); the others stay
     candidates, for run_drops to keep only when a second series proves their cause."""
-    ok = np.isfinite(v)
-    ok[:warm] = False
-    x = v[ok]
-    # a sample's place among the finite steady samples
-    place = np.cumsum(ok) - 1
-    out = []
-    for d in found:
-        a = int(np.searchsorted(t, d.start + step / 2))
-        b = int(np.searchsorted(t, d.end, "right")) - 1
-        inside = np.flatnonzero(ok[a : b + 1])
-        tested = len(inside) > 0 and level_test.significant(
-            x, int(place[a + inside[0]]), int(place[a + inside[-1]]), step, sens.alarms
-        )
-        out.append(replace(d, tested=bool(tested)))
+    use = np.isfinite(v)
+    use[:warm] = False
+    out = [replace(d, tested=level_test.significant(v, use, *_indices(t, d, step), step, sens.alarms)) for d in found]
     return sorted(out, key=lambda d: d.start)
+
+
+def _indices(t: np.ndarray, d: Drop, step: float) -> tuple[int, int]:
+    """The first and last sample of a drop (its start is the interval before its first sample)."""
+    return int(np.searchsorted(t, d.start + step / 2)), int(np.searchsorted(t, d.end, "right")) - 1
 
 
 def _significant(
@@ -595,7 +589,7 @@ def _significant(
     on the interval, the noise measured without it and without the other candidates), and the
     scan's own dips where no candidate was: a long shallow drop the thresholds above miss."""
     p = scan_params(sens, step)
-    spans = [(int(np.searchsorted(t, d.start + step / 2)), int(np.searchsorted(t, d.end, "right")) - 1) for d in found]
+    spans = [_indices(t, d, step) for d in found]
     # the largest first; the noise of each is measured without the drops kept before it (not
     # without every candidate: on noise alone the candidates are the noise's own low stretches,
     # and leaving them all out made the rest look calm)

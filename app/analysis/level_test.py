@@ -128,10 +128,18 @@ def critical(n: int, alpha: float, log: bool = False) -> float:
     return (1 - w) * at(lo) + w * at(hi)
 
 
-def significant(x: np.ndarray, a: int, b: int, step: float, scale: float = 1.0, log: bool = False) -> bool:
+def significant(
+    x: np.ndarray, use: np.ndarray, a: int, b: int, step: float, scale: float = 1.0, log: bool = False
+) -> bool:
     """Whether x[a .. b] is below the rest of x beyond chance at one false drop per 10,000 s
-    (`scale` times that: a sensitivity's choice). x: the finite samples of the steady part;
-    `log`: x is -log of a latency (its own table)."""
-    n = len(x)
-    t = float(statistic(x, np.array([a]), np.array([b]))[0])
+    (`scale` times that: a sensitivity's choice), the series tested being the samples `use` marks
+    (finite ones; not a warm-up, not a latency of 0); `log`: x is -log of a latency (its own
+    table). False when no sample of a .. b is used."""
+    inside = np.flatnonzero(use[a : b + 1])
+    if not len(inside):
+        return False
+    place = np.cumsum(use) - 1  # a used sample's index among the used ones
+    kept = x[use]
+    n = len(kept)
+    t = float(statistic(kept, place[a + inside[:1]], place[a + inside[-1:]])[0])
     return t >= critical(n, min(0.5, scale * n * step / HORIZON_S), log)

@@ -102,13 +102,8 @@ def _short_significant(v: np.ndarray, a: int, b: int, step: float) -> bool:
     """A short series' rise tested as its drops are (level_test), on the negated logarithm of its
     positive latencies (a rise is a ratio), at the critical values simulated for that reading."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        ok = np.isfinite(v) & (v > 0)
-    inside = np.flatnonzero(ok[a : b + 1])
-    if not len(inside):
-        return False
-    place = np.cumsum(ok) - 1
-    x = -np.log(v[ok])
-    return level_test.significant(x, int(place[a + inside[0]]), int(place[a + inside[-1]]), step, log=True)
+        x = -np.log(v)
+    return level_test.significant(x, np.isfinite(x), a, b, step, log=True)
 
 
 def _rise(t: np.ndarray, v: np.ndarray, a: int, b: int, ref: float, step: float, tested: bool = True) -> Drop:
