@@ -9,6 +9,10 @@ coefficient of variation of 0.3 (Gaussian: T does not depend on the level or the
 mean 1 and 5: a throughput falling below the rest of its run. Per series length n, `draws(n)`
 series of each; a quantile is kept only where at least MIN_EXCEEDING draws are above it (the
 smallest alphas need the most draws: the short series).
+`--capped`: the tables of CRITICAL_CAPPED instead: the same statistic on noises of lag-1 correlation
+up to each cap of CAPS (a series sampled every 2, 5, 10 or 30 s of noise correlated at 0.9 from
+one second to the next: level_test.sample_phi), half the draws (the alphas of such a series are
+twice as large at least), the worst over the noises of phi up to the cap and the counts.
 `--log`: the same noises read as latencies, the test on -log(x) of their positive samples (a rise
 is a ratio; latency rises are tested so: CRITICAL_LOG). Prints CRITICAL as a Python literal for
 app/analysis/level_test_table.py (the table there is this script's output at the default seed) and, per n, which
@@ -37,6 +41,12 @@ PHIS = (0.0, 0.3, 0.5, 0.7, 0.9)
 CVS = (0.3, 1.0)
 COUNTS = (1.0, 5.0)
 MIN_EXCEEDING = 10
+# the lag-1 correlations of 30-, 10-, 5- and 2-s means of an AR(1) noise of phi 0.9 a second
+# (level_test.sample_phi): the caps of CRITICAL_CAPPED, and the noises' phis under them
+CAPS = (0.208, 0.525, 0.709, 0.855)
+CAPPED_PHIS = (0.0, 0.208, 0.3, 0.525, 0.709, 0.855)
+# of draws(n): a series of 2-s samples has alphas twice those of 1-s samples at least
+CAPPED_DRAWS = 0.5
 
 
 def draws(n: int, scale: float = 1.0) -> int:
@@ -54,9 +64,9 @@ def maxima(rows: np.ndarray) -> np.ndarray:
     return np.concatenate([np.atleast_1d(maximum(rows[i : i + k])) for i in range(0, len(rows), k)])
 
 
-def noises(rng: np.random.Generator, n: int, k: int) -> dict[str, np.ndarray]:
+def noises(rng: np.random.Generator, n: int, k: int, phis: tuple[float, ...] = PHIS) -> dict[str, np.ndarray]:
     """The noises, k series each (rows)."""
-    out = {f"AR(1) phi={phi} cv={cv}": noisy(rng, n, phi, cv, draws=k) for phi in PHIS for cv in CVS}
+    out = {f"AR(1) phi={phi} cv={cv}": noisy(rng, n, phi, cv, draws=k) for phi in phis for cv in CVS}
     out.update({f"Poisson mean={m}": rng.poisson(m, (k, n)).astype(float) for m in COUNTS})
     return out
 
@@ -91,13 +101,56 @@ def quantiles(n: int, seed: int, scale: float, log: bool = False) -> list[tuple[
     return out
 
 
+def _phi(name: str) -> float:
+    return float(name.split("phi=")[1].split()[0]) if "phi=" in name else 0.0
+
+
+def capped(n: int, seed: int, scale: float) -> dict[float, list[tuple[float, float]]]:
+    """Per cap of CAPS: (alpha, critical T) for the alphas the draws can measure, the worst over
+    the noises of phi up to the cap and the counts."""
+    k = draws(n, scale * CAPPED_DRAWS)
+    rng = np.random.default_rng([seed, n, 5])
+    by_noise = {name: maxima(rows) for name, rows in noises(rng, n, k, CAPPED_PHIS).items()}
+    out: dict[float, list[tuple[float, float]]] = {}
+    for cap in CAPS:
+        rows = []
+        for alpha in ALPHAS:
+            if alpha * k < MIN_EXCEEDING:
+                continue
+            q = max(
+                float(np.quantile(v[np.isfinite(v)], 1.0 - alpha)) for name, v in by_noise.items() if _phi(name) <= cap
+            )
+            rows.append((alpha, q))
+        out[cap] = rows
+    return out
+
+
+def print_capped(sizes: list[int], seed: int, scale: float) -> None:
+    tables = {}
+    for n in sizes:
+        tables[n] = capped(n, seed, scale)
+        print(f"# n={n}: {draws(n, scale * CAPPED_DRAWS)} draws a noise", flush=True)
+    print("CRITICAL_CAPPED: dict[float, dict[int, tuple[tuple[float, float], ...]]] = {")
+    for cap in CAPS:
+        print(f"    {cap}: {{")
+        for n in sizes:
+            cells = ", ".join(f"({a:g}, {math.ceil(c * 100) / 100:.2f})" for a, c in tables[n][cap])
+            print(f"        {n}: ({cells}),")
+        print("    },")
+    print("}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--sizes", type=int, nargs="*", default=list(SIZES))
     ap.add_argument("--log", action="store_true", help="the table for latency rises (CRITICAL_LOG)")
+    ap.add_argument("--capped", action="store_true", help="the tables of less correlated noises (CRITICAL_CAPPED)")
     args = ap.parse_args(argv)
+    if args.capped:
+        print_capped(args.sizes, args.seed, args.scale)
+        return 0
     table = {}
     for n in args.sizes:
         rows = quantiles(n, args.seed, args.scale, args.log)
