@@ -28,7 +28,7 @@ long as half the run, or one that lasts to the end of the benchmark, stays below
    s) cannot have its noise measured apart from its drops: each candidate of 1-5 is tested
    against the rest of its steady part at critical values simulated for every noise the
    calibration covers (app/analysis/level_test.py), and one that fails is marked untested, for
-   run_drops to keep only when another series proves its cause.
+   run_drops to keep only when another series confirms it (app/analysis/confirm.py).
 
 Upward excursions are never drops. Step loads are cut into steps first (`segments`), each with its
 own steady state. Latency rises (`rises`) are found the same way, upwards: a latency at `factor`
@@ -169,12 +169,14 @@ DETECT = DetectParams()
 TESTABLE = 600
 NOT_TESTED = (
     "not significant on its own (too few samples to tell it from the series' noise: "
-    "app/analysis/level_test.py); kept because another series confirms it (its latency rose "
-    "significantly, or a cause is proven)"
+    "app/analysis/level_test.py); kept because another series confirms it: its latency rose "
+    "significantly, or its cause's series moved over it beyond chance (app/analysis/confirm.py)"
 )
 # a candidate shorter than 1 / SHARED_NOISE of a long series is tested against the whole series'
 # noise, measured once (leaving each out changes it by less than its own estimate's spread)
 SHARED_NOISE = 50
+# robust sigmas above its median where a short series' upward excursion is cut before its test
+CAP_SIGMAS = 4.0
 # seconds: the shortest drop the scan looks for beside the candidates
 SCAN_MIN_S = 8.0
 
@@ -192,6 +194,10 @@ class Drop:
     # more, level_test.py on a shorter one); False: the thresholds found it but its series alone
     # does not tell it from noise (run_drops keeps it only when another series proves its cause)
     tested: bool = True
+    # of one not tested: the false-alarm probability at which its cause's key series must confirm
+    # it over the same interval (app/analysis/confirm.py), 0 when its own series does not even put
+    # it above chance at even odds (then only a significant latency rise keeps it)
+    confirm_alpha: float = 0.0
 
     @property
     def duration(self) -> float:
@@ -561,20 +567,74 @@ def _detect_one(t: np.ndarray, v: np.ndarray, sens: Sensitivity, params: DetectP
     )
     found += [d for d in longer if not any(d.start < f.end and d.end > f.start for f in found)]
     if len(v) < TESTABLE:
-        return _short_tested(t, v, found, sens, st.warm, step), st.warm
+        return _short_tested(t, v, found, sens, st, step), st.warm
     return _significant(t, v, found, sens, st.warm, step, w), st.warm
 
 
 def _short_tested(
-    t: np.ndarray, v: np.ndarray, found: list[Drop], sens: Sensitivity, warm: int, step: float
+    t: np.ndarray, v: np.ndarray, found: list[Drop], sens: Sensitivity, st: Steady, step: float
 ) -> list[Drop]:
     """The candidates of a short series, each marked `tested` when level_test finds it below the
     rest of the steady part beyond chance (at the sensitivity's false-alarm rate); the others stay
-    candidates, for run_drops to keep only when a second series proves their cause."""
+    candidates, with the alpha at which a second series may confirm them (level_test.judged), for
+    run_drops to keep only when one does. The steady part ends before the benchmark's ramp-down."""
     use = np.isfinite(v)
-    use[:warm] = False
-    out = [replace(d, tested=level_test.significant(v, use, *_indices(t, d, step), step, sens.alarms)) for d in found]
+    use[: st.warm] = False
+    use[_ramp_down(t, v, st.base, sens, step) :] = False
+    v = _capped(v, use)
+    n = int(use.sum())
+    even = level_test.critical(n, level_test.PLAUSIBLE, step=step)
+    candidates = []
+    for d in found:
+        span = _indices(t, d, step)
+        candidates.append((level_test.strength(v, use, *span)[0], span))
+    # the series' own strongest stretch (the two-level fit's best over every interval, which the
+    # critical values are the maximum of), when above chance at even odds and material, in place
+    # of the candidates it meets when none of them is: a long drop the thresholds cut in pieces
+    best = level_test.strongest(v, use)
+    if best is not None and _drop(t, v, st.base, *best, step).depth >= sens.floor:
+        strength = level_test.strength(v, use, *best)[0]
+        meets = [c for c in candidates if c[1][0] <= best[1] and c[1][1] >= best[0]]
+        if strength >= even and all(c[0] < even for c in meets):
+            candidates = [c for c in candidates if c not in meets] + [(strength, best)]
+    # two candidates on one stretch are one drop: the stronger kept
+    spans: list[tuple[int, int]] = []
+    for _, (a, b) in sorted(candidates, key=lambda c: -c[0]):
+        if not any(a <= y and b >= x for x, y in spans):
+            spans.append((a, b))
+    said = level_test.judged(v, use, spans, step, sens.alarms)
+    out = [
+        replace(_drop(t, v, st.base, a, b, step), tested=ok, confirm_alpha=second)
+        for (a, b), (ok, second) in zip(spans, said, strict=True)
+    ]
     return sorted(out, key=lambda d: d.start)
+
+
+def _capped(v: np.ndarray, use: np.ndarray) -> np.ndarray:
+    """v with its upward excursions beyond CAP_SIGMAS robust sigmas of its used samples cut there:
+    the catch-up burst after a stall (14 -> 359 tps the second a read lock is released) is no
+    noise of the level a drop is tested against, and upward excursions are never drops. Under
+    normal noise it cuts 3 samples in 100,000."""
+    x = v[use]
+    if not len(x):
+        return v
+    med = float(np.median(x))
+    top = med + CAP_SIGMAS * MAD_TO_SIGMA * float(np.median(np.abs(x - med)))
+    return np.where(v > top, top, v) if top > med else v
+
+
+def _ramp_down(
+    t: np.ndarray, v: np.ndarray, base: np.ndarray, sens: Sensitivity, step: float, params: DetectParams = DETECT
+) -> int:
+    """Where the benchmark's own ramp-down starts (len(v) when it has none): its last samples below
+    (1 - depth) of the baseline, for ramp_down_s at most (threads finishing: a dool capture's
+    last reports at 0). No drop, and no part of the series a drop is tested against."""
+    with np.errstate(invalid="ignore"):
+        low = ~(v >= (1.0 - sens.depth) * base)
+    k = len(v)
+    while k > 0 and low[k - 1]:
+        k -= 1
+    return k if k < len(v) and float(t[-1] - t[k] + step) <= params.ramp_down_s else len(v)
 
 
 def _indices(t: np.ndarray, d: Drop, step: float) -> tuple[int, int]:

@@ -139,7 +139,7 @@ def _weighted(v: np.ndarray, idx: np.ndarray, w: np.ndarray) -> tuple[float, flo
     return float(np.sum(w[ok] * x[ok]) / n), n
 
 
-def _reference_index(t: np.ndarray, ref: Reference, most: int = 0, step: float = 0.0) -> np.ndarray:
+def reference_index(t: np.ndarray, ref: Reference, most: int = 0, step: float = 0.0) -> np.ndarray:
     """The samples whose interval lies within the reference span and outside every excluded one;
     at most `most` of them (0: all), evenly spread over the span."""
     a, b = int(np.searchsorted(t, ref.lo, "left")), int(np.searchsorted(t, ref.hi, "right"))
@@ -158,7 +158,7 @@ def reference_values(v: np.ndarray, t: np.ndarray, ref: Reference, most: int = 0
     """The finite values of the samples whose interval lies within the reference span and outside
     every excluded one; at most `most` of them (0: all), evenly spread over the span (the steady
     state of a day at 1 s is as well known from 2,048 of its seconds)."""
-    x = v[_reference_index(t, ref, most, step)]
+    x = v[reference_index(t, ref, most, step)]
     return x[np.isfinite(x)]
 
 
@@ -185,7 +185,7 @@ class _Axes:
             if ax.t is t or (len(ax.t) == len(t) and np.array_equal(ax.t, t)):
                 return ax
         step = _step(t)
-        idx = _reference_index(t, self.ref, self.params.max_reference, step)
+        idx = reference_index(t, self.ref, self.params.max_reference, step)
         ax = _Axis(t, idx, _window_weights(t, self.span.start, self.span.end, step))
         self.seen.append(ax)
         return ax

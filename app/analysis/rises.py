@@ -86,30 +86,43 @@ def _rises_one(t: np.ndarray, v: np.ndarray, params: RiseParams, detect_params: 
             edges.append([a, b])
     out = []
     test = _Test(t, v, params, step) if len(v) >= TESTABLE else None
+    kept = []
     for a, b in edges:
         if test is not None and not test.significant(a, b):
             continue
         ref = float(np.nanmedian(base[a : b + 1]))
-        if not ref > 0:  # widened onto a steady level of 0 (a count with zeros): no ratio to state
-            continue
-        out.append(_rise(t, v, a, b, ref, step, tested=test is not None or _short_significant(v, a, b, step)))
+        if ref > 0:  # else widened onto a steady level of 0 (a count with zeros): no ratio to state
+            kept.append((a, b, ref))
+    said = [(True, 0.0)] * len(kept) if test is not None else _short_judged(v, [(a, b) for a, b, _ in kept], step)
+    for (a, b, ref), (ok, second) in zip(kept, said, strict=True):
+        out.append(_rise(t, v, a, b, ref, step, tested=ok, confirm_alpha=second))
     if test is not None:
         out += [_rise(t, v, a, b, ref, step) for a, b, ref in test.scanned()]
     return sorted(out, key=lambda d: d.start)
 
 
-def _short_significant(v: np.ndarray, a: int, b: int, step: float) -> bool:
-    """A short series' rise tested as its drops are (level_test), on the negated logarithm of its
-    positive latencies (a rise is a ratio), at the critical values simulated for that reading."""
+def _short_judged(v: np.ndarray, spans: list[tuple[int, int]], step: float) -> list[tuple[bool, float]]:
+    """A short series' rises tested as its drops are (level_test.judged), on the negated logarithm
+    of its positive latencies (a rise is a ratio), at the critical values simulated for that
+    reading."""
     with np.errstate(divide="ignore", invalid="ignore"):
         x = -np.log(v)
-    return level_test.significant(x, np.isfinite(x), a, b, step, log=True)
+    return level_test.judged(x, np.isfinite(x), spans, step, log=True)
 
 
-def _rise(t: np.ndarray, v: np.ndarray, a: int, b: int, ref: float, step: float, tested: bool = True) -> Drop:
+def _rise(
+    t: np.ndarray,
+    v: np.ndarray,
+    a: int,
+    b: int,
+    ref: float,
+    step: float,
+    tested: bool = True,
+    confirm_alpha: float = 0.0,
+) -> Drop:
     ratio = float(np.nanmedian(v[a : b + 1])) / ref - 1.0
     top = float(np.nanmax(v[a : b + 1]))
-    return Drop(float(t[a] - step), float(t[b]), max(0.0, ratio), ref, top, 0.0, "latency", tested)
+    return Drop(float(t[a] - step), float(t[b]), max(0.0, ratio), ref, top, 0.0, "latency", tested, confirm_alpha)
 
 
 class _Test:

@@ -9,12 +9,15 @@ Reads runs through app.model.RunData; no Qt, no library."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 import numpy as np
 
+from benchlens.app.analysis.causes import Finding
+from benchlens.app.analysis.confirm import key_confirms
 from benchlens.app.analysis.drops import Drop, detection, steady_span
 from benchlens.app.analysis.evidence import Change
 from benchlens.app.analysis.explain import Reference, classes, explain, verdict
@@ -188,7 +191,7 @@ def _explained(
     """Each drop or rise explained by the run's other series. A candidate its own series does not
     prove (a short series' test failed it: Drop.tested) is kept only when another series says it
     happened: its latency rose significantly over it (`confirmed`), or the explanation proves a
-    cause."""
+    cause whose key series moved over it beyond chance (_cause_confirms)."""
     sure = {id(d) for d in confirmed}
     others = [r for r in data.available(run_id) if r.format != ref.format]
     load = partial(data.data, run_id)
@@ -200,11 +203,25 @@ def _explained(
         reference = Reference(steady.lo, steady.hi, steady.exclude, 1.0 - d.depth if d.kind == "drop" else 1.0)
         changes = explain(d, others, load, max(top, 1), reference=reference)
         proven = finding(changes)
-        if proven is None and not d.tested and id(d) not in sure:
+        if not d.tested and id(d) not in sure and not _cause_confirms(proven, d, load, steady):
             continue
         cause = cause_window(proven, d, load) if proven is not None else None
         out.append(RunDrop(ref, d, changes if top > 0 else [], cause))
     return out
+
+
+def _cause_confirms(proven: Finding | None, d: Drop, load: Callable[[SeriesRef], Any], steady: Reference) -> bool:
+    """Whether a candidate its own series does not prove is confirmed by its cause: the cause's key
+    series moved its way over the candidate's interval at the candidate's confirm_alpha
+    (app/analysis/confirm.py: both tests together at the series' own false-alarm rate). A cause
+    shown by no one series (row lock time counted when waits end) confirms nothing."""
+    if proven is None or proven.key is None or d.confirm_alpha <= 0:
+        return False
+    got = load(proven.key.ref)
+    if got is None:
+        return False
+    up = proven.key.during > proven.key.before
+    return key_confirms(got[0], got[1], (d.start, d.end), steady, d.confirm_alpha, up)
 
 
 def run_drops(

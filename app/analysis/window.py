@@ -63,7 +63,10 @@ def explain_window(
     series = data.data(run_id, ref_series) if ref_series is not None else None
     if series is not None:
         t, v = np.asarray(series[0], np.float64), np.asarray(series[1], np.float64)
-        reference = steady_reference(t, v, [*detect(t, v), Drop(start, end, 0.0, 0.0, 0.0, 0.0)])
+        # the drops the throughput proves are no steady state; a candidate it does not prove is
+        # its noise, as far as the reference of a window chosen by the reader goes
+        proven = [d for d in detect(t, v) if d.tested]
+        reference = steady_reference(t, v, [*proven, Drop(start, end, 0.0, 0.0, 0.0, 0.0)])
         if not len(reference_values(v, t, reference)):
             # the steady state is all inside the window (the throughput only began in it: a lock
             # wait that blocked a workload arriving in it, DBPA's lock_waits): the rest of the run

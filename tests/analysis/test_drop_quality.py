@@ -79,11 +79,32 @@ NOT_FOUND_YET: dict[str, str] = {
     "disk-writers-end-bursty": "the throughput came back to ~80 % of its level at 66 s while the writers ran to "
     "the end (-19 %, within the bursty run's noise): detected 40-65 s against 40-93.4 s",
 }
-DROPS_ON_QUIET_YET: dict[str, str] = {
-    "quiet-churn-2": "nothing injected, but the workload's own deadlock storm (deadlocks 529 -> 897 /s, err/s x4) "
-    "cut it by 65 % for 11 s: a real drop, verdict 'a deadlock storm', that the truth does not name",
+# the flushing run recorded under foreign CPU load (2026-11-26): 0 tps but for two bursts during
+# the throttle, and 0-3,000 tps swings with stalls before it (5 s, 12-13 s); its own test gives
+# T 2.8 against 10.2, and the checkpoint age sat at the sync point before the throttle too, so the
+# cause's series shows no change of its own to confirm it (app/analysis/confirm.py, issue 23,
+# session 12). Kept before by the cause's rule alone, whose false-alarm rate was not known
+FLUSHING_UNPROVEN = (
+    "a noisy run (stalls before the throttle): its own test T 2.8 against 10.2, and the checkpoint age at the "
+    "sync point before the throttle too, so nothing confirms the drop at one false drop per 10,000 s"
+)
+NOT_FOUND_YET["flushing-short-writes"] = FLUSHING_UNPROVEN
+DROPS_ON_QUIET_YET: dict[str, str] = {}
+# a drop that its own series does not prove stands on its cause's series (app/analysis/confirm.py);
+# on these two that series' own test is just short of the run's false-alarm rate
+PURGE_UNPROVEN = (
+    "the drop (40-52 s) is not significant on its own and the history list, a ramp up and down rather than a "
+    "level, reads T 11.9 against 12.1 over the run's 31 snapshots left: left out at the default sensitivity"
+)
+DUMP_UNPROVEN = (
+    "the statements fell -27 % for the dump's first 14 s (T 1.7 on their own) and bytes sent read T 8.45 against "
+    "8.45: left out at the default sensitivity (found at high: tests/analysis/test_server_columns.py)"
+)
+CLASS_NOT_YET_FIRST: dict[str, str] = {
+    "flushing-short-writes": FLUSHING_UNPROVEN,
+    "purge-lag-short-churn": PURGE_UNPROVEN,
+    "dool-dump-long-smooth": DUMP_UNPROVEN,
 }
-CLASS_NOT_YET_FIRST: dict[str, str] = {}
 
 
 def xfail(run: str, known: dict[str, str]) -> object:
@@ -160,11 +181,15 @@ def test_a_workload_spike_is_a_latency_rise(scored: dict[str, Any]) -> None:
     ("run", "said"),
     [
         # the throughput follows the read view ~10 s late at both ends: the history list's growth
-        ("purge-lag-short-churn", "purge lag; history list growing from "),
+        pytest.param(
+            "purge-lag-short-churn",
+            "purge lag; history list growing from ",
+            marks=pytest.mark.xfail(reason=PURGE_UNPROVEN, strict=True),
+        ),
         # the writers ran to the end, the throughput came back part of the way: the device's writes
         ("disk-writers-end-bursty", "another writer on the disk; the cause lasted from the drop's start to "),
         # the checkpoint age at the sync point: the drop's own edges say it, the verdict does not repeat them
-        ("flushing-short-writes", ""),
+        pytest.param("flushing-short-writes", "", marks=pytest.mark.xfail(reason=FLUSHING_UNPROVEN, strict=True)),
     ],
 )
 def test_the_cause_window_is_the_disturbances(scored: dict[str, Any], run: str, said: str) -> None:

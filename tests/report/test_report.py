@@ -67,7 +67,7 @@ def test_the_page_says_what_drops_and_diff_say(demo_page: str, report_db: Path) 
                 if rd.cause is not None and worth_saying(rd.cause, rd.drop):
                     assert esc(rd.cause.what) in drops
                 said += 1
-        assert said >= 2  # the demo runs have drops: the test reads real verdicts
+        assert said >= 1  # the demo's disk stall: the test reads a real verdict
         result = diff_runs(data, ids[0], ids[1])
     versus = section(demo_page, "versus-1")
     top = [d.ref.spec() for d, _ in series_by_quantity(result.series)[:20]]

@@ -12,7 +12,6 @@ import pytest
 from PySide6.QtCore import Qt
 
 from benchlens.app.figure import figure_of
-from tests.conftest import FIXTURES
 from tests.ui.conftest import comparing_all, library_of
 
 
@@ -35,7 +34,9 @@ def periodic_folder(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def findings_window(qtbot, tmp_path: Path):
-    folders = {"periodic": periodic_folder(tmp_path), "bursty": FIXTURES / "diagnosis" / "bursty_long_drops"}
+    # the rated run: two disk writers from 40 s to the end, its p95 x4-6 while its throughput held
+    rated = Path(__file__).parents[2] / "bench" / "drop_quality" / "runs" / "disk-writers-end-rated"
+    folders = {"periodic": periodic_folder(tmp_path), "rated": rated}
     yield from comparing_all(qtbot, library_of(tmp_path / "findings.sqlite", folders), tmp_path / "settings.ini")
 
 
@@ -67,9 +68,9 @@ def test_recurring_dips_are_one_label_and_one_item_with_every_dip(findings_windo
 
 def test_a_latency_rise_is_a_hatched_band_with_its_own_label(findings_window) -> None:
     w, s = findings_window, findings_window.session
-    run = next(r.id for r in s.runs() if r.name == "bursty")
+    run = next(r.id for r in s.runs() if r.name == "rated")
     rises = s.findings(run).rises
-    assert rises  # the recorded disk burst the throughput rode out
+    assert rises  # the recorded disk writers the throughput rode out
     hatched = [b for b in bands(w, run) if b.brush.style() == Qt.BrushStyle.BDiagPattern]
     assert len(hatched) == len(rises)
     labels = [t.textItem.toPlainText() for t in w.chart.drop_labels]

@@ -1,0 +1,68 @@
+"""Does a second series say a drop happened? A cause's key series tested on its own (issue #23: a
+cause's rule alone had no known false-alarm rate).
+
+A short series' drop that its own test does not prove (level_test: at most one false drop per
+10,000 s of noise) is kept when the series of its proven cause (more iowait, more sessions, rows
+written, a history list growing: causes.Finding.key) changed by itself beyond chance, over a
+stretch that meets the drop. Two tests, one for each series:
+
+1. the throughput's: its candidate is above chance at even odds (level_test.judged at alpha
+   PLAUSIBLE: on noise alone, half the series or fewer have any such stretch);
+2. the key series': level_test's T of its stretches that meet the candidate, the largest of them,
+   in the direction the cause says, against the critical value of the maximum over every stretch
+   of a series of its length (the table the throughput is tested with), at alpha 2 x alpha / k
+   for k such candidates in the series.
+
+On noise alone, with the two series independent, both pass at most with probability 1/2 x 2 alpha
+/ k per candidate: the series' share of one false drop per 10,000 s, the rate of the throughput's
+test alone. The key's stretch is its own (the throughput's edges are a few samples off the key's
+change: DBPA's I/O saturation drops 20-115 s against iowait up 25-100 s), which the maximum's
+critical value allows for.
+
+The independence is the assumption: a cause's key series is upstream of the throughput (another
+client's sessions or rows, iowait, another process's CPU, a device's bytes), not what any slowdown
+makes grow (sessions waiting, latency), which causes.py never names as a cause. The cause itself is
+chosen among the series that moved most over the same window, so the second test's alpha is
+nominal; the recorded quiet runs and DBPA's normal cases measure what it gives (bench/drop_quality).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from benchlens.app.analysis import level_test
+from benchlens.app.analysis.drops import sample_step
+from benchlens.app.analysis.explain import Reference, intervals
+
+
+def key_confirms(
+    t: np.ndarray, x: np.ndarray, span: tuple[float, float], ref: Reference, alpha: float, up: bool
+) -> bool:
+    """Whether a key series (times t, values x) changed significantly (up, or down) over a stretch
+    of its own that meets `span` (epoch s: a drop's interval), at alpha: the series being its finite
+    samples of the run's steady span (ref.lo .. ref.hi) outside the other spans ref excludes (the
+    throughput's other candidates: a run with four disturbances moves its key in each, and on
+    noise alone those spans are chosen by the throughput, not by the key)."""
+    t = np.asarray(t, np.float64)
+    x = np.asarray(x, np.float64)
+    if alpha <= 0 or len(t) < level_test.MIN_LEN + 2:
+        return False
+    step = sample_step(t)
+    lo, hi = intervals(t, step=step)
+    keep = (lo >= ref.lo - 1e-9) & (hi <= ref.hi + 1e-9) & np.isfinite(x)
+    for a, b in ref.exclude:  # the other candidates' spans: chosen by the throughput, not by x
+        if b <= span[0] or a >= span[1]:
+            keep &= ~((hi > a) & (lo < b))
+    y = (-x if up else x)[keep]
+    lo, hi = lo[keep], hi[keep]
+    n = len(y)
+    if n < level_test.MIN_LEN + 2:
+        return False
+    meets = np.flatnonzero((hi > span[0]) & (lo < span[1]))
+    if not len(meets):
+        return False
+    # every stretch [a, b] with a <= the candidate's last sample and b >= its first
+    first, last = np.triu_indices(n)
+    pick = (first <= meets[-1]) & (last >= meets[0])
+    t_max = float(level_test.statistic(y, first[pick], last[pick]).max(initial=-np.inf))
+    return t_max >= level_test.critical(n, min(alpha, level_test.PLAUSIBLE), step=step)

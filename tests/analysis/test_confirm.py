@@ -1,0 +1,99 @@
+"""A second series' confirmation (app/analysis/confirm.py) and what it stands on in level_test: the
+two tests' split of alpha (judged), the noise's correlation at a coarser step (sample_phi) and the
+critical values of those less correlated noises against fresh noise."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from detection_calibration import ar1  # noqa: E402
+
+from benchlens.app.analysis import level_test  # noqa: E402
+from benchlens.app.analysis.confirm import key_confirms  # noqa: E402
+from benchlens.app.analysis.explain import Reference  # noqa: E402
+
+
+def test_sample_phi_is_the_correlation_of_block_means() -> None:
+    """A counter read every 5 s of a noise correlated at 0.9 from second to second: the simulated
+    lag-1 correlation of the 5-s means is what sample_phi says."""
+    x = ar1(np.random.default_rng(5), 5 * 4000, 0.9).reshape(4000, 5).mean(axis=1)
+    assert level_test.sample_phi(5) == pytest.approx(np.corrcoef(x[:-1], x[1:])[0, 1], abs=0.03)
+    assert level_test.sample_phi(1) == pytest.approx(0.9)
+    assert level_test.sample_phi(0.5) == pytest.approx(0.9)  # a sub-second step is taken as 1 s
+    assert level_test.sample_phi(60) < 0.1
+
+
+def test_a_coarser_step_asks_less_and_never_more() -> None:
+    """26 samples at 5 s are held to the table of noises up to sample_phi(5), at 2 s to that of
+    sample_phi(2), at 1 s (and at 1.5 s, between the caps) to the table of every noise; a
+    latency always to its own table."""
+    assert level_test.critical(26, 0.02, step=5.0) < level_test.critical(26, 0.02, step=2.0)
+    assert level_test.critical(26, 0.02, step=2.0) < level_test.critical(26, 0.02, step=1.0)
+    assert level_test.critical(26, 0.02, step=1.5) == level_test.critical(26, 0.02, step=1.0)
+    assert level_test.critical(26, 0.02, log=True, step=5.0) == level_test.critical(26, 0.02, log=True)
+    # an alpha the capped table did not measure falls back to the table of every noise
+    assert level_test.critical(26, 1e-4, step=5.0) == level_test.critical(26, 1e-4, step=1.0)
+
+
+@pytest.mark.parametrize("n, alpha", [(26, 0.05), (64, 0.1)])
+def test_the_capped_table_holds_on_5_s_means_of_1_s_noise(n: int, alpha: float) -> None:
+    """The null a 5-s series is held to, drawn as it arises: 5-s means of AR(1) noise of phi 0.9 a
+    second, clipped at 0 at CV 1 (other seeds than the table's). The share of series whose maximum
+    passes is alpha or less, and not far below (a table twice too strict would prove nothing)."""
+    draws = 1500
+    x = ar1(np.random.default_rng([97, n]), 5 * n, 0.9, draws=draws).reshape(draws, n, 5).mean(axis=2)
+    rows = np.maximum(0.0, 1.0 + x / x.std())
+    crit = level_test.critical(n, alpha, step=5.0)
+    rate = float(np.mean([level_test.maximum(r) >= crit for r in rows]))
+    assert alpha / 4 <= rate <= alpha + 3 * np.sqrt(alpha * (1 - alpha) / draws)
+
+
+def test_judged_splits_alpha_among_the_candidates_above_even_odds() -> None:
+    """A drop its series proves needs no second series; each other one above chance at even odds
+    (on the series without the other candidates) gets alpha / k, one below even odds 0."""
+    rng = np.random.default_rng(6)
+    v = 100 * (1 + 0.05 * rng.standard_normal(80))
+    v[20:40] *= 0.3  # proven by itself
+    v[50:53] *= 0.8  # short: above even odds, not proven
+    v[65:67] *= 0.97  # within the noise
+    use = np.ones(80, bool)
+    said = level_test.judged(v, use, [(20, 39), (50, 52), (65, 66)], 1.0)
+    assert said == [(True, 0.0), (False, level_test.alpha(80, 1.0)), (False, 0.0)]
+
+
+def test_judged_proves_step_down_and_stops_at_the_first_that_fails() -> None:
+    """A -90 % drop and a -40 % one: the second reads T 0.6 with the first in its rest and 24
+    without it, so it is proven once the first is; a noise stretch after them is not."""
+    rng = np.random.default_rng(8)
+    v = 100 * (1 + 0.05 * rng.standard_normal(200))
+    v[20:40] *= 0.1
+    v[100:110] *= 0.6
+    use = np.ones(200, bool)
+    assert level_test.strength(v, use, 100, 109)[0] < level_test.critical(200, level_test.alpha(200, 1.0))
+    said = level_test.judged(v, use, [(20, 39), (100, 109), (150, 151)], 1.0)
+    assert [ok for ok, _ in said] == [True, True, False]
+
+
+def test_a_key_confirms_by_its_own_change_where_it_meets_the_drop() -> None:
+    """A key series sampled every 2 s whose level doubles from 1030 to 1070 s confirms a drop of
+    1040-1060 s (its stretch is its own: the drop's edges are not the key's); not the same series
+    calm, nor a change claimed the other way, nor a change that does not meet the drop, nor
+    without an alpha left."""
+    rng = np.random.default_rng(7)
+    t = 1000.0 + 2.0 * np.arange(1, 61)
+    calm = 10 * (1 + 0.1 * rng.standard_normal(60))
+    x = calm.copy()
+    x[(t > 1030) & (t <= 1070)] *= 2.0
+    ref = Reference(1000.0, 1120.0, ((1040.0, 1060.0),))
+    assert key_confirms(t, x, (1040.0, 1060.0), ref, 0.02, up=True)
+    assert not key_confirms(t, x, (1040.0, 1060.0), ref, 0.02, up=False)
+    assert not key_confirms(t, calm, (1040.0, 1060.0), ref, 0.02, up=True)
+    assert not key_confirms(t, x, (1090.0, 1110.0), ref, 0.02, up=True)
+    assert not key_confirms(t, x, (1040.0, 1060.0), ref, 0.0, up=True)
