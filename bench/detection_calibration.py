@@ -11,6 +11,11 @@
   series of 4x that duration (at least 600 s), phi 0.5; found when a finding overlaps the step.
 
     python bench/detection_calibration.py [--seed 1] [--draws 20] [--json] [--quick]
+    python bench/detection_calibration.py --cell PHI CV SECONDS --draws 700
+
+The null table has a second part: series sampled every 5 and 10 s, each sample the mean of its
+seconds of 1-s noise (a dool or vmstat capture; DBPA's cases are 26 samples of 5 s). `--cell`
+measures one AR(1) null configuration on `--draws` series, for a rate near the target.
 
 Each configuration is drawn `--draws` times with its own seed (numpy's default_rng(seed, config)),
 so a table is reproducible. The targets (issue #23): at the default sensitivity at most one false
@@ -80,13 +85,21 @@ def _draws(length: int, draws: int) -> int:
     return max(draws, -(-20_000 // length)) if length < 86400 else max(3, draws // 7)
 
 
-def null_table(seed: int, draws: int, lengths: tuple[int, ...]) -> list[Null]:
+def null_table(
+    seed: int,
+    draws: int,
+    lengths: tuple[int, ...],
+    kinds: list[tuple[str, float, float]] | None = None,
+    exact: bool = False,
+) -> list[Null]:
+    """`kinds` (default: every one), `exact`: `draws` series a configuration, not _draws' least."""
     out = []
-    kinds = [("ar1", phi, cv) for phi, cv in itertools.product(PHIS, CVS)] + [("poisson", 0.0, m) for m in COUNTS]
+    if kinds is None:
+        kinds = [("ar1", phi, cv) for phi, cv in itertools.product(PHIS, CVS)] + [("poisson", 0.0, m) for m in COUNTS]
     for (kind, phi, p), length in itertools.product(kinds, lengths):
         name = f"AR(1) phi={phi} cv={p}" if kind == "ar1" else f"Poisson mean={p}"
         row = Null(name, length, 0.0, 0, 0)
-        for k in range(_draws(length, draws)):
+        for k in range(draws if exact else _draws(length, draws)):
             rng = np.random.default_rng([seed, int(phi * 10), int(p * 100), length, k])
             v = noisy(rng, length, phi, p) if kind == "ar1" else rng.poisson(p, length).astype(float)
             t = np.arange(length, dtype=float)
@@ -119,6 +132,32 @@ def power_table(seed: int, draws: int) -> dict[str, dict[str, float]]:
     return out
 
 
+# series sampled every few seconds (a dool or vmstat capture at 5 s, DBPA's cases 130 s long): the
+# means of each step of 1-s noise (clipped at 0 each second, as a count is), whose critical values
+# are level_test's CRITICAL_CAPPED
+COARSE_STEPS = (5, 10)
+COARSE_SECONDS = (130, 600)
+COARSE_PHIS = (0.5, 0.9)
+COARSE_CVS = (0.3, 1.0)
+
+
+def coarse_null_table(seed: int, draws: int) -> list[Null]:
+    """False drops and rises per 10,000 s on series of COARSE_STEPS-s means of 1-s AR(1) noise."""
+    out = []
+    for step, seconds, phi, cv in itertools.product(COARSE_STEPS, COARSE_SECONDS, COARSE_PHIS, COARSE_CVS):
+        n = seconds // step
+        row = Null(f"{step}-s means phi={phi} cv={cv}", n, 0.0, 0, 0)
+        for k in range(_draws(seconds, draws) * 10):
+            rng = np.random.default_rng([seed, step, seconds, int(phi * 10), int(cv * 100), k])
+            v = noisy(rng, n * step, phi, cv).reshape(n, step).mean(axis=1)
+            t = step * np.arange(1, n + 1, dtype=float)
+            row.seconds += seconds
+            row.drops += sum(d.tested for d in detect(t, v))
+            row.rises += sum(r.tested for r in rises(t, v))
+        out.append(row)
+    return out
+
+
 SHORT_LENGTHS = (60, 120)
 SHORT_DURATIONS = (5, 10, 30)
 SHORT_CVS = (0.05, 0.2, 0.5)
@@ -148,18 +187,42 @@ def main() -> int:
     ap.add_argument("--draws", type=int, default=20)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--quick", action="store_true", help="no 24-h series (a minute instead of several)")
+    ap.add_argument(
+        "--cell",
+        nargs=3,
+        type=float,
+        metavar=("PHI", "CV", "SECONDS"),
+        help="one AR(1) null configuration only, `--draws` series of it (a rate near the target, measured closer)",
+    )
     args = ap.parse_args()
+    if args.cell:
+        phi, cv, seconds = args.cell
+        (row,) = null_table(args.seed, args.draws, (int(seconds),), [("ar1", phi, cv)], exact=True)
+        print(
+            f"{row.kind} {row.length} s x {args.draws}: {row.per_10k(row.drops):.2f} false drops, "
+            f"{row.per_10k(row.rises):.2f} false rises per 10,000 s "
+            f"({row.drops} and {row.rises} in {row.seconds:.0f} s)"
+        )
+        return 0
     lengths = LENGTHS[:-1] if args.quick else LENGTHS
     nulls = null_table(args.seed, args.draws, lengths)
+    coarse = coarse_null_table(args.seed, args.draws)
     power = power_table(args.seed, args.draws)
     short = short_power_table(args.seed, args.draws)
     if args.json:
         rows = [{**r.__dict__, "drops_per_10k": r.per_10k(r.drops), "rises_per_10k": r.per_10k(r.rises)} for r in nulls]
-        print(json.dumps({"null": rows, "power": power, "short_power": short}, indent=1))
+        coarse_rows = [
+            {**r.__dict__, "drops_per_10k": r.per_10k(r.drops), "rises_per_10k": r.per_10k(r.rises)} for r in coarse
+        ]
+        print(json.dumps({"null": rows, "coarse_null": coarse_rows, "power": power, "short_power": short}, indent=1))
         return 0
     print("False findings per 10,000 s on series with nothing injected (default sensitivity)")
     print(f"{'noise':28} {'length':>7} {'seconds':>9} {'drops':>7} {'rises':>7}")
     for r in nulls:
+        print(f"{r.kind:28} {r.length:>7} {r.seconds:>9.0f} {r.per_10k(r.drops):>7.2f} {r.per_10k(r.rises):>7.2f}")
+    print()
+    print("The same on series of 5- and 10-s means of 1-s noise (length in samples)")
+    for r in coarse:
         print(f"{r.kind:28} {r.length:>7} {r.seconds:>9.0f} {r.per_10k(r.drops):>7.2f} {r.per_10k(r.rises):>7.2f}")
     print()
     print("Power: share of draws where the step is found (phi 0.5)")
