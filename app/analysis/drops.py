@@ -192,7 +192,7 @@ class Drop:
     kind: str = "drop"  # "drop" (throughput fell) or "latency" (latency rose)
     # found significant by the test of its series (shifts.py on a series of TESTABLE samples or
     # more, level_test.py on a shorter one); False: the thresholds found it but its series alone
-    # does not tell it from noise (run_drops keeps it only when another series proves its cause)
+    # does not tell it from noise (run_drops keeps it only when another series confirms it)
     tested: bool = True
     # of one not tested: the false-alarm probability at which its cause's key series must confirm
     # it over the same interval (app/analysis/confirm.py), 0 when its own series does not even put
@@ -581,7 +581,7 @@ def _short_tested(
     use = np.isfinite(v)
     use[: st.warm] = False
     use[_ramp_down(t, v, st.base, sens, step) :] = False
-    v = _capped(v, use)
+    raw, v = v, _capped(v, use)  # tested capped, described as it is
     n = int(use.sum())
     even = level_test.critical(n, level_test.PLAUSIBLE, step=step)
     candidates = []
@@ -592,7 +592,7 @@ def _short_tested(
     # critical values are the maximum of), when above chance at even odds and material, in place
     # of the candidates it meets when none of them is: a long drop the thresholds cut in pieces
     best = level_test.strongest(v, use)
-    if best is not None and _drop(t, v, st.base, *best, step).depth >= sens.floor:
+    if best is not None and _drop(t, raw, st.base, *best, step).depth >= sens.floor:
         strength = level_test.strength(v, use, *best)[0]
         meets = [c for c in candidates if c[1][0] <= best[1] and c[1][1] >= best[0]]
         if strength >= even and all(c[0] < even for c in meets):
@@ -604,7 +604,7 @@ def _short_tested(
             spans.append((a, b))
     said = level_test.judged(v, use, spans, step, sens.alarms)
     out = [
-        replace(_drop(t, v, st.base, a, b, step), tested=ok, confirm_alpha=second)
+        replace(_drop(t, raw, st.base, a, b, step), tested=ok, confirm_alpha=second)
         for (a, b), (ok, second) in zip(spans, said, strict=True)
     ]
     return sorted(out, key=lambda d: d.start)
