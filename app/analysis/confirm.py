@@ -19,6 +19,9 @@ test alone. The key's stretch is its own (the throughput's edges are a few sampl
 change: DBPA's I/O saturation drops 20-115 s against iowait up 25-100 s), which the maximum's
 critical value allows for.
 
+A cause that names one of several series of a metric (the CPU or the device that moved most) has
+chosen among them: run_drops shares alpha among them too.
+
 The independence is the assumption: a cause's key series is upstream of the throughput (another
 client's sessions or rows, iowait, another process's CPU, a device's bytes), not what any slowdown
 makes grow (sessions waiting, latency), which causes.py never names as a cause. The cause itself is

@@ -203,25 +203,31 @@ def _explained(
         reference = Reference(steady.lo, steady.hi, steady.exclude, 1.0 - d.depth if d.kind == "drop" else 1.0)
         changes = explain(d, others, load, max(top, 1), reference=reference)
         proven = finding(changes)
-        if not d.tested and id(d) not in sure and not _cause_confirms(proven, d, load, steady):
+        if not d.tested and id(d) not in sure and not _cause_confirms(proven, d, load, steady, others):
             continue
         cause = cause_window(proven, d, load) if proven is not None else None
         out.append(RunDrop(ref, d, changes if top > 0 else [], cause))
     return out
 
 
-def _cause_confirms(proven: Finding | None, d: Drop, load: Callable[[SeriesRef], Any], steady: Reference) -> bool:
+def _cause_confirms(
+    proven: Finding | None, d: Drop, load: Callable[[SeriesRef], Any], steady: Reference, others: list[SeriesRef]
+) -> bool:
     """Whether a candidate its own series does not prove is confirmed by its cause: the cause's key
     series moved its way over the candidate's interval at the candidate's confirm_alpha
-    (app/analysis/confirm.py: both tests together at the series' own false-alarm rate). A cause
-    shown by no one series (row lock time counted when waits end) confirms nothing."""
+    (app/analysis/confirm.py: both tests together at the series' own false-alarm rate), shared
+    among the entities of its metric (a cause names the CPU or the device that moved most: one of
+    several looks). A cause shown by no one series (row lock time counted when waits end) confirms
+    nothing."""
     if proven is None or proven.key is None or d.confirm_alpha <= 0:
         return False
-    got = load(proven.key.ref)
+    key = proven.key.ref
+    got = load(key)
     if got is None:
         return False
+    looks = max(1, sum(r.format == key.format and r.metric == key.metric for r in others))
     up = proven.key.during > proven.key.before
-    return key_confirms(got[0], got[1], (d.start, d.end), steady, d.confirm_alpha, up)
+    return key_confirms(got[0], got[1], (d.start, d.end), steady, d.confirm_alpha / looks, up)
 
 
 def run_drops(
