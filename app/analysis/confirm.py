@@ -7,17 +7,18 @@ written, a history list growing: causes.Finding.key) changed by itself beyond ch
 stretch that meets the drop. Two tests, one for each series:
 
 1. the throughput's: its candidate is above chance at even odds (level_test.judged at alpha
-   PLAUSIBLE: on noise alone, half the series or fewer have any such stretch);
+   PLAUSIBLE, measured without the run's other candidates): a filter against a key that moved
+   while the throughput did not, not part of the rate below;
 2. the key series': level_test's T of its stretches that meet the candidate, the largest of them,
    in the direction the cause says, against the critical value of the maximum over every stretch
-   of a series of its length (the table the throughput is tested with), at alpha 2 x alpha / k
-   for k such candidates in the series.
+   of a series of its length (the table the throughput is tested with), at alpha / k for the k
+   such candidates in the series.
 
-On noise alone, with the two series independent, both pass at most with probability 1/2 x 2 alpha
-/ k per candidate: the series' share of one false drop per 10,000 s, the rate of the throughput's
-test alone. The key's stretch is its own (the throughput's edges are a few samples off the key's
-change: DBPA's I/O saturation drops 20-115 s against iowait up 25-100 s), which the maximum's
-critical value allows for.
+On noise alone, with the two series independent, some key confirms one of the k candidates with
+probability alpha at most (Bonferroni over the k): the series' share of one false drop per 10,000
+s, the rate of the throughput's test alone. The key's stretch is its own (the throughput's edges
+are a few samples off the key's change: DBPA's I/O saturation drops 20-115 s against iowait up
+25-100 s), which the maximum's critical value allows for.
 
 A cause that names one of several series of a metric (the CPU or the device that moved most) has
 chosen among them: run_drops shares alpha among them too.
@@ -35,7 +36,7 @@ import numpy as np
 
 from benchlens.app.analysis import level_test
 from benchlens.app.analysis.drops import sample_step
-from benchlens.app.analysis.explain import Reference, intervals
+from benchlens.app.analysis.explain import Reference, intervals, reference_index
 
 
 def key_confirms(
@@ -51,13 +52,12 @@ def key_confirms(
     if alpha <= 0 or len(t) < level_test.MIN_LEN + 2:
         return False
     step = sample_step(t)
-    lo, hi = intervals(t, step=step)
-    keep = (lo >= ref.lo - 1e-9) & (hi <= ref.hi + 1e-9) & np.isfinite(x)
-    for a, b in ref.exclude:  # the other candidates' spans: chosen by the throughput, not by x
-        if b <= span[0] or a >= span[1]:
-            keep &= ~((hi > a) & (lo < b))
-    y = (-x if up else x)[keep]
-    lo, hi = lo[keep], hi[keep]
+    # the other candidates' spans left out: chosen by the throughput, not by x
+    others = tuple((a, b) for a, b in ref.exclude if b <= span[0] or a >= span[1])
+    idx = reference_index(t, Reference(ref.lo, ref.hi, others), step=step)
+    idx = idx[np.isfinite(x[idx])]
+    y = -x[idx] if up else x[idx]
+    lo, hi = intervals(t, idx, step=step)
     n = len(y)
     if n < level_test.MIN_LEN + 2:
         return False

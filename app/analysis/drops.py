@@ -592,11 +592,11 @@ def _short_tested(
     # critical values are the maximum of), when above chance at even odds and material, in place
     # of the candidates it meets when none of them is: a long drop the thresholds cut in pieces
     best = level_test.strongest(v, use)
-    if best is not None and _drop(t, raw, st.base, *best, step).depth >= sens.floor:
-        strength = level_test.strength(v, use, *best)[0]
-        meets = [c for c in candidates if c[1][0] <= best[1] and c[1][1] >= best[0]]
-        if strength >= even and all(c[0] < even for c in meets):
-            candidates = [c for c in candidates if c not in meets] + [(strength, best)]
+    if best is not None and best[0] >= even and _drop(t, raw, st.base, *best[1], step).depth >= sens.floor:
+        a, b = best[1]
+        meets = [c for c in candidates if c[1][0] <= b and c[1][1] >= a]
+        if all(c[0] < even for c in meets):
+            candidates = [c for c in candidates if c not in meets] + [best]
     # two candidates on one stretch are one drop: the stronger kept
     spans: list[tuple[int, int]] = []
     for _, (a, b) in sorted(candidates, key=lambda c: -c[0]):

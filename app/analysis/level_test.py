@@ -184,9 +184,9 @@ def strength(x: np.ndarray, use: np.ndarray, a: int, b: int) -> tuple[float, int
     return float(statistic(x[use], place[a + inside[:1]], place[a + inside[-1:]])[0]), n
 
 
-def strongest(x: np.ndarray, use: np.ndarray) -> tuple[int, int] | None:
-    """The interval of the used samples of x whose T is largest (in x's indices), None when there
-    is none (too few samples, no noise)."""
+def strongest(x: np.ndarray, use: np.ndarray) -> tuple[float, tuple[int, int]] | None:
+    """The interval of the used samples of x whose T is largest (in x's indices) and its T, None
+    when there is none (too few samples, no noise)."""
     idx = np.flatnonzero(use)
     n = len(idx)
     if n < MIN_LEN + 2:
@@ -194,16 +194,7 @@ def strongest(x: np.ndarray, use: np.ndarray) -> tuple[int, int] | None:
     a, b = _intervals(n)
     t = statistic(x[idx], a, b)
     k = int(np.argmax(t))
-    return (int(idx[a[k]]), int(idx[b[k]])) if np.isfinite(t[k]) else None
-
-
-def significant(
-    x: np.ndarray, use: np.ndarray, a: int, b: int, step: float, scale: float = 1.0, log: bool = False
-) -> bool:
-    """Whether x[a .. b] is below the rest of x beyond chance at one false drop per 10,000 s
-    (`scale` times that: a sensitivity's choice), the series tested being the samples `use` marks;
-    `log`: x is -log of a latency (its own table)."""
-    return judged(x, use, [(a, b)], step, scale, log)[0][0]
+    return (float(t[k]), (int(idx[a[k]]), int(idx[b[k]]))) if np.isfinite(t[k]) else None
 
 
 def judged(
