@@ -12,10 +12,12 @@
 
     python bench/detection_calibration.py [--seed 1] [--draws 20] [--json] [--quick]
     python bench/detection_calibration.py --cell PHI CV SECONDS --draws 700
+    python bench/detection_calibration.py --counts MEAN SECONDS --draws 300
 
 The null table has a second part: series sampled every 5 and 10 s, each sample the mean of its
 seconds of 1-s noise (a dool or vmstat capture; DBPA's cases are 26 samples of 5 s). `--cell`
-measures one AR(1) null configuration on `--draws` series, for a rate near the target.
+measures one AR(1) null configuration on `--draws` series, for a rate near the target; `--counts`
+one of Poisson counts.
 
 Each configuration is drawn `--draws` times with its own seed (numpy's default_rng(seed, config)),
 so a table is reproducible. The targets (issue #23): at the default sensitivity at most one false
@@ -194,10 +196,18 @@ def main() -> int:
         metavar=("PHI", "CV", "SECONDS"),
         help="one AR(1) null configuration only, `--draws` series of it (a rate near the target, measured closer)",
     )
+    ap.add_argument(
+        "--counts",
+        nargs=2,
+        type=float,
+        metavar=("MEAN", "SECONDS"),
+        help="the same for Poisson counts of MEAN (their rises: a latency counted in whole units)",
+    )
     args = ap.parse_args()
-    if args.cell:
-        phi, cv, seconds = args.cell
-        (row,) = null_table(args.seed, args.draws, (int(seconds),), [("ar1", phi, cv)], exact=True)
+    if args.cell or args.counts:
+        seconds = (args.cell or args.counts)[-1]
+        kind = ("ar1", args.cell[0], args.cell[1]) if args.cell else ("poisson", 0.0, args.counts[0])
+        (row,) = null_table(args.seed, args.draws, (int(seconds),), [kind], exact=True)
         print(
             f"{row.kind} {row.length} s x {args.draws}: {row.per_10k(row.drops):.2f} false drops, "
             f"{row.per_10k(row.rises):.2f} false rises per 10,000 s "

@@ -38,6 +38,11 @@ class RiseParams:
     # seconds it must last; as the normal sensitivity's drops
     min_s: float = 3.0
 
+    @property
+    def away(self) -> float:
+        """Halfway to the factor: a latency this high has not come back (x1.5 of the steady level)."""
+        return (1.0 + self.factor) / 2.0
+
 
 RISE = RiseParams()
 
@@ -69,8 +74,8 @@ def _rises_one(t: np.ndarray, v: np.ndarray, params: RiseParams, detect_params: 
     with np.errstate(invalid="ignore"):
         high = (s >= params.factor * base) & (base > 0)
         softly = (s >= soft * base) & (base > 0)
-        # halfway to the factor: a latency this high between two stretches has not come back
-        away = v >= (1.0 + params.factor) / 2.0 * base
+        # a latency this high between two stretches has not come back
+        away = v >= params.away * base
     stretches = merge_fragments(t, merged_stretches(t, high, detect_params.merge_s + step), detect_params, step, away)
     # as drops: fragments merged, the edges widened while above the softer threshold, then moved
     # to where the raw series is nearer the rise's level than the baseline (upside down)
@@ -88,17 +93,28 @@ def _rises_one(t: np.ndarray, v: np.ndarray, params: RiseParams, detect_params: 
     test = _Test(t, v, params, step) if len(v) >= TESTABLE else None
     kept = []
     for a, b in edges:
-        if test is not None and not test.significant(a, b):
-            continue
         ref = float(np.nanmedian(base[a : b + 1]))
-        if ref > 0:  # else widened onto a steady level of 0 (a count with zeros): no ratio to state
+        # ref 0: widened onto a steady level of 0 (a count with zeros), no ratio to state
+        if not (ref > 0 and _material(v, a, b, ref, params)):
+            continue
+        if test is None or test.significant(a, b):
             kept.append((a, b, ref))
     said = [(True, 0.0)] * len(kept) if test is not None else _short_judged(v, [(a, b) for a, b, _ in kept], step)
     for (a, b, ref), (ok, second) in zip(kept, said, strict=True):
         out.append(_rise(t, v, a, b, ref, step, tested=ok, confirm_alpha=second))
     if test is not None:
-        out += [_rise(t, v, a, b, ref, step) for a, b, ref in test.scanned()]
+        out += [_rise(t, v, a, b, ref, step) for a, b, ref in test.scanned() if _material(v, a, b, ref, params)]
     return sorted(out, key=lambda d: d.start)
+
+
+def _material(v: np.ndarray, a: int, b: int, ref: float, params: RiseParams) -> bool:
+    """A rise is carried by most of its samples: its median at least halfway to params.factor x its
+    steady level (params.away: the latency has not come back). The test's size
+    floor is on the geometric mean, which a few slow samples among steady ones carry: a 1-h latency
+    of Poisson counts of mean 1 gave 1.1 false rises per 10,000 s, half of them x1.0 at their
+    median (the issue's 4-h log: "latency x1.0 . 58 s"). Not the factor itself: a rise drawn at
+    x2.4 in +-40 % noise reads x1.8 at its median against a baseline's (test_diagnosis.py)."""
+    return float(np.nanmedian(v[a : b + 1])) >= params.away * ref
 
 
 def _short_judged(v: np.ndarray, spans: list[tuple[int, int]], step: float) -> list[tuple[bool, float]]:
