@@ -168,6 +168,17 @@ case $scenario in
       mariadb-dump -uroot -S "$sock" --single-transaction "${DB:-sbtest}" >/dev/null 2>&1 || true
     done
     note end "$EPOCHREALTIME" ;;
+  scan)         # another client's analytic queries for LEN s: full scans of the benchmark's tables
+    # (sbtest, whatever the workload's own schema) that send one row back each, 20 a connection:
+    # rows read by full scans, CPU, no bytes to speak of (a dump's scans send the rows: `dump`)
+    t0=$EPOCHREALTIME; note start "$t0"
+    end=$(python3 -c "print($t0 + $LEN)")
+    scans=$(for _ in $(seq 5); do for k in 1 2 3 4; do
+      printf 'SELECT COUNT(*), SUM(LENGTH(pad)) FROM sbtest.sbtest%s WHERE c LIKE "%%zz%%";' "$k"; done; done)
+    while until_ "$end"; do
+      mariadb -uroot -S "$sock" -N -B -e "$scans" >/dev/null 2>&1 || true
+    done
+    note end "$EPOCHREALTIME" ;;
   bulk-insert)  # another client copies a benchmark table into a table of its own for LEN s (INSERT
     # ... SELECT, each copy committed): rows inserted, redo written, pages flushed
     mb() { mariadb -uroot -S "$sock" -N -B -e "$1"; }

@@ -67,6 +67,8 @@ dool-dump-long-smooth     dump              workload    long  smooth 100 30 40
 dool-bulk-insert-long-smooth bulk-insert    workload    long  smooth 100 30 40
 dool-disk-writers-long-smooth disk-writers  disk        long  smooth 100 30 40
 dool-quiet-smooth         quiet             -           -     smooth 100 30 0
+scan-long-smooth          scan              workload    long  smooth 100 30 40
+scan-short-bursty         scan              workload    short bursty 75  30 12
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -90,6 +92,9 @@ dool-quiet-smooth         quiet             -           -     smooth 100 30 0
 # 1 s, as a DBSherlock-style folder of OS and server counters is: the throughput is the server's
 # (its statements per second), the causes read the plugins' counters as the server's own.
 # Needs dool and mysqlclient (pip install dool==1.3.8 mysqlclient); DOOL names the command.
+# scan-long-smooth, scan-short-bursty (2026-11-27, issue 23, session 13): another client's analytic
+# full scans (one row back each), a kind of disturbance the corpus did not have, recorded after the
+# session's detector change and scored as recorded: held-out data for the causes.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
