@@ -264,6 +264,8 @@ def _measured(sampled: list[_Sampled], reference: Reference, params: ExplainPara
     ):
         # the window's level is a mean of n samples: its noise is the samples' spread over sqrt(n)
         mad = mad_raw * MAD_TO_SIGMA / np.sqrt(max(s.n, 1.0))
+        if b == 0 and mad == 0 and np.any(s.base != 0):
+            b, mad = _intermittent(s.base, s.n)
         scale = max(mad, params.level_floor * abs(b), params.min_spread)
         raw = (s.during - b) / scale
         if scale == params.min_spread and s.during != b:
@@ -275,6 +277,15 @@ def _measured(sampled: list[_Sampled], reference: Reference, params: ExplainPara
         surprise = min(abs(raw), abs(with_work), params.effect_cap)
         out.append(_Measured(s.ref, b, s.during, raw, surprise, elsewhere))
     return out
+
+
+def _intermittent(base: np.ndarray, n: float) -> tuple[float, float]:
+    """The level and noise of a reference at 0 more than half the time but not always (pages flushed
+    in bursts every few samples, a lock wait now and then): its mean and its standard deviation over
+    sqrt(n), the window's level being a mean of n samples. Its median and median deviation, both 0,
+    would call it flat and any window with one burst in it a change "from a flat level" (DBPA's
+    dool pages flushed, 0 -> 87.5 /s over a window that flushed as often as the rest)."""
+    return float(np.mean(base)), float(np.std(base)) / math.sqrt(max(n, 1.0))
 
 
 def _sample(ref: SeriesRef, v: np.ndarray, ax: _Axis, params: ExplainParams) -> _Sampled | None:

@@ -105,6 +105,24 @@ def test_the_explanation_floors_are_parameters() -> None:
     assert explain(d, [SeriesRef("vmstat", "r")], load, params=ExplainParams(min_before=1000)) == []
 
 
+def test_a_series_at_zero_most_of_the_time_is_not_flat() -> None:
+    """Pages flushed in a burst every fourth sample, before and during a drop alike: the reference's
+    median and median deviation are both 0, which called it flat and the window's mean a change
+    "from a flat level" (DBPA's dool pages flushed, 0 -> 87.5 /s). Its mean against the reference's
+    mean, in the reference's spread: no change. A series at 0 throughout but the drop still is one."""
+    t, v = steady(300)
+    v[150:165] = 200
+    (d,) = detect(t, v)
+    ref = Reference(0.0, 300.0, ((d.start, d.end),), 1.0 - d.depth)
+    flushed = np.where(np.arange(300) % 4 == 3, 300.0, 0.0)
+    m = measure(t, flushed, d, ref)
+    assert m is not None and math.isfinite(m.raw) and abs(m.raw) < 2 and 70 < m.before < 80  # its mean, ~75
+    bursts = flushed.copy()
+    bursts[150:165] = 300.0  # flushing the whole window: a change, counted in the bursts' spread
+    m = measure(t, bursts, d, ref)
+    assert m is not None and math.isfinite(m.raw) and m.raw > 5
+
+
 def test_the_reference_is_a_span_outside_the_drops() -> None:
     t, v = steady(300)
     v[150:165] = 200
