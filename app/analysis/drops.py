@@ -175,7 +175,7 @@ NOT_TESTED = (
 # a candidate shorter than 1 / SHARED_NOISE of a long series is tested against the whole series'
 # noise, measured once (leaving each out changes it by less than its own estimate's spread)
 SHARED_NOISE = 50
-# robust sigmas above its median where a short series' upward excursion is cut before its test
+# robust sigmas above its upper quartile where a short series' upward excursion is cut before its test
 CAP_SIGMAS = 4.0
 # seconds: the shortest drop the scan looks for beside the candidates
 SCAN_MIN_S = 8.0
@@ -587,40 +587,53 @@ def _short_tested(
     candidates = []
     for d in found:
         span = _indices(t, d, step)
-        candidates.append((level_test.strength(v, use, *span)[0], span))
+        candidates.append((level_test.strength(v, use, *span)[0], span, st.base))
     # the series' own strongest stretch (the two-level fit's best over every interval, which the
     # critical values are the maximum of), when above chance at even odds and material, in place
-    # of the candidates it meets when none of them is: a long drop the thresholds cut in pieces
+    # of the candidates it meets when none of them is: a long drop the thresholds cut in pieces,
+    # or one lasting to the run's end, which the rolling baseline follows (its last 40 s at -27 %
+    # read -1 % against it). Its depth is the two-level fit's, against the rest of the run, as its
+    # test is.
     best = level_test.strongest(v, use)
-    if best is not None and best[0] >= even and _drop(t, raw, st.base, *best[1], step).depth >= sens.floor:
+    if best is not None and best[0] >= even:
         a, b = best[1]
+        rest = use.copy()
+        rest[a : b + 1] = False
+        level = np.full(len(v), float(np.median(raw[rest])) if rest.any() else np.nan)
         meets = [c for c in candidates if c[1][0] <= b and c[1][1] >= a]
-        if all(c[0] < even for c in meets):
-            candidates = [c for c in candidates if c not in meets] + [best]
+        if _drop(t, raw, level, a, b, step).depth >= sens.floor and all(c[0] < even for c in meets):
+            candidates = [c for c in candidates if c not in meets] + [(best[0], best[1], level)]
     # two candidates on one stretch are one drop: the stronger kept
     spans: list[tuple[int, int]] = []
-    for _, (a, b) in sorted(candidates, key=lambda c: -c[0]):
+    bases: list[np.ndarray] = []
+    for _, (a, b), base in sorted(candidates, key=lambda c: -c[0]):
         if not any(a <= y and b >= x for x, y in spans):
             spans.append((a, b))
+            bases.append(base)
     said = level_test.judged(v, use, spans, step, sens.alarms)
     out = [
-        replace(_drop(t, raw, st.base, a, b, step), tested=ok, confirm_alpha=second)
-        for (a, b), (ok, second) in zip(spans, said, strict=True)
+        replace(_drop(t, raw, base, a, b, step), tested=ok, confirm_alpha=second)
+        for (a, b), base, (ok, second) in zip(spans, bases, said, strict=True)
     ]
     return sorted(out, key=lambda d: d.start)
 
 
 def _capped(v: np.ndarray, use: np.ndarray) -> np.ndarray:
-    """v with its upward excursions beyond CAP_SIGMAS robust sigmas of its used samples cut there:
-    the catch-up burst after a stall (14 -> 359 tps the second a read lock is released) is no
-    noise of the level a drop is tested against, and upward excursions are never drops. Under
-    normal noise it cuts 3 samples in 100,000."""
+    """v with its upward excursions beyond CAP_SIGMAS robust sigmas above its used samples' upper
+    quartile cut there: the catch-up burst after a stall (14 -> 359 tps the second a read lock is
+    released) is no noise of the level a drop is tested against, and upward excursions are never
+    drops. The level is the upper quartile, not the median, and the sigma is the sample-to-sample
+    differences' (a median deviation of them over sqrt 2), not the samples' spread: a drop of more
+    than half the run makes the median and the samples' deviation its own, and cut the run's level
+    down to it (a DBPA capture at ~100 tps then ~5 to its end: every sample of the ~100 read as a
+    burst). Under normal noise it cuts one sample in a million."""
     x = v[use]
-    if not len(x):
+    if len(x) < 3:
         return v
-    med = float(np.median(x))
-    top = med + CAP_SIGMAS * MAD_TO_SIGMA * float(np.median(np.abs(x - med)))
-    return np.where(v > top, top, v) if top > med else v
+    level = float(np.percentile(x, 75))
+    sigma = MAD_TO_SIGMA * float(np.median(np.abs(np.diff(x) - np.median(np.diff(x))))) / math.sqrt(2.0)
+    top = level + CAP_SIGMAS * sigma
+    return np.where(v > top, top, v) if sigma > 0 else v
 
 
 def _ramp_down(

@@ -7,6 +7,7 @@ import re
 import numpy as np
 import pytest
 
+from bench.detection_calibration import ar1
 from benchlens.app.analysis.drops import baseline, detect
 from benchlens.app.analysis.explain import explain
 from benchlens.app.analysis.steps import find_steps
@@ -24,7 +25,10 @@ def real_tps() -> tuple[np.ndarray, np.ndarray]:
 
 
 def test_a_real_undisturbed_run_has_no_drop() -> None:
-    assert detect(*real_tps()) == []
+    """Nothing proven: its wander from 45 s to 77 s (-23 %, above chance at even odds) stays a
+    candidate that only a second series of the run could confirm (run_drops), which this log alone
+    has not."""
+    assert [d for d in detect(*real_tps()) if d.tested or not d.confirm_alpha > 0] == []
 
 
 def test_a_dip_in_the_real_run_is_found_with_its_boundaries() -> None:
@@ -150,3 +154,31 @@ def test_the_real_disk_stall_is_found_and_explained_by_the_disk(tmp_path) -> Non
     assert abs(found.drop.start - truth[0]) <= 4.5 and abs(found.drop.end - truth[1]) <= 5.5
     top = {(c.ref.format, c.ref.metric) for c in found.explain}
     assert {("iostat", "%util"), ("iostat", "w_await")} <= top
+
+
+@pytest.mark.parametrize("phi", [0.0, 0.5, 0.9])
+def test_a_drop_lasting_to_the_end_of_a_short_run_is_found_at_the_default(phi: float) -> None:
+    """The issue's held-out run: a disk writer to the end of the run, -27 % for its last 40 s in
+    +-5 % noise, got no drop at the default sensitivity. The run's strongest stretch proved it (T 17
+    against 7), but its depth was read against the rolling baseline, which follows a level kept to
+    the end (-1 %): it is now the two-level fit's, against the rest of the run, as its test is."""
+    t = np.arange(1, 151, dtype=float)
+    for seed in range(8):
+        v = 1900.0 * (1.0 + 0.05 * ar1(np.random.default_rng(seed), 150, phi))
+        v[110:] *= 0.73
+        late = [d for d in detect(t, v) if d.end > 110]
+        assert len(late) == 1 and late[0].tested, (seed, late)
+        assert abs(late[0].start - 110) <= 3 and late[0].end >= 148.0
+        assert 0.2 <= late[0].depth <= 0.35 and abs(late[0].baseline - 1900) < 100
+
+
+def test_a_run_that_falls_for_more_than_half_its_length_keeps_its_level() -> None:
+    """DBPA normal case-007 (11 samples of 5 s): ~100 tps for 25 s, then ~5 to the end. A short
+    series' catch-up bursts are cut before its test, 4 sigmas above its level; measured by the
+    median and its deviation, which the longer low part sets, every sample of the ~100 was such a
+    burst, cut down to 32: a calm step, proven (T far above its critical value) on 11 samples that
+    prove nothing at phi 0.71 from sample to sample. Cut above the upper quartile by the
+    differences' sigma, the run keeps its level and its noise."""
+    t = np.arange(5.0, 60.0, 5.0)
+    v = np.array([75, 138, 106, 112, 63, 7, 4, 8, 8, 3, 4], dtype=float)
+    assert not any(d.tested for d in detect(t, v))
