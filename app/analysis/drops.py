@@ -628,10 +628,9 @@ def _capped(v: np.ndarray, use: np.ndarray) -> np.ndarray:
     is released) is no noise of the level a drop is tested against, and upward excursions are never
     drops. Above the upper quartile, not the median: a drop of more than half the run makes the
     median its own, and cut the run's level down to it (a DBPA capture at ~100 tps then ~5 to its
-    end: every sample of the ~100 cut to 32, a calm step). The sigma stays the samples' (the
-    sample-to-sample differences' reads a noise correlated at 0.9 as a third of its spread, and cut
-    its wander: 37 false drops in 700 draws of 300 s instead of 29). Under normal noise it cuts one
-    sample in a million."""
+    end: every sample of the ~100 cut to 32, a calm step). The sigma stays the samples' spread: the
+    sample-to-sample differences' reads a noise correlated at 0.9 as a third of it, and would cut
+    its wander. Under normal noise it cuts one sample in a million."""
     x = v[use]
     if len(x) < 3:
         return v

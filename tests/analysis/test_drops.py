@@ -177,8 +177,8 @@ def test_a_run_that_falls_for_more_than_half_its_length_keeps_its_level() -> Non
     series' catch-up bursts are cut before its test, 4 sigmas above its level; measured by the
     median and its deviation, which the longer low part sets, every sample of the ~100 was such a
     burst, cut down to 32: a calm step, proven (T far above its critical value) on 11 samples that
-    prove nothing at phi 0.71 from sample to sample. Cut above the upper quartile by the
-    differences' sigma, the run keeps its level and its noise."""
+    prove nothing at phi 0.71 from sample to sample. Cut above the upper quartile, the run keeps
+    its level and its noise."""
     t = np.arange(5.0, 60.0, 5.0)
     v = np.array([75, 138, 106, 112, 63, 7, 4, 8, 8, 3, 4], dtype=float)
     assert not any(d.tested for d in detect(t, v))
