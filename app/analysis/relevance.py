@@ -142,7 +142,10 @@ def importance(
         weight = 1.0 if full else params.other
         floor = _device_floor(ref, params)
         elsewhere = max(elsewhere, floor)
-        strength = d / elsewhere if elsewhere > 0 else float(d > 0)  # from nothing: as much as its whole level
+        # from nothing (0 everywhere else): its change in its own units, one of them as much as its
+        # whole level; a socket count at 0 -> 0.3 on average is not (a DBPA capture's tcp.clo then
+        # led every window's evidence at full strength)
+        strength = d / elsewhere if elsewhere > 0 else min(1.0, d)
     return weight * min(1.0, strength), strength
 
 

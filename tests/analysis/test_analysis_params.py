@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from benchlens.app.analysis import relevance
 from benchlens.app.analysis.decimate import MinMaxPyramid, PyramidParams
 from benchlens.app.analysis.drops import DETECT, SENSITIVITY, DetectParams, Sensitivity, detect
 from benchlens.app.analysis.explain import ExplainParams, Reference, explain, measure
@@ -151,3 +152,14 @@ def test_the_pyramid_factor_sets_its_levels() -> None:
     assert len(MinMaxPyramid(x, y, PyramidParams(factor=2)).levels) == 10
     xs, _ = MinMaxPyramid(x, y, PyramidParams(points_per_pixel=8)).view(0, 100_000, 100)
     assert 400 <= len(xs) <= 800
+
+
+def test_a_change_from_nothing_counts_in_its_own_units() -> None:
+    """A series at 0 everywhere outside the window has no level elsewhere to weigh its change by:
+    any change was as strong as its whole level, and a socket count at 0.3 on average over a DBPA
+    window (dool's tcp.clo) led its evidence at full strength. One unit of it is now full strength,
+    less is less; a whole disk's or a lock's appearance still is."""
+    sockets = relevance.importance(SeriesRef("dstat", "tcp.clo"), 0.3, 0.0, 0.0)
+    locks = relevance.importance(SeriesRef("dstat", "mysql5_locks.Locks"), 1.7, 0.0, 0.0)
+    assert sockets == (relevance.RELEVANCE.other * 0.3, 0.3)
+    assert locks == (relevance.RELEVANCE.other, 1.0)  # as before: ties among certain changes go by strength
