@@ -13,6 +13,8 @@ smallest alphas need the most draws: the short series).
 up to each cap of CAPS (a series sampled every 2, 5, 10 or 30 s of noise correlated at 0.9 from
 one second to the next: level_test.sample_phi), half the draws (the alphas of such a series are
 twice as large at least), the worst over the noises of phi up to the cap and the counts.
+`--capped --gauge`: more caps of CRITICAL_CAPPED, for a gauge read every 10, 5 or 2 s (GAUGE_CAPS),
+from draws of their own.
 `--log`: the same noises read as latencies, the test on -log(x) of their positive samples (a rise
 is a ratio; latency rises are tested so: CRITICAL_LOG). Prints CRITICAL as a Python literal for
 app/analysis/level_test_table.py (the table there is this script's output at the default seed) and, per n, which
@@ -47,6 +49,11 @@ CAPS = (0.208, 0.525, 0.709, 0.855)
 CAPPED_PHIS = (0.0, 0.208, 0.3, 0.525, 0.709, 0.855)
 # of draws(n): a series of 2-s samples has alphas twice those of 1-s samples at least
 CAPPED_DRAWS = 0.5
+# `--gauge`: the lag-1 correlations of a gauge read every 10, 5 and 2 s of that noise (an instant's
+# value, not a mean: 0.9 ** k, level_test.sample_phi), more caps of CRITICAL_CAPPED made in a pass
+# of their own (its own draws: the caps above keep theirs), and the noises' phis under them
+GAUGE_CAPS = (0.349, 0.59, 0.81)
+GAUGE_PHIS = (0.0, 0.208, 0.3, 0.349, 0.525, 0.59, 0.709, 0.81)
 
 
 def draws(n: int, scale: float = 1.0) -> int:
@@ -105,14 +112,14 @@ def _phi(name: str) -> float:
     return float(name.split("phi=")[1].split()[0]) if "phi=" in name else 0.0
 
 
-def capped(n: int, seed: int, scale: float) -> dict[float, list[tuple[float, float]]]:
-    """Per cap of CAPS: (alpha, critical T) for the alphas the draws can measure, the worst over
-    the noises of phi up to the cap and the counts."""
+def capped(n: int, seed: int, scale: float, gauge: bool = False) -> dict[float, list[tuple[float, float]]]:
+    """Per cap of CAPS (GAUGE_CAPS): (alpha, critical T) for the alphas the draws can measure, the
+    worst over the noises of phi up to the cap and the counts."""
     k = draws(n, scale * CAPPED_DRAWS)
-    rng = np.random.default_rng([seed, n, 5])
-    by_noise = {name: maxima(rows) for name, rows in noises(rng, n, k, CAPPED_PHIS).items()}
+    rng = np.random.default_rng([seed, n, 6 if gauge else 5])
+    by_noise = {name: maxima(rows) for name, rows in noises(rng, n, k, GAUGE_PHIS if gauge else CAPPED_PHIS).items()}
     out: dict[float, list[tuple[float, float]]] = {}
-    for cap in CAPS:
+    for cap in GAUGE_CAPS if gauge else CAPS:
         rows = []
         for alpha in ALPHAS:
             if alpha * k < MIN_EXCEEDING:
@@ -125,13 +132,13 @@ def capped(n: int, seed: int, scale: float) -> dict[float, list[tuple[float, flo
     return out
 
 
-def print_capped(sizes: list[int], seed: int, scale: float) -> None:
+def print_capped(sizes: list[int], seed: int, scale: float, gauge: bool = False) -> None:
     tables = {}
     for n in sizes:
-        tables[n] = capped(n, seed, scale)
+        tables[n] = capped(n, seed, scale, gauge)
         print(f"# n={n}: {draws(n, scale * CAPPED_DRAWS)} draws a noise", flush=True)
     print("CRITICAL_CAPPED: dict[float, dict[int, tuple[tuple[float, float], ...]]] = {")
-    for cap in CAPS:
+    for cap in GAUGE_CAPS if gauge else CAPS:
         print(f"    {cap}: {{")
         for n in sizes:
             cells = ", ".join(f"({a:g}, {math.ceil(c * 100) / 100:.2f})" for a, c in tables[n][cap])
@@ -147,9 +154,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", type=int, nargs="*", default=list(SIZES))
     ap.add_argument("--log", action="store_true", help="the table for latency rises (CRITICAL_LOG)")
     ap.add_argument("--capped", action="store_true", help="the tables of less correlated noises (CRITICAL_CAPPED)")
+    ap.add_argument("--gauge", action="store_true", help="with --capped: the gauges' caps (GAUGE_CAPS)")
     args = ap.parse_args(argv)
     if args.capped:
-        print_capped(args.sizes, args.seed, args.scale)
+        print_capped(args.sizes, args.seed, args.scale, args.gauge)
         return 0
     table = {}
     for n in args.sizes:

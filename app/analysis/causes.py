@@ -154,6 +154,10 @@ class Finding(NamedTuple):
     # the key series' limit, when the cause is its staying at it (a checkpoint age at the sync
     # flush point, which it sits just under in the steady state): the window is where it stays
     limit: float | None = None
+    # the key is a gauge, its value at one instant (sessions connected, the history list, a pool's
+    # size), not a mean over its interval: its samples are less alike from one to the next
+    # (app/analysis/level_test.py sample_phi), which its test (app/analysis/confirm.py) counts
+    gauge: bool = False
 
 
 def flushing_stall(ev: Evidence) -> Finding | None:
@@ -170,6 +174,7 @@ def flushing_stall(ev: Evidence) -> Finding | None:
         f"{human(age.before, 'B')} before): an InnoDB flushing stall",
         age,
         points.sync_age,
+        gauge=True,
     )
 
 
@@ -276,6 +281,7 @@ def row_locks_stuck(ev: Evidence) -> Finding | None:
         f"sessions stuck on row locks ({now.during:.0f} of {running.during:.0f} running sessions in a row-lock "
         f"wait; {was}): a transaction holds the rows",
         now,
+        gauge=True,
     )
 
 
@@ -293,7 +299,8 @@ def purge_lag(ev: Evidence) -> Finding | None:
     h = ev.get(GS, "Innodb_history_list_length") or ev.get("innodb_status", "history_list_length")
     if h is None or h.during < max(PURGE_RATIO * h.before, h.before + PURGE_MIN):
         return None
-    return Finding("purge", f"history list length kept growing ({span(h.before, h.during, '')}): purge lag", h)
+    said = f"history list length kept growing ({span(h.before, h.during, '')}): purge lag"
+    return Finding("purge", said, h, gauge=True)
 
 
 def workload_grew(ev: Evidence) -> Finding | None:
@@ -320,9 +327,9 @@ def workload_grew(ev: Evidence) -> Finding | None:
     connected = f"connected {span(conn.before, conn.during, '')}"
     if own.during < WORK_HELD * own.before:
         said = f"{_work_name(own)} went to {own.during / own.before:.0%} of their steady rate"
-        return Finding("workload", f"more sessions: {connected} while {said}: another client's load", conn)
+        return Finding("workload", f"more sessions: {connected} while {said}: another client's load", conn, gauge=True)
     said = said or f"{own.ref.metric} held ({own.during / own.before:.0%} of its steady rate)"
-    return Finding("workload", f"more sessions and work: {connected}, {said}", conn)
+    return Finding("workload", f"more sessions and work: {connected}, {said}", conn, gauge=True)
 
 
 def deadlocks(ev: Evidence) -> Finding | None:
@@ -344,7 +351,7 @@ def pool_shrank(ev: Evidence) -> Finding | None:
     reads = [c for c in _devices(ev) if quantity(c.ref) == "disk reads" and _burst(*_bytes(c))]
     if reads:
         said += f": {_device(reads[0])} reads {span(*_bytes(reads[0]), 'B/s')}"
-    return Finding("buffer_pool", said, p)
+    return Finding("buffer_pool", said, p, gauge=True)
 
 
 def _devices(ev: Evidence) -> list[Change]:

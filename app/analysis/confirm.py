@@ -40,13 +40,15 @@ from benchlens.app.analysis.explain import Reference, intervals, reference_index
 
 
 def key_confirms(
-    t: np.ndarray, x: np.ndarray, span: tuple[float, float], ref: Reference, alpha: float, up: bool
+    t: np.ndarray, x: np.ndarray, span: tuple[float, float], ref: Reference, alpha: float, up: bool, gauge: bool = False
 ) -> bool:
     """Whether a key series (times t, values x) changed significantly (up, or down) over a stretch
     of its own that meets `span` (epoch s: a drop's interval), at alpha: the series being its finite
     samples of the run's steady span (ref.lo .. ref.hi) outside the other spans ref excludes (the
     throughput's other candidates: a run with four disturbances moves its key in each, and on
-    noise alone those spans are chosen by the throughput, not by the key)."""
+    noise alone those spans are chosen by the throughput, not by the key). `gauge`: x is a value
+    read at an instant (sessions connected, the history list), held to that noise at its step, not
+    to a mean's (level_test.sample_phi)."""
     t = np.asarray(t, np.float64)
     x = np.asarray(x, np.float64)
     if alpha <= 0 or len(t) < level_test.MIN_LEN + 2:
@@ -68,4 +70,4 @@ def key_confirms(
     first, last = np.triu_indices(n)
     pick = (first <= meets[-1]) & (last >= meets[0])
     t_max = float(level_test.statistic(y, first[pick], last[pick]).max(initial=-np.inf))
-    return t_max >= level_test.critical(n, min(alpha, level_test.PLAUSIBLE), step=step)
+    return t_max >= level_test.critical(n, min(alpha, level_test.PLAUSIBLE), step=step, gauge=gauge)

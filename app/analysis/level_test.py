@@ -120,36 +120,39 @@ def _intervals(n: int) -> tuple[np.ndarray, np.ndarray]:
     return np.triu_indices(n)
 
 
-def sample_phi(step: float, phi: float = PHI_PER_SECOND) -> float:
+def sample_phi(step: float, phi: float = PHI_PER_SECOND, gauge: bool = False) -> float:
     """The lag-1 correlation of a series that reports the mean of every `step` seconds of an AR(1)
-    noise of `phi` per second (a rate from a counter's difference is such a mean); a step is
-    taken in whole seconds, rounded down (a sub-second one as one second)."""
+    noise of `phi` per second (a rate from a counter's difference is such a mean), or, a `gauge`,
+    its value at one instant every `step` seconds (sessions connected, the history list): phi **
+    step; a step is taken in whole seconds, rounded down (a sub-second one as one second)."""
     m = max(1, int(step + 1e-3))  # whole seconds, down: 1.5 s is held to 1 s's noise
+    if gauge:
+        return float(phi**m)
     lags = np.arange(-(m - 1), m)
     var = float(np.sum((m - np.abs(lags)) * phi ** np.abs(lags)))
     return float(phi * (phi ** np.arange(m)).sum() ** 2 / var)
 
 
-def _tables(step: float, log: bool) -> list[dict[int, tuple[tuple[float, float], ...]]]:
+def _tables(step: float, log: bool, gauge: bool = False) -> list[dict[int, tuple[tuple[float, float], ...]]]:
     """The critical values for a series `step` seconds apart, first choice first: of the least
     correlated noises that still cover its samples' (CRITICAL_CAPPED, whose caps are sample_phi of
-    30, 10 and 5 s), then of every noise (CRITICAL), for an alpha the first did not measure. A
-    latency: CRITICAL_LOG, which holds every noise."""
+    30, 10, 5 and 2 s, means and gauges), then of every noise (CRITICAL), for an alpha the first did
+    not measure. A latency: CRITICAL_LOG, which holds every noise."""
     if log:
         return [CRITICAL_LOG]
-    rho = sample_phi(step)
+    rho = sample_phi(step, gauge=gauge)
     cap = min((c for c in CRITICAL_CAPPED if c >= rho - 1e-3), default=None)
     return [CRITICAL] if cap is None else [CRITICAL_CAPPED[cap], CRITICAL]
 
 
-def critical(n: int, alpha: float, log: bool = False, step: float = 1.0) -> float:
+def critical(n: int, alpha: float, log: bool = False, step: float = 1.0, gauge: bool = False) -> float:
     """The critical T for a series of n samples `step` seconds apart at false-alarm probability
     alpha (interpolated in log n and log alpha; beyond the table, its nearest entries: a series
     shorter than its first row is held to that row's, a longer one to its last). `log`: the
-    latencies' table."""
+    latencies' table; `gauge`: a value read at an instant every step (sample_phi)."""
     if not alpha > 0:
         return math.inf  # no false alarm allowed: nothing passes
-    tables = _tables(step, log)
+    tables = _tables(step, log, gauge)
     sizes = sorted(tables[-1])
     n = min(max(n, sizes[0]), sizes[-1])
     hi = next(k for k in sizes if k >= n)

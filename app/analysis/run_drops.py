@@ -227,7 +227,7 @@ def _cause_confirms(
         return False
     looks = max(1, sum(r.format == key.format and r.metric == key.metric for r in others))
     up = proven.key.during > proven.key.before
-    return key_confirms(got[0], got[1], (d.start, d.end), steady, d.confirm_alpha / looks, up)
+    return key_confirms(got[0], got[1], (d.start, d.end), steady, d.confirm_alpha / looks, up, proven.gauge)
 
 
 def run_drops(

@@ -30,6 +30,17 @@ def test_sample_phi_is_the_correlation_of_block_means() -> None:
     assert level_test.sample_phi(60) < 0.1
 
 
+def test_sample_phi_of_a_gauge_is_the_correlation_of_instants() -> None:
+    """A gauge read every 2 s (sessions connected, the history list) of that noise is its value at
+    one instant, not a mean: correlated at 0.9 ** 2 from one reading to the next, less than a 2-s
+    mean's 0.86."""
+    x = ar1(np.random.default_rng(7), 2 * 8000, 0.9)[::2]
+    assert level_test.sample_phi(2, gauge=True) == pytest.approx(np.corrcoef(x[:-1], x[1:])[0, 1], abs=0.03)
+    assert level_test.sample_phi(2, gauge=True) == pytest.approx(0.81)
+    assert level_test.sample_phi(2, gauge=True) < level_test.sample_phi(2)
+    assert level_test.sample_phi(1, gauge=True) == pytest.approx(0.9)
+
+
 def test_a_coarser_step_asks_less_and_never_more() -> None:
     """26 samples at 5 s are held to the table of noises up to sample_phi(5), at 2 s to that of
     sample_phi(2), at 1 s (and at 1.5 s, between the caps) to the table of every noise; a
@@ -53,6 +64,20 @@ def test_the_capped_table_holds_on_5_s_means_of_1_s_noise(n: int, alpha: float) 
     crit = level_test.critical(n, alpha, step=5.0)
     rate = float(np.mean([level_test.maximum(r) >= crit for r in rows]))
     assert alpha / 4 <= rate <= alpha + 3 * np.sqrt(alpha * (1 - alpha) / draws)
+
+
+@pytest.mark.parametrize("n, alpha", [(39, 0.05), (26, 0.1)])
+def test_the_gauge_table_holds_on_instants_of_1_s_noise(n: int, alpha: float) -> None:
+    """A gauge read every 2 s of AR(1) noise of phi 0.9 a second, clipped at 0 at CV 1 (other seeds
+    than the table's): the share of series whose maximum passes its critical value is alpha or
+    less, and not far below; and it asks less than a 2-s mean's."""
+    draws = 1500
+    x = ar1(np.random.default_rng([98, n]), 2 * n, 0.9, draws=draws)[:, ::2]
+    rows = np.maximum(0.0, 1.0 + x / x.std())
+    crit = level_test.critical(n, alpha, step=2.0, gauge=True)
+    rate = float(np.mean([level_test.maximum(r) >= crit for r in rows]))
+    assert alpha / 4 <= rate <= alpha + 3 * np.sqrt(alpha * (1 - alpha) / draws)
+    assert crit < level_test.critical(n, alpha, step=2.0)
 
 
 def test_judged_splits_alpha_among_the_candidates_above_even_odds() -> None:
