@@ -22,7 +22,9 @@ again; tests/analysis/test_level_test.py checks a few entries against a fresh si
 A series sampled every few seconds is held to the noises as seen at its step: the calibration's
 AR(1) noise of phi 0.9 is read as a correlation from one second to the next (a system's counters
 are noisy in seconds), so 5-s means of it are correlated at 0.71 from sample to sample
-(sample_phi), and CRITICAL_CAPPED holds the worst of the noises up to that (2, 5, 10 and 30 s).
+(sample_phi), and CRITICAL_CAPPED holds the worst of the noises up to that (2, 5, 10 and 30 s);
+a gauge read at one instant every 2, 5 or 10 s (sessions connected, the history list) is less
+correlated still, 0.9 ** step, and has caps of its own.
 A 26-sample dool capture at 5 s then needs T 7.4 at its alpha of 0.013 instead of 12.
 
 judged decides a series' candidates together: step-down (the strongest first, each without the
