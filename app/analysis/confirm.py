@@ -67,7 +67,7 @@ def key_confirms(
     if not len(meets):
         return False
     # every stretch [a, b] with a <= the candidate's last sample and b >= its first
-    first, last = np.triu_indices(n)
+    first, last = level_test.every_interval(n)
     pick = (first <= meets[-1]) & (last >= meets[0])
     t_max = float(level_test.statistic(y, first[pick], last[pick]).max(initial=-np.inf))
     return t_max >= level_test.critical(n, min(alpha, level_test.PLAUSIBLE), step=step, gauge=gauge)

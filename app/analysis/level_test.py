@@ -112,14 +112,17 @@ def maximum(x: np.ndarray) -> np.ndarray | float:
     n = np.shape(x)[-1]
     if n < MIN_LEN + 2:
         return np.full(np.shape(x)[:-1], -np.inf) if np.ndim(x) > 1 else -math.inf
-    got = statistic(x, *_intervals(n)).max(axis=-1)
+    got = statistic(x, *every_interval(n)).max(axis=-1)
     return got if np.ndim(x) > 1 else float(got)
 
 
 @functools.lru_cache(maxsize=64)
-def _intervals(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every interval [a, b] of n samples (the calibration draws thousands of series of one n)."""
-    return np.triu_indices(n)
+def every_interval(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every interval [a, b] of n samples (the calibration draws thousands of series of one n, and a
+    run's key series are tested at the few lengths its sources have: computed once a length, read-only since shared)."""
+    a, b = np.triu_indices(n)
+    a.flags.writeable = b.flags.writeable = False
+    return a, b
 
 
 def sample_phi(step: float, phi: float = PHI_PER_SECOND, gauge: bool = False) -> float:
@@ -196,7 +199,7 @@ def strongest(x: np.ndarray, use: np.ndarray) -> tuple[float, tuple[int, int]] |
     n = len(idx)
     if n < MIN_LEN + 2:
         return None
-    a, b = _intervals(n)
+    a, b = every_interval(n)
     t = statistic(x[idx], a, b)
     k = int(np.argmax(t))
     return (float(t[k]), (int(idx[a[k]]), int(idx[b[k]]))) if np.isfinite(t[k]) else None
