@@ -18,6 +18,7 @@ from detection_calibration import ar1  # noqa: E402
 from benchlens.app.analysis import level_test  # noqa: E402
 from benchlens.app.analysis.confirm import key_confirms  # noqa: E402
 from benchlens.app.analysis.explain import Reference  # noqa: E402
+from benchlens.app.analysis.run_drops import _holm  # noqa: E402
 
 
 def test_sample_phi_is_the_correlation_of_block_means() -> None:
@@ -122,3 +123,30 @@ def test_a_key_confirms_by_its_own_change_where_it_meets_the_drop() -> None:
     assert not key_confirms(t, calm, (1040.0, 1060.0), ref, 0.02, up=True)
     assert not key_confirms(t, x, (1090.0, 1110.0), ref, 0.02, up=True)
     assert not key_confirms(t, x, (1040.0, 1060.0), ref, 0.0, up=True)
+
+
+def test_holm_confirms_the_rest_at_a_larger_alpha_once_one_is_confirmed() -> None:
+    p = {0: 0.001, 1: 0.004, 2: 0.3}  # the candidates' p-values under their keys' tests
+    asked: list[tuple[int, float]] = []
+
+    def confirms(i: int, a: float) -> bool:
+        asked.append((i, a))
+        return p[i] <= a
+
+    # alpha 0.009 shared by three: 0.003 each; 0 passes, then 1 at 0.0045, then 2 at 0.009
+    assert sorted(_holm({0: 0.003, 1: 0.003, 2: 0.003}, confirms)) == [0, 1]
+    assert asked[-1] == (2, pytest.approx(0.009))
+    assert _holm({0: 0.003, 1: 0.003}, lambda i, a: False) == []
+    assert _holm({}, confirms) == []
+
+
+def test_holm_keeps_the_false_alarm_rate_of_its_first_round() -> None:
+    """On noise alone (uniform p-values, independent) some candidate is confirmed with probability
+    the alphas' sum at most: what Bonferroni gave."""
+    rng = np.random.default_rng(23)
+    alphas = {0: 0.01, 1: 0.01, 2: 0.02}
+    draws = rng.uniform(size=(40_000, 3))
+    hits = sum(bool(_holm(alphas, lambda i, a, p=p: p[i] <= a)) for p in draws)
+    rate = hits / len(draws)
+    assert rate <= 0.04 + 3 * (0.04 * 0.96 / len(draws)) ** 0.5
+    assert rate > 0.035  # not below it either: the first round is Bonferroni's
