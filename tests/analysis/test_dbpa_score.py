@@ -53,6 +53,9 @@ def test_a_window_case_is_scored_on_its_abnormal_interval() -> None:
     assert row.found is not None and row.classes and normal.truth is None
     lines = {line["anomaly"]: line for line in dbpa.table([row, normal])}
     assert lines["io_saturation"]["cases"] == 1 and "found" in lines["io_saturation"]
+    # its commits: median 56 /s over the interval against 123 /s over the rest of the case
+    assert row.fall == pytest.approx(0.46, abs=0.01) and normal.fall is None
+    assert lines["io_saturation"]["falls"] == 1 and lines["io_saturation"]["found_where_falls"] == int(bool(row.found))
     assert lines["normal"]["false_findings"] == normal.false_findings
 
 
