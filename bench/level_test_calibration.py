@@ -132,6 +132,53 @@ def capped(n: int, seed: int, scale: float, gauge: bool = False) -> dict[float, 
     return out
 
 
+# `--means`: series of the means of every MEAN_STEPS seconds of the 1-s noises (AR(1) of phi up to
+# 0.9 a second, clipped at 0 each second, then averaged: a rate from a counter's difference), the
+# calibration's null itself as a sampled series sees it, instead of an AR(1) of the means' lag-1
+# correlation per sample (CRITICAL_CAPPED), which keeps that correlation at every lag: 5-s means
+# lose it faster from lag 2 on (26 samples at alpha 0.013: 7.66 against the cap's 8.74)
+MEAN_STEPS = (2, 5, 10, 30)
+
+
+def block_means(rng: np.random.Generator, n: int, k: int, step: int) -> dict[str, np.ndarray]:
+    """The noises as series of n means of `step` seconds each, k series each (rows); the counts as
+    counts per sample, as CRITICAL's."""
+    out = {
+        f"{step}-s means of AR(1) phi={phi} cv={cv}": noisy(rng, n * step, phi, cv, draws=k)
+        .reshape(k, n, step)
+        .mean(axis=2)
+        for phi in PHIS
+        for cv in CVS
+    }
+    out.update({f"Poisson mean={m}": rng.poisson(m, (k, n)).astype(float) for m in COUNTS})
+    return out
+
+
+def means(n: int, seed: int, scale: float, step: int) -> list[tuple[float, float]]:
+    """(alpha, critical T) for series of n `step`-s means, the worst of the noises, for the alphas
+    the draws can measure."""
+    k = draws(n, scale * CAPPED_DRAWS)
+    rng = np.random.default_rng([seed, n, 7, step])
+    by_noise = {name: maxima(rows) for name, rows in block_means(rng, n, k, step).items()}
+    return [
+        (alpha, max(float(np.quantile(v[np.isfinite(v)], 1.0 - alpha)) for v in by_noise.values()))
+        for alpha in ALPHAS
+        if alpha * k >= MIN_EXCEEDING
+    ]
+
+
+def print_means(sizes: list[int], seed: int, scale: float, steps: tuple[int, ...]) -> None:
+    tables = {step: {n: means(n, seed, scale, step) for n in sizes} for step in steps}
+    print("CRITICAL_MEANS: dict[int, dict[int, tuple[tuple[float, float], ...]]] = {")
+    for step in steps:
+        print(f"    {step}: {{")
+        for n in sizes:
+            cells = ", ".join(f"({a:g}, {math.ceil(c * 100) / 100:.2f})" for a, c in tables[step][n])
+            print(f"        {n}: ({cells}),")
+        print("    },")
+    print("}")
+
+
 def print_capped(sizes: list[int], seed: int, scale: float, gauge: bool = False) -> None:
     tables = {}
     for n in sizes:
@@ -155,7 +202,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--log", action="store_true", help="the table for latency rises (CRITICAL_LOG)")
     ap.add_argument("--capped", action="store_true", help="the tables of less correlated noises (CRITICAL_CAPPED)")
     ap.add_argument("--gauge", action="store_true", help="with --capped: the gauges' caps (GAUGE_CAPS)")
+    ap.add_argument("--means", type=int, nargs="*", help="the tables of CRITICAL_MEANS, for these steps (s)")
     args = ap.parse_args(argv)
+    if args.means is not None:
+        print_means(args.sizes, args.seed, args.scale, tuple(args.means) or MEAN_STEPS)
+        return 0
     if args.capped:
         print_capped(args.sizes, args.seed, args.scale, args.gauge)
         return 0

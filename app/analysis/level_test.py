@@ -22,10 +22,13 @@ again; tests/analysis/test_level_test.py checks a few entries against a fresh si
 A series sampled every few seconds is held to the noises as seen at its step: the calibration's
 AR(1) noise of phi 0.9 is read as a correlation from one second to the next (a system's counters
 are noisy in seconds), so 5-s means of it are correlated at 0.71 from sample to sample
-(sample_phi), and CRITICAL_CAPPED holds the worst of the noises up to that (2, 5, 10 and 30 s);
-a gauge read at one instant every 2, 5 or 10 s (sessions connected, the history list) is less
-correlated still, 0.9 ** step, and has caps of its own.
-A 26-sample dool capture at 5 s then needs T 7.4 at its alpha of 0.013 instead of 12.
+(sample_phi). CRITICAL_MEANS holds the worst of the noises drawn as such means (2, 5, 10 and 30 s,
+up to 300 samples); CRITICAL_CAPPED the worst of AR(1) noises of lag-1 correlation up to that,
+which keep it at every lag where means lose it faster (longer series, and alphas the first did not
+measure); a gauge read at one instant every 2, 5 or 10 s (sessions connected, the history list) is
+less correlated still, 0.9 ** step, an AR(1) itself, with caps of its own.
+A 26-sample dool capture at 5 s then needs T 7.55 at its alpha of 0.013 (8.74 held to the cap,
+12 to every noise).
 
 judged decides a series' candidates together: step-down (the strongest first, each without the
 ones proven before it), and for the others the alpha at which a second series may confirm them
@@ -57,6 +60,10 @@ CRITICAL = level_test_table.CRITICAL
 CRITICAL_LOG = level_test_table.CRITICAL_LOG
 # cap -> n -> ((alpha, critical T), ...): the same for noises of lag-1 correlation up to the cap only
 CRITICAL_CAPPED = level_test_table.CRITICAL_CAPPED
+# step (s) -> n -> ((alpha, critical T), ...): the same for series of the means of every `step`
+# seconds of the calibration's 1-s noises, drawn as such (the null a counter's rate sampled every
+# few seconds is), up to 300 samples; first choice for such a series, CRITICAL_CAPPED beyond
+CRITICAL_MEANS = level_test_table.CRITICAL_MEANS
 # the calibration's most correlated noise, AR(1) phi 0.9 (issue #23), read as a correlation from one
 # second to the next: a system's counters are noisy in seconds, not in samples, so a series of 5-s
 # means of that noise is less correlated from sample to sample (sample_phi: 0.71)
@@ -130,7 +137,7 @@ def sample_phi(step: float, phi: float = PHI_PER_SECOND, gauge: bool = False) ->
     noise of `phi` per second (a rate from a counter's difference is such a mean), or, a `gauge`,
     its value at one instant every `step` seconds (sessions connected, the history list): phi **
     step; a step is taken in whole seconds, rounded down (a sub-second one as one second)."""
-    m = max(1, int(step + 1e-3))  # whole seconds, down: 1.5 s is held to 1 s's noise
+    m = _seconds(step)
     if gauge:
         return float(phi**m)
     lags = np.arange(-(m - 1), m)
@@ -139,15 +146,25 @@ def sample_phi(step: float, phi: float = PHI_PER_SECOND, gauge: bool = False) ->
 
 
 def _tables(step: float, log: bool, gauge: bool = False) -> list[dict[int, tuple[tuple[float, float], ...]]]:
-    """The critical values for a series `step` seconds apart, first choice first: of the least
-    correlated noises that still cover its samples' (CRITICAL_CAPPED, whose caps are sample_phi of
-    30, 10, 5 and 2 s, means and gauges), then of every noise (CRITICAL), for an alpha the first did
-    not measure. A latency: CRITICAL_LOG, which holds every noise."""
+    """The critical values for a series `step` seconds apart, first choice first: of its noises
+    drawn as means of `step` seconds (CRITICAL_MEANS, of the largest step not above its own: a
+    coarser series is less correlated), then of the least correlated noises that still cover its
+    samples' correlation (CRITICAL_CAPPED, whose caps are sample_phi of 30, 10, 5 and 2 s, means and
+    gauges), then of every noise (CRITICAL), each for a size or an alpha the one before did not
+    measure. A gauge: no means table (an instant's value is AR(1) at 0.9 ** step, which its caps
+    are exactly). A latency: CRITICAL_LOG, which holds every noise."""
     if log:
         return [CRITICAL_LOG]
     rho = sample_phi(step, gauge=gauge)
     cap = min((c for c in CRITICAL_CAPPED if c >= rho - 1e-3), default=None)
-    return [CRITICAL] if cap is None else [CRITICAL_CAPPED[cap], CRITICAL]
+    out = [CRITICAL] if cap is None else [CRITICAL_CAPPED[cap], CRITICAL]
+    means = None if gauge else max((k for k in CRITICAL_MEANS if k <= _seconds(step)), default=None)
+    return out if means is None else [CRITICAL_MEANS[means], *out]
+
+
+def _seconds(step: float) -> int:
+    """A step in whole seconds, down (1.5 s is held to 1 s's noise), at least 1."""
+    return max(1, int(step + 1e-3))
 
 
 def critical(n: int, alpha: float, log: bool = False, step: float = 1.0, gauge: bool = False) -> float:
