@@ -15,6 +15,9 @@ one second to the next: level_test.sample_phi), half the draws (the alphas of su
 twice as large at least), the worst over the noises of phi up to the cap and the counts.
 `--capped --gauge`: more caps of CRITICAL_CAPPED, for a gauge read every 10, 5 or 2 s (GAUGE_CAPS),
 from draws of their own.
+`--means 2 5 10 30`: the tables of CRITICAL_MEANS: the noises drawn as the means of every 2, 5, 10
+or 30 s of the 1-s AR(1) noises (clipped at 0 each second) and the counts per sample, half the
+draws (~4 min a step up to 300 samples on this machine: larger series keep CRITICAL_CAPPED's).
 `--log`: the same noises read as latencies, the test on -log(x) of their positive samples (a rise
 is a ratio; latency rises are tested so: CRITICAL_LOG). Prints CRITICAL as a Python literal for
 app/analysis/level_test_table.py (the table there is this script's output at the default seed) and, per n, which
