@@ -3,30 +3,34 @@ cause's rule alone had no known false-alarm rate).
 
 A short series' drop that its own test does not prove (level_test: at most one false drop per
 10,000 s of noise) is kept when the series of its proven cause (more iowait, more sessions, rows
-written, a history list growing: causes.Finding.key) changed by itself beyond chance, over a
-stretch that meets the drop. Two tests, one for each series:
+written, a history list growing: causes.Finding.key) changed too, beyond chance for the two together,
+over a stretch that meets the drop:
 
-1. the throughput's: its candidate is above chance at even odds (level_test.judged at alpha
-   PLAUSIBLE, measured without the run's other candidates): a filter against a key that moved
-   while the throughput did not, not part of the rate below;
-2. the key series': level_test's T of its stretches that meet the candidate, the largest of them,
-   in the direction the cause says, against the critical value of the maximum over every stretch
-   of a series of its length (the table the throughput is tested with), at alpha / k for the k
-   such candidates in the series.
+1. the throughput's candidate is above chance at even odds (level_test.judged at alpha PLAUSIBLE,
+   measured without the run's other candidates): a filter against a key that moved while the
+   throughput did not;
+2. the key series' p-value: level_test's T of its stretches that meet the candidate, the largest of
+   them, in the direction the cause says, against the critical values of the maximum over every
+   stretch of a series of its length (the tables the throughput is tested with, key_p);
+3. the two p-values combined by Fisher's method (level_test.combined: the chance that two
+   independent tests give as small a product), at alpha / k for the k such candidates in the
+   series (step-down among them: run_drops._holm).
 
-On noise alone, with the two series independent, some key confirms one of the k candidates with
-probability alpha at most (Bonferroni over the k): the series' share of one false drop per 10,000
-s, the rate of the throughput's test alone. The key's stretch is its own (the throughput's edges
-are a few samples off the key's change: DBPA's I/O saturation drops 20-115 s against iowait up
-25-100 s), which the maximum's critical value allows for.
+On noise alone, with the two series independent, the combination is at most alpha: the series'
+share of one false drop per 10,000 s, the rate of the throughput's test alone (and the filter only
+lowers it). A drop its throughput puts at p 0.06 and its key at 0.02 is kept at alpha 0.0135 (DBPA
+I/O saturation case-012: the key alone needed 0.0135, the throughput alone 0.0135). The key's
+stretch is its own (the throughput's edges are a few samples off the key's change: DBPA's I/O
+saturation drops 20-115 s against iowait up 25-100 s), which the maximum's critical value allows
+for.
 
 A cause that names one of several series of a metric (the CPU or the device that moved most) has
-chosen among them: run_drops shares alpha among them too.
+chosen among them: run_drops multiplies the key's p-value by their number (Bonferroni).
 
 The independence is the assumption: a cause's key series is upstream of the throughput (another
 client's sessions or rows, iowait, another process's CPU, a device's bytes), not what any slowdown
 makes grow (sessions waiting, latency), which causes.py never names as a cause. The cause itself is
-chosen among the series that moved most over the same window, so the second test's alpha is
+chosen among the series that moved most over the same window, so the second test's p-value is
 nominal; the recorded quiet runs and DBPA's normal cases measure what it gives (bench/drop_quality).
 """
 
@@ -39,20 +43,20 @@ from benchlens.app.analysis.drops import sample_step
 from benchlens.app.analysis.explain import Reference, intervals, reference_index
 
 
-def key_confirms(
-    t: np.ndarray, x: np.ndarray, span: tuple[float, float], ref: Reference, alpha: float, up: bool, gauge: bool = False
-) -> bool:
-    """Whether a key series (times t, values x) changed significantly (up, or down) over a stretch
-    of its own that meets `span` (epoch s: a drop's interval), at alpha: the series being its finite
-    samples of the run's steady span (ref.lo .. ref.hi) outside the other spans ref excludes (the
-    throughput's other candidates: a run with four disturbances moves its key in each, and on
-    noise alone those spans are chosen by the throughput, not by the key). `gauge`: x is a value
-    read at an instant (sessions connected, the history list), held to that noise at its step, not
-    to a mean's (level_test.sample_phi)."""
+def key_p(
+    t: np.ndarray, x: np.ndarray, span: tuple[float, float], ref: Reference, up: bool, gauge: bool = False
+) -> float:
+    """The p-value of a key series (times t, values x) having changed (up, or down) over a stretch
+    of its own that meets `span` (epoch s: a drop's interval), 1 when it cannot be tested: the
+    series being its finite samples of the run's steady span (ref.lo .. ref.hi) outside the other
+    spans ref excludes (the throughput's other candidates: a run with four disturbances moves its
+    key in each, and on noise alone those spans are chosen by the throughput, not by the key).
+    `gauge`: x is a value read at an instant (sessions connected, the history list), held to that
+    noise at its step, not to a mean's (level_test.sample_phi)."""
     t = np.asarray(t, np.float64)
     x = np.asarray(x, np.float64)
-    if alpha <= 0 or len(t) < level_test.MIN_LEN + 2:
-        return False
+    if len(t) < level_test.MIN_LEN + 2:
+        return 1.0
     step = sample_step(t)
     # the other candidates' spans left out: chosen by the throughput, not by x
     others = tuple((a, b) for a, b in ref.exclude if b <= span[0] or a >= span[1])
@@ -62,12 +66,12 @@ def key_confirms(
     lo, hi = intervals(t, idx, step=step)
     n = len(y)
     if n < level_test.MIN_LEN + 2:
-        return False
+        return 1.0
     meets = np.flatnonzero((hi > span[0]) & (lo < span[1]))
     if not len(meets):
-        return False
+        return 1.0
     # every stretch [a, b] with a <= the candidate's last sample and b >= its first
     first, last = level_test.every_interval(n)
     pick = (first <= meets[-1]) & (last >= meets[0])
     t_max = float(level_test.statistic(y, first[pick], last[pick]).max(initial=-np.inf))
-    return t_max >= level_test.critical(n, min(alpha, level_test.PLAUSIBLE), step=step, gauge=gauge)
+    return level_test.p_value(n, t_max, step=step, gauge=gauge)

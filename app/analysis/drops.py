@@ -198,6 +198,9 @@ class Drop:
     # it over the same interval (app/analysis/confirm.py), 0 when its own series does not even put
     # it above chance at even odds (then only a significant latency rise keeps it)
     confirm_alpha: float = 0.0
+    # its own series' p-value (level_test.p_value, on the series without its other candidates): the
+    # second series' test is combined with it (level_test.combined), 1 where it was not measured
+    own_p: float = 1.0
 
     @property
     def duration(self) -> float:
@@ -616,8 +619,8 @@ def _short_tested(
             bases.append(base)
     said = level_test.judged(v, use, spans, step, sens.alarms)
     out = [
-        replace(_drop(t, raw, base, a, b, step), tested=ok, confirm_alpha=second)
-        for (a, b), base, (ok, second) in zip(spans, bases, said, strict=True)
+        replace(_drop(t, raw, base, a, b, step), tested=ok, confirm_alpha=second, own_p=p)
+        for (a, b), base, (ok, second, p) in zip(spans, bases, said, strict=True)
     ]
     return sorted(out, key=lambda d: d.start)
 

@@ -184,12 +184,43 @@ def critical(n: int, alpha: float, log: bool = False, step: float = 1.0, gauge: 
         rows = next(t[k] for t in tables if (k in t and alpha >= t[k][0][0] * (1 - 1e-9)) or t is tables[-1])
         alphas = np.log([r[0] for r in rows])
         crits = [r[1] for r in rows]
+        if math.log(alpha) < alphas[0] and len(rows) > 1:
+            # below the smallest alpha measured: log alpha extrapolated linearly in T from the two
+            # smallest (a maximum of T has a tail that falls faster than that: conservative)
+            slope = (crits[0] - crits[1]) / (alphas[1] - alphas[0])
+            return float(crits[0] + slope * (alphas[0] - math.log(alpha)))
         return float(np.interp(math.log(alpha), alphas, crits))
 
     if lo == hi:
         return at(lo)
     w = (math.log(n) - math.log(lo)) / (math.log(hi) - math.log(lo))
     return (1 - w) * at(lo) + w * at(hi)
+
+
+def p_value(n: int, t: float, log: bool = False, step: float = 1.0, gauge: bool = False) -> float:
+    """The false-alarm probability at which T = t of a series of n samples passes (the inverse of
+    `critical` in alpha, to 1 %, extrapolated below the tables' smallest alpha as it is); 1 below
+    even odds (PLAUSIBLE)."""
+    if not t >= critical(n, PLAUSIBLE, log, step, gauge):
+        return 1.0
+    lo, hi = math.log(P_MIN), math.log(PLAUSIBLE)
+    if t >= critical(n, P_MIN, log, step, gauge):
+        return P_MIN
+    while hi - lo > 0.01:  # critical falls as alpha grows: the alpha where it crosses t
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if critical(n, math.exp(mid), log, step, gauge) > t else (lo, mid)
+    return math.exp(hi)
+
+
+# the smallest p-value said (beyond it, the extrapolation says nothing more)
+P_MIN = 1e-9
+
+
+def combined(p_own: float, p_key: float) -> float:
+    """Fisher's combination of two independent tests' p-values, for two: the probability on noise
+    alone that their product is as small, x (1 - ln x) for x = p_own p_key."""
+    x = p_own * p_key
+    return 1.0 if x >= 1.0 else x * (1.0 - math.log(x)) if x > 0 else 0.0
 
 
 def alpha(n: int, step: float, scale: float = 1.0) -> float:
@@ -224,10 +255,12 @@ def strongest(x: np.ndarray, use: np.ndarray) -> tuple[float, tuple[int, int]] |
 
 def judged(
     x: np.ndarray, use: np.ndarray, spans: list[tuple[int, int]], step: float, scale: float = 1.0, log: bool = False
-) -> list[tuple[bool, float]]:
+) -> list[tuple[bool, float, float]]:
     """Per interval [a, b] of `spans` (candidates of one series, apart from each other): whether
     x's own test proves it (significant), and for one it does not, the alpha at which a second
-    series must confirm it (app/analysis/confirm.py), 0 when none may.
+    series must confirm it (app/analysis/confirm.py), 0 when none may, and its own p-value there
+    (p_value of its T on the series without the other candidates: what the second series' test is
+    combined with).
 
     Significant: step-down, the strongest first, each tested on the series without the intervals
     proven before it; the first that fails ends it. On noise alone the first test is the whole
@@ -254,13 +287,14 @@ def judged(
             break
         sure[i] = True
         left[spans[i][0] : spans[i][1] + 1] = False
-    even = []
+    own = []
     for i, (a, b) in enumerate(spans):
         alone = left.copy()
         for j, (c, d) in enumerate(spans):
             if j != i:
                 alone[c : d + 1] = False
         t, m = strength(x, alone, a, b)
-        even.append(not sure[i] and t >= critical(m, PLAUSIBLE, log, step))
+        own.append(1.0 if sure[i] else p_value(m, t, log, step))
+    even = [p <= PLAUSIBLE for p in own]
     second = a_ / max(1, sum(even))
-    return [(ok, second if e else 0.0) for ok, e in zip(sure, even, strict=True)]
+    return [(ok, second if e else 0.0, p) for ok, e, p in zip(sure, even, own, strict=True)]

@@ -99,9 +99,9 @@ def _rises_one(t: np.ndarray, v: np.ndarray, params: RiseParams, detect_params: 
             continue
         if test is None or test.significant(a, b):
             kept.append((a, b, ref))
-    said = [(True, 0.0)] * len(kept) if test is not None else _short_judged(v, [(a, b) for a, b, _ in kept], step)
-    for (a, b, ref), (ok, second) in zip(kept, said, strict=True):
-        out.append(_rise(t, v, a, b, ref, step, tested=ok, confirm_alpha=second))
+    said = [(True, 0.0, 1.0)] * len(kept) if test is not None else _short_judged(v, [(a, b) for a, b, _ in kept], step)
+    for (a, b, ref), (ok, second, p) in zip(kept, said, strict=True):
+        out.append(_rise(t, v, a, b, ref, step, tested=ok, confirm_alpha=second, own_p=p))
     if test is not None:
         out += [_rise(t, v, a, b, ref, step) for a, b, ref in test.scanned() if _material(v, a, b, ref, params)]
     return sorted(out, key=lambda d: d.start)
@@ -117,7 +117,7 @@ def _material(v: np.ndarray, a: int, b: int, ref: float, params: RiseParams) -> 
     return float(np.nanmedian(v[a : b + 1])) >= params.away * ref
 
 
-def _short_judged(v: np.ndarray, spans: list[tuple[int, int]], step: float) -> list[tuple[bool, float]]:
+def _short_judged(v: np.ndarray, spans: list[tuple[int, int]], step: float) -> list[tuple[bool, float, float]]:
     """A short series' rises tested as its drops are (level_test.judged), on the negated logarithm
     of its positive latencies (a rise is a ratio), at the critical values simulated for that
     reading."""
@@ -135,10 +135,13 @@ def _rise(
     step: float,
     tested: bool = True,
     confirm_alpha: float = 0.0,
+    own_p: float = 1.0,
 ) -> Drop:
     ratio = float(np.nanmedian(v[a : b + 1])) / ref - 1.0
     top = float(np.nanmax(v[a : b + 1]))
-    return Drop(float(t[a] - step), float(t[b]), max(0.0, ratio), ref, top, 0.0, "latency", tested, confirm_alpha)
+    return Drop(
+        float(t[a] - step), float(t[b]), max(0.0, ratio), ref, top, 0.0, "latency", tested, confirm_alpha, own_p
+    )
 
 
 class _Test:

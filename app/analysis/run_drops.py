@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from benchlens.app.analysis import level_test
 from benchlens.app.analysis.causes import Finding
-from benchlens.app.analysis.confirm import key_confirms
+from benchlens.app.analysis.confirm import key_p
 from benchlens.app.analysis.drops import Drop, detection, steady_span
 from benchlens.app.analysis.evidence import Change
 from benchlens.app.analysis.explain import Reference, classes, explain, verdict
@@ -251,10 +252,11 @@ def _cause_confirms(
     alpha: float,
 ) -> bool:
     """Whether a candidate its own series does not prove is confirmed by its cause: the cause's key
-    series moved its way over the candidate's interval at `alpha` (app/analysis/confirm.py: both
-    tests together at the series' own false-alarm rate), shared among the entities of its metric (a
-    cause names the CPU or the device that moved most: one of several looks). A cause shown by no
-    one series (row lock time counted when waits end) confirms nothing."""
+    series moved its way over the candidate's interval, its p-value (times the entities of its
+    metric: a cause names the CPU or the device that moved most, one of several looks) combined
+    with the candidate's own at `alpha` (app/analysis/confirm.py: the two together at the series'
+    own false-alarm rate). A cause shown by no one series (row lock time counted when waits end)
+    confirms nothing."""
     if proven is None or proven.key is None or alpha <= 0:
         return False
     key = proven.key.ref
@@ -263,7 +265,8 @@ def _cause_confirms(
         return False
     looks = max(1, sum(r.format == key.format and r.metric == key.metric for r in others))
     up = proven.key.during > proven.key.before
-    return key_confirms(got[0], got[1], (d.start, d.end), steady, alpha / looks, up, proven.gauge)
+    p_key = min(1.0, looks * key_p(got[0], got[1], (d.start, d.end), steady, up, proven.gauge))
+    return level_test.combined(d.own_p, p_key) <= alpha
 
 
 def run_drops(

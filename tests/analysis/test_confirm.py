@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from detection_calibration import ar1, noisy  # noqa: E402
 
 from benchlens.app.analysis import level_test  # noqa: E402
-from benchlens.app.analysis.confirm import key_confirms  # noqa: E402
+from benchlens.app.analysis.confirm import key_p  # noqa: E402
 from benchlens.app.analysis.explain import Reference  # noqa: E402
 from benchlens.app.analysis.run_drops import _holm  # noqa: E402
 
@@ -93,7 +93,8 @@ def test_judged_splits_alpha_among_the_candidates_above_even_odds() -> None:
     v[65:67] *= 0.97  # within the noise
     use = np.ones(80, bool)
     said = level_test.judged(v, use, [(20, 39), (50, 52), (65, 66)], 1.0)
-    assert said == [(True, 0.0), (False, level_test.alpha(80, 1.0)), (False, 0.0)]
+    assert [(ok, second) for ok, second, _ in said] == [(True, 0.0), (False, level_test.alpha(80, 1.0)), (False, 0.0)]
+    assert said[0][2] == 1.0 and said[1][2] <= level_test.PLAUSIBLE < said[2][2]  # its own p: 1 once proven
 
 
 def test_judged_proves_step_down_and_stops_at_the_first_that_fails() -> None:
@@ -106,25 +107,46 @@ def test_judged_proves_step_down_and_stops_at_the_first_that_fails() -> None:
     use = np.ones(200, bool)
     assert level_test.strength(v, use, 100, 109)[0] < level_test.critical(200, level_test.alpha(200, 1.0))
     said = level_test.judged(v, use, [(20, 39), (100, 109), (150, 151)], 1.0)
-    assert [ok for ok, _ in said] == [True, True, False]
+    assert [ok for ok, _, _ in said] == [True, True, False]
 
 
 def test_a_key_confirms_by_its_own_change_where_it_meets_the_drop() -> None:
     """A key series sampled every 2 s whose level doubles from 1030 to 1070 s confirms a drop of
     1040-1060 s (its stretch is its own: the drop's edges are not the key's); not the same series
-    calm, nor a change claimed the other way, nor a change that does not meet the drop, nor
-    without an alpha left."""
+    calm, nor a change claimed the other way, nor a change that does not meet the drop."""
     rng = np.random.default_rng(7)
     t = 1000.0 + 2.0 * np.arange(1, 61)
     calm = 10 * (1 + 0.1 * rng.standard_normal(60))
     x = calm.copy()
     x[(t > 1030) & (t <= 1070)] *= 2.0
     ref = Reference(1000.0, 1120.0, ((1040.0, 1060.0),))
-    assert key_confirms(t, x, (1040.0, 1060.0), ref, 0.02, up=True)
-    assert not key_confirms(t, x, (1040.0, 1060.0), ref, 0.02, up=False)
-    assert not key_confirms(t, calm, (1040.0, 1060.0), ref, 0.02, up=True)
-    assert not key_confirms(t, x, (1090.0, 1110.0), ref, 0.02, up=True)
-    assert not key_confirms(t, x, (1040.0, 1060.0), ref, 0.0, up=True)
+    assert key_p(t, x, (1040.0, 1060.0), ref, up=True) <= 0.002
+    assert key_p(t, x, (1040.0, 1060.0), ref, up=False) == 1.0
+    assert key_p(t, calm, (1040.0, 1060.0), ref, up=True) > 0.1
+    assert key_p(t, x, (1090.0, 1110.0), ref, up=True) > 0.1
+
+
+def test_p_value_is_the_alpha_at_which_t_is_critical() -> None:
+    for n, alpha, step in [(26, 0.013, 5.0), (75, 0.0075, 1.0), (300, 0.03, 1.0)]:
+        t = level_test.critical(n, alpha, step=step)
+        assert level_test.p_value(n, t * 1.0001, step=step) == pytest.approx(alpha, rel=0.02)
+    assert level_test.p_value(26, 1.0, step=5.0) == 1.0  # below even odds
+    # beyond the table: extrapolated, smaller as T grows, never below P_MIN
+    smallest, largest = level_test.CRITICAL[64][0]
+    assert level_test.critical(64, smallest / 10) > largest
+    assert level_test.p_value(64, largest * 1.2) < smallest
+    assert level_test.p_value(64, 1e6) == level_test.P_MIN
+
+
+def test_combined_is_fishers_method_for_two() -> None:
+    """On noise alone (two independent uniform p-values) the combination is below alpha with
+    probability alpha; a product that is small from both sides passes where neither alone would."""
+    rng = np.random.default_rng(11)
+    u = rng.uniform(size=(200_000, 2))
+    got = np.array([level_test.combined(a, b) for a, b in u])
+    for alpha in (0.01, 0.05):
+        assert float(np.mean(got <= alpha)) == pytest.approx(alpha, abs=4 * np.sqrt(alpha / len(u)))
+    assert level_test.combined(0.06, 0.02) < 0.0135 and level_test.combined(1.0, 1.0) == 1.0
 
 
 def test_holm_confirms_the_rest_at_a_larger_alpha_once_one_is_confirmed() -> None:
