@@ -179,6 +179,16 @@ case $scenario in
       mariadb -uroot -S "$sock" -N -B -e "$scans" >/dev/null 2>&1 || true
     done
     note end "$EPOCHREALTIME" ;;
+  rebuild)      # another client rebuilds a table of 20,000 rows again and again for LEN s (ALTER
+    # TABLE sbtest.sbtest1 FORCE, online, whatever the workload's own schema: the table's rows read
+    # and copied into a new tablespace, redo and pages written, a metadata lock taken for an
+    # instant at each rebuild's end)
+    t0=$EPOCHREALTIME; note start "$t0"
+    end=$(python3 -c "print($t0 + $LEN)")
+    while until_ "$end"; do
+      mariadb -uroot -S "$sock" -N -B -e "ALTER TABLE sbtest.sbtest1 FORCE" >/dev/null 2>&1 || true
+    done
+    note end "$EPOCHREALTIME" ;;
   bulk-insert)  # another client copies a benchmark table into a table of its own for LEN s (INSERT
     # ... SELECT, each copy committed): rows inserted, redo written, pages flushed
     mb() { mariadb -uroot -S "$sock" -N -B -e "$1"; }

@@ -69,6 +69,8 @@ dool-disk-writers-long-smooth disk-writers  disk        long  smooth 100 30 40
 dool-quiet-smooth         quiet             -           -     smooth 100 30 0
 scan-long-smooth          scan              workload    long  smooth 100 30 40
 scan-short-bursty         scan              workload    short bursty 75  30 12
+rebuild-long-smooth       rebuild           workload    long  smooth 100 30 40
+rebuild-short-bursty      rebuild           workload    short bursty 75  30 12
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -95,6 +97,10 @@ scan-short-bursty         scan              workload    short bursty 75  30 12
 # scan-long-smooth, scan-short-bursty (2026-11-27, issue 23, session 13): another client's analytic
 # full scans (one row back each), a kind of disturbance the corpus did not have, recorded after the
 # session's detector change and scored as recorded: held-out data for the causes.
+# rebuild-long-smooth, rebuild-short-bursty (2026-11-27, issue 23, session 14): another client's online table rebuilds
+# (ALTER TABLE ... FORCE in a loop), a table restore's kind of work the corpus did not have,
+# recorded after the session's changes and scored as recorded; its class (workload: another
+# client's bulk writes, issue 23 part 4) written down before it was scored.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
