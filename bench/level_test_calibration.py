@@ -170,31 +170,32 @@ def means(n: int, seed: int, scale: float, step: int) -> list[tuple[float, float
     ]
 
 
-def print_means(sizes: list[int], seed: int, scale: float, steps: tuple[int, ...]) -> None:
-    tables = {step: {n: means(n, seed, scale, step) for n in sizes} for step in steps}
-    print("CRITICAL_MEANS: dict[int, dict[int, tuple[tuple[float, float], ...]]] = {")
-    for step in steps:
-        print(f"    {step}: {{")
-        for n in sizes:
-            cells = ", ".join(f"({a:g}, {math.ceil(c * 100) / 100:.2f})" for a, c in tables[step][n])
+def print_nested(name: str, key: str, tables: dict[float, dict[int, list[tuple[float, float]]]]) -> None:
+    """A table of tables (key -> n -> rows) as the Python literal level_test_table.py holds."""
+    print(f"{name}: dict[{key}, dict[int, tuple[tuple[float, float], ...]]] = {{")
+    for outer, by_n in tables.items():
+        print(f"    {outer}: {{")
+        for n, rows in by_n.items():
+            cells = ", ".join(f"({a:g}, {math.ceil(c * 100) / 100:.2f})" for a, c in rows)
             print(f"        {n}: ({cells}),")
         print("    },")
     print("}")
+
+
+def print_means(sizes: list[int], seed: int, scale: float, steps: tuple[int, ...]) -> None:
+    tables: dict[float, dict[int, list[tuple[float, float]]]] = {
+        step: {n: means(n, seed, scale, step) for n in sizes} for step in steps
+    }
+    print_nested("CRITICAL_MEANS", "int", tables)
 
 
 def print_capped(sizes: list[int], seed: int, scale: float, gauge: bool = False) -> None:
-    tables = {}
+    by_n = {}
     for n in sizes:
-        tables[n] = capped(n, seed, scale, gauge)
+        by_n[n] = capped(n, seed, scale, gauge)
         print(f"# n={n}: {draws(n, scale * CAPPED_DRAWS)} draws a noise", flush=True)
-    print("CRITICAL_CAPPED: dict[float, dict[int, tuple[tuple[float, float], ...]]] = {")
-    for cap in GAUGE_CAPS if gauge else CAPS:
-        print(f"    {cap}: {{")
-        for n in sizes:
-            cells = ", ".join(f"({a:g}, {math.ceil(c * 100) / 100:.2f})" for a, c in tables[n][cap])
-            print(f"        {n}: ({cells}),")
-        print("    },")
-    print("}")
+    caps = GAUGE_CAPS if gauge else CAPS
+    print_nested("CRITICAL_CAPPED", "float", {cap: {n: by_n[n][cap] for n in sizes} for cap in caps})
 
 
 def main(argv: list[str] | None = None) -> int:
