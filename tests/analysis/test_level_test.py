@@ -3,6 +3,7 @@ a fresh simulation, and what it decides on a short run."""
 
 from __future__ import annotations
 
+import itertools
 import sys
 from pathlib import Path
 
@@ -14,7 +15,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from detection_calibration import noisy  # noqa: E402
 
-from benchlens.app.analysis import level_test  # noqa: E402
+from benchlens.app.analysis import level_test, level_test_table  # noqa: E402
 from benchlens.app.analysis.drops import detect  # noqa: E402
 from benchlens.app.analysis.rises import rises  # noqa: E402
 
@@ -106,3 +107,17 @@ def test_the_calibration_script_runs_and_names_the_noise_that_set_each_value() -
     assert crits == sorted(crits, reverse=True) and crits[-1] > 0
     assert all(w.startswith(("AR(1)", "Poisson")) for _, _, w in rows)
     assert cal.noises(np.random.default_rng(1), 10, 3)["AR(1) phi=0.9 cv=1.0"].shape == (3, 10)
+
+
+def test_every_table_asks_more_as_alpha_falls() -> None:
+    """The critical values rise as alpha falls in every row of every table (critical extrapolates
+    below a row's smallest alpha from its two smallest, and p_value inverts it: both need it)."""
+    tables = level_test_table
+    families = {"CRITICAL": tables.CRITICAL, "CRITICAL_LOG": tables.CRITICAL_LOG}
+    families |= {f"CAPPED {c}": t for c, t in tables.CRITICAL_CAPPED.items()}
+    families |= {f"MEANS {s}": t for s, t in tables.CRITICAL_MEANS.items()}
+    for name, table in families.items():
+        for n, rows in table.items():
+            alphas = [a for a, _ in rows]
+            crits = [c for _, c in rows]
+            assert alphas == sorted(alphas) and all(x > y for x, y in itertools.pairwise(crits)), (name, n)
