@@ -150,6 +150,12 @@ case $scenario in
     done
     wait "${pids[@]}"
     note end "$EPOCHREALTIME" ;;
+  io-sync)      # four workers calling sync() in a loop for LEN s (`stress-ng -i 4`, DBPA's I/O
+    # saturation): every dirty page of the machine written back again and again, the server's
+    # fsyncs queued behind them; iowait up, no more bytes of its own
+    t0=$EPOCHREALTIME; note start "$t0"
+    stress-ng -i 4 --timeout "${LEN}s" >/dev/null 2>&1 || true
+    note end "$EPOCHREALTIME" ;;
   pool-shrink)  # buffer pool 8 MB for LEN s, then back
     mb() { mariadb -uroot -S "$sock" -N -B -e "$1"; }
     status() { mb "SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_resize_status'" | cut -f2; }

@@ -71,6 +71,8 @@ scan-long-smooth          scan              workload    long  smooth 100 30 40
 scan-short-bursty         scan              workload    short bursty 75  30 12
 rebuild-long-smooth       rebuild           workload    long  smooth 100 30 40
 rebuild-short-bursty      rebuild           workload    short bursty 75  30 12
+io-sync-long-smooth       io-sync           disk        long  smooth 100 30 40
+io-sync-short-bursty      io-sync           disk        short bursty 75  30 12
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -101,6 +103,9 @@ rebuild-short-bursty      rebuild           workload    short bursty 75  30 12
 # (ALTER TABLE ... FORCE in a loop), a table restore's kind of work the corpus did not have,
 # recorded after the session's changes and scored as recorded; its class (workload: another
 # client's bulk writes, issue 23 part 4) written down before it was scored.
+# io-sync-long-smooth, io-sync-short-bursty (2026-11-27, issue 23, session 14): DBPA's I/O
+# saturation as its code makes it (`stress-ng -i 4`: sync() in a loop; needs stress-ng), on our
+# workloads with every source the recorder writes; class disk, written down before scoring.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
