@@ -158,6 +158,10 @@ class Finding(NamedTuple):
     # size), not a mean over its interval: its samples are less alike from one to the next
     # (app/analysis/level_test.py sample_phi), which its test (app/analysis/confirm.py) counts
     gauge: bool = False
+    # the key counts statements issued (another client's FLUSH TABLES): it says that the cause
+    # happened, and confirms it, not how long it lasted (one FLUSH TABLES WITH READ LOCK, a lock
+    # held 8 s): no cause window of its own (app/analysis/mechanism.py)
+    event: bool = False
 
 
 def flushing_stall(ev: Evidence) -> Finding | None:
@@ -252,7 +256,11 @@ def lock_waits(ev: Evidence) -> Finding | None:
     if seen:
         running = ev.get(GS, "Threads_running")
         extra = f", threads running {span(running.before, running.during, '')}" if running is not None else ""
-        return Finding("locks", f"sessions waited on the global read lock / table locks ({said}{extra})")
+        # the key: the statements themselves, another client's, upstream of every wait (a FLUSH
+        # TABLES loop's Com_flush, 0 -> 12 a second; app/analysis/confirm.py tests it)
+        key = ev.get(GS, seen[0])
+        text = f"sessions waited on the global read lock / table locks ({said}{extra})"
+        return Finding("locks", text, key, event=True)
     return None
 
 

@@ -3,8 +3,8 @@ cause's rule alone had no known false-alarm rate).
 
 A short series' drop that its own test does not prove (level_test: at most one false drop per
 10,000 s of noise) is kept when the series of its proven cause (more iowait, more sessions, rows
-written, a history list growing: causes.Finding.key) changed too, beyond chance for the two together,
-over a stretch that meets the drop:
+written, a history list growing, another client's FLUSH statements: causes.Finding.key) changed
+too, beyond chance for the two together, over a stretch that meets the drop:
 
 1. the throughput's candidate is above chance at even odds (level_test.judged at alpha PLAUSIBLE,
    measured without the run's other candidates): a filter against a key that moved while the

@@ -152,8 +152,9 @@ def cause_window(
     found: Finding, drop: Drop, load: Callable[[SeriesRef], tuple[np.ndarray, np.ndarray] | None]
 ) -> CauseWindow | None:
     """The window of a drop's proven cause: the history list's growth for a purge lag, else the
-    stretch where its key series stood at its drop level; None without a key series."""
-    if found.key is None:  # a drop or a latency rise alike
+    stretch where its key series stood at its drop level; None without a key series, or with one
+    that counts the statements that caused it (Finding.event: not how long it lasted)."""
+    if found.key is None or found.event:  # a drop or a latency rise alike
         return None
     if found.klass == "purge":
         for ref in HISTORY:

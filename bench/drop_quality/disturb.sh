@@ -150,6 +150,15 @@ case $scenario in
     done
     wait "${pids[@]}"
     note end "$EPOCHREALTIME" ;;
+  flush-tables) # another client flushes the table cache and the logs again and again for LEN s
+    # (FLUSH TABLES; FLUSH LOGS, no read lock): every open table closed and reopened, statements
+    # waiting for the flush of the tables they use
+    t0=$EPOCHREALTIME; note start "$t0"
+    end=$(python3 -c "print($t0 + $LEN)")
+    while until_ "$end"; do
+      mariadb -uroot -S "$sock" -N -B -e "FLUSH TABLES; FLUSH LOGS" >/dev/null 2>&1 || true
+    done
+    note end "$EPOCHREALTIME" ;;
   io-sync)      # four workers calling sync() in a loop for LEN s (`stress-ng -i 4`, DBPA's I/O
     # saturation): every dirty page of the machine written back again and again, the server's
     # fsyncs queued behind them; iowait up, no more bytes of its own

@@ -73,6 +73,8 @@ rebuild-long-smooth       rebuild           workload    long  smooth 100 30 40
 rebuild-short-bursty      rebuild           workload    short bursty 75  30 12
 io-sync-long-smooth       io-sync           disk        long  smooth 100 30 40
 io-sync-short-bursty      io-sync           disk        short bursty 75  30 12
+flush-tables-long-smooth  flush-tables      locks       long  smooth 100 30 40
+flush-tables-short-bursty flush-tables      locks       short bursty 75  30 12
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -106,6 +108,9 @@ io-sync-short-bursty      io-sync           disk        short bursty 75  30 12
 # io-sync-long-smooth, io-sync-short-bursty (2026-11-27, issue 23, session 14): DBPA's I/O
 # saturation as its code makes it (`stress-ng -i 4`: sync() in a loop; needs stress-ng), on our
 # workloads with every source the recorder writes; class disk, written down before scoring.
+# flush-tables-long-smooth, flush-tables-short-bursty (the same day): the TPC-C study's "log and
+# table flushes" (FLUSH TABLES; FLUSH LOGS in a loop, no read lock); class locks (statements wait
+# for the flush of the tables they use), written down before scoring.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1

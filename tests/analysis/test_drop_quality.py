@@ -4,7 +4,7 @@ class, undisturbed runs, and pairs of runs that differ by one setting). A change
 explanation that loses a true drop, shifts its boundaries, flags noise, or stops ranking the
 disturbed resource's class fails here, not only in `make drop-quality`.
 
-The whole corpus (53 runs) takes over half a minute to score on the project's 2-core machine, so the
+The whole corpus (55 runs) takes over half a minute to score on the project's 2-core machine, so the
 suite scores a representative subset (SUBSET, ~15 s: both workloads, short and long, two lasting to
 the end of the run, locks, cpu, disk and buffer pool, the workload spike, a quiet run of each workload, one pair);
 `make drop-quality` scores everything."""
@@ -78,6 +78,9 @@ SUBSET = [
     "rebuild-short-bursty",
     # DBPA's I/O saturation as its code makes it (stress-ng -i 4: sync() in a loop), held out the same way
     "io-sync-short-bursty",
+    # the TPC-C study's table flushes (FLUSH TABLES; FLUSH LOGS in a loop): held out, and missed as
+    # recorded (its drop at p 0.009 against 0.0075, its cause with no series to confirm it); kept
+    "flush-tables-short-bursty",
 ]
 # What detection and explanation (issue 14's other half, app/analysis) do not do yet on these runs,
 # as `make drop-quality` measured it on 2026-11-26. Strict: a fix shows up as an XPASS, to move
@@ -199,6 +202,17 @@ def test_the_cause_window_is_the_disturbances(scored: dict[str, Any], run: str, 
     tolerance = score.TOLERANCE.get(r.workload, score.DEFAULT_TOLERANCE)
     assert r.cause_edges is not None and max(abs(e) for e in r.cause_edges) <= tolerance, (r.truth, r.cause_edges)
     assert said in r.verdict and (said or "the cause lasted" not in r.verdict), r.verdict
+
+
+def test_statements_confirm_the_drop_they_caused_not_how_long_it_lasted(scored: dict[str, Any]) -> None:
+    """Another client's FLUSH TABLES loop: its statements (Com_flush, 0 before) are the key that
+    confirms the drop the throughput alone does not prove (causes.Finding.event); a count of
+    statements says the cause happened, not how long it lasted, so no cause window is said (one
+    FLUSH TABLES WITH READ LOCK holds its lock for seconds)."""
+    r = scored["flush-tables-short-bursty"]
+    assert r.found and r.rank == 1, (r.detected, r.classes)
+    assert "FLUSH TABLES seen" in r.verdict and "the cause lasted" not in r.verdict
+    assert r.cause_edges is None
 
 
 def test_diff_names_the_one_setting_that_differs_first(scored: dict[str, Any]) -> None:
