@@ -75,6 +75,7 @@ io-sync-long-smooth       io-sync           disk        long  smooth 100 30 40
 io-sync-short-bursty      io-sync           disk        short bursty 75  30 12
 flush-tables-long-smooth  flush-tables      locks       long  smooth 100 30 40
 flush-tables-short-bursty flush-tables      locks       short bursty 75  30 12
+client-spike-smooth       client-spike      workload    short smooth 75  30 15
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -111,6 +112,9 @@ flush-tables-short-bursty flush-tables      locks       short bursty 75  30 12
 # flush-tables-long-smooth, flush-tables-short-bursty (the same day): the TPC-C study's "log and
 # table flushes" (FLUSH TABLES; FLUSH LOGS in a loop, no read lock); class locks (statements wait
 # for the flush of the tables they use), written down before scoring.
+# client-spike-smooth (the same day): the workload spike on the unrated workload, where the
+# benchmark's own throughput falls as 16 more clients share the server; class workload, written
+# down before scoring.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
