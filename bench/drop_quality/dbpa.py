@@ -153,6 +153,11 @@ def _fall(data: LibraryRunData, run_id: int, a: float, b: float) -> float | None
     return float(np.median(v[inside])) / rest if rest > 0 else None
 
 
+def _falls(rows: list[CaseScore]) -> list[CaseScore]:
+    """The window cases whose server throughput really falls (FALLS)."""
+    return [r for r in rows if r.found is not None and r.fall is not None and r.fall <= FALLS]
+
+
 def score(corpus: Path, sensitivity: str = "normal") -> list[CaseScore]:
     cases = sorted(corpus.glob("*/case-*"))
     with tempfile.TemporaryDirectory() as tmp:
@@ -173,7 +178,7 @@ def table(rows: list[CaseScore]) -> list[dict[str, Any]]:
         line: dict[str, Any] = {"anomaly": anomaly, "cases": len(rs)}
         if windowed:
             line["found"] = sum(bool(r.found) for r in windowed)
-            falls = [r for r in windowed if r.fall is not None and r.fall <= FALLS]
+            falls = _falls(windowed)
             line["falls"] = len(falls)
             line["found_where_falls"] = sum(bool(r.found) for r in falls)
             line["edges_10s"] = sum(r.edges is not None and max(map(abs, r.edges)) <= EDGE_TOLERANCE for r in windowed)
@@ -208,7 +213,7 @@ def print_report(rows: list[CaseScore], sensitivity: str) -> None:
     windowed = [r for r in rows if r.found is not None]
     normal = [r for r in rows if r.anomaly == "normal"]
     ranked = [r for r in rows if r.anomaly in EXPECTED]
-    falls = [r for r in windowed if r.fall is not None and r.fall <= FALLS]
+    falls = _falls(windowed)
     print(
         f"\ncases {len(rows)}, found {sum(bool(r.found) for r in windowed)}/{len(windowed)} "
         f"({sum(bool(r.found) for r in falls)}/{len(falls)} where the throughput fell to x{FALLS} or less), "

@@ -30,6 +30,15 @@ sleep "$(python3 -c "import time; print(max(0, $t_bench + $AT - time.time()))")"
 
 note() { printf '%s\t%s\n' "$1" "$2" >>"$truth"; }
 until_() { python3 -c "import sys, time; sys.exit(time.time() >= $1)"; }
+again() {  # again SQL: another client runs SQL over and over for LEN s, its start and end noted
+  local t0 end
+  t0=$EPOCHREALTIME; note start "$t0"
+  end=$(python3 -c "print($t0 + $LEN)")
+  while until_ "$end"; do
+    mariadb -uroot -S "$sock" -N -B -e "$1" >/dev/null 2>&1 || true
+  done
+  note end "$EPOCHREALTIME"
+}
 
 case $scenario in
   quiet) ;;
@@ -153,12 +162,7 @@ case $scenario in
   flush-tables) # another client flushes the table cache and the logs again and again for LEN s
     # (FLUSH TABLES; FLUSH LOGS, no read lock): every open table closed and reopened, statements
     # waiting for the flush of the tables they use
-    t0=$EPOCHREALTIME; note start "$t0"
-    end=$(python3 -c "print($t0 + $LEN)")
-    while until_ "$end"; do
-      mariadb -uroot -S "$sock" -N -B -e "FLUSH TABLES; FLUSH LOGS" >/dev/null 2>&1 || true
-    done
-    note end "$EPOCHREALTIME" ;;
+    again "FLUSH TABLES; FLUSH LOGS" ;;
   io-sync)      # four workers calling sync() in a loop for LEN s (`stress-ng -i 4`, DBPA's I/O
     # saturation): every dirty page of the machine written back again and again, the server's
     # fsyncs queued behind them; iowait up, no more bytes of its own
@@ -186,24 +190,13 @@ case $scenario in
   scan)         # another client's analytic queries for LEN s: full scans of the benchmark's tables
     # (sbtest, whatever the workload's own schema) that send one row back each, 20 a connection:
     # rows read by full scans, CPU, no bytes to speak of (a dump's scans send the rows: `dump`)
-    t0=$EPOCHREALTIME; note start "$t0"
-    end=$(python3 -c "print($t0 + $LEN)")
-    scans=$(for _ in $(seq 5); do for k in 1 2 3 4; do
-      printf 'SELECT COUNT(*), SUM(LENGTH(pad)) FROM sbtest.sbtest%s WHERE c LIKE "%%zz%%";' "$k"; done; done)
-    while until_ "$end"; do
-      mariadb -uroot -S "$sock" -N -B -e "$scans" >/dev/null 2>&1 || true
-    done
-    note end "$EPOCHREALTIME" ;;
+    again "$(for _ in $(seq 5); do for k in 1 2 3 4; do
+      printf 'SELECT COUNT(*), SUM(LENGTH(pad)) FROM sbtest.sbtest%s WHERE c LIKE "%%zz%%";' "$k"; done; done)" ;;
   rebuild)      # another client rebuilds a table of 20,000 rows again and again for LEN s (ALTER
     # TABLE sbtest.sbtest1 FORCE, online, whatever the workload's own schema: the table's rows read
     # and copied into a new tablespace, redo and pages written, a metadata lock taken for an
     # instant at each rebuild's end)
-    t0=$EPOCHREALTIME; note start "$t0"
-    end=$(python3 -c "print($t0 + $LEN)")
-    while until_ "$end"; do
-      mariadb -uroot -S "$sock" -N -B -e "ALTER TABLE sbtest.sbtest1 FORCE" >/dev/null 2>&1 || true
-    done
-    note end "$EPOCHREALTIME" ;;
+    again "ALTER TABLE sbtest.sbtest1 FORCE" ;;
   bulk-insert)  # another client copies a benchmark table into a table of its own for LEN s (INSERT
     # ... SELECT, each copy committed): rows inserted, redo written, pages flushed
     mb() { mariadb -uroot -S "$sock" -N -B -e "$1"; }
