@@ -214,6 +214,17 @@ case $scenario in
     sysbench oltp_read_write --db-driver=mysql --mysql-socket="$sock" --mysql-user=root --tables=4 \
       --table-size=20000 --threads=16 --time="$LEN" run >/dev/null 2>&1 || true
     note end "$EPOCHREALTIME" ;;
+  join)         # another client's poorly written query for LEN s (the TPC-C study's): a join on an
+    # unindexed column (sbtest1's first 2,000 rows against sbtest2's 20,000, a block nested loop
+    # comparing each pair, ~1.5 s a query on an idle server), one query after another
+    again "SELECT COUNT(*) FROM sbtest.sbtest1 a JOIN sbtest.sbtest2 b ON a.c = b.c WHERE a.id <= 2000" ;;
+  hot-rows)     # the benchmark's own transactions turn to one row of one table for LEN s (hot.lua,
+    # which reads HOT_FLAG): they wait on each other's row lock, as the TPC-C study's lock
+    # contention (its mix moved to one warehouse and district); no other client, nothing else
+    [ -n "${HOT_FLAG:-}" ] || { echo "hot-rows needs the hot workload (HOT_FLAG)" >&2; kill "$bench"; exit 2; }
+    t0=$EPOCHREALTIME; : >"$HOT_FLAG"; note start "$t0"
+    sleep "$LEN"
+    t1=$EPOCHREALTIME; rm -f "$HOT_FLAG"; note end "$t1" ;;
   net-slow)     # every reply of the server held DELAY s (default 2 ms) by the proxy for LEN s:
     # round trips slower, the server idle between statements, bytes per transaction unchanged
     t0=$EPOCHREALTIME; note start "$t0"

@@ -16,6 +16,8 @@
 #           load; at 250 tps a 16-client spike cut it to 160 on this shared machine: a drop)
 #   churn   the bursty workload with the ids in a secondary index (sysbench --secondary=on): every
 #           delete-and-insert of an id leaves a delete-marked (id, row) entry until purge removes it
+#   hot     the smooth workload's tables from 8 threads through hot.lua (oltp_read_write whose
+#           transactions all turn to one row of one table, updated first, while HOT_FLAG exists)
 #   writes  sysbench oltp_update_non_index --rand-type=uniform, 16 tables x 300,000 rows, 4 threads
 #           on its own server (WRITES_OPTS: 2 GB buffer pool holding all ~95,000 pages, a 16 MB redo
 #           log written buffered): each update dirties a page of its own, the checkpoint age sits at
@@ -76,6 +78,10 @@ io-sync-short-bursty      io-sync           disk        short bursty 75  30 12
 flush-tables-long-smooth  flush-tables      locks       long  smooth 100 30 40
 flush-tables-short-bursty flush-tables      locks       short bursty 75  30 12
 client-spike-smooth       client-spike      workload    short smooth 75  30 15
+join-long-smooth          join              workload    long  smooth 100 30 40
+join-short-bursty         join              workload    short bursty 75  30 12
+hot-rows-long-hot         hot-rows          locks       long  hot    100 30 40
+hot-rows-short-hot        hot-rows          locks       short hot    75  30 12
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -115,6 +121,11 @@ client-spike-smooth       client-spike      workload    short smooth 75  30 15
 # client-spike-smooth (the same day): the workload spike on the unrated workload, where the
 # benchmark's own throughput falls as 16 more clients share the server; class workload, written
 # down before scoring.
+# join-long-smooth, join-short-bursty, hot-rows-long-hot, hot-rows-short-hot (2026-11-27, issue 23,
+# session 15): two kinds of the TPC-C study the corpus did not have, recorded and scored as
+# recorded: another client's poorly written query (a join on an unindexed column, in a loop), and
+# lock contention inside the benchmark itself (hot.lua: its transactions turn to one row, nothing
+# else starts). Classes workload and locks, written down before scoring.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
@@ -142,6 +153,7 @@ sb() {  # sb WORKLOAD: the sysbench command line of that workload, one word a li
     rated) printf '%s\n' sysbench oltp_read_write "${common[@]}" --tables=4 --table-size=20000 --threads=8 --rate=100 ;;
     bursty) printf '%s\n' sysbench oltp_read_write "${common[@]}" --mysql-db=sbburst --tables=1 --table-size=10 --threads=32 ;;
     churn) printf '%s\n' sysbench oltp_read_write "${common[@]}" --mysql-db=sbchurn --tables=1 --table-size=10 --secondary=on --threads=32 ;;
+    hot) printf '%s\n' sysbench "$here/hot.lua" "${common[@]}" --tables=4 --table-size=20000 --threads=8 ;;
     writes) printf '%s\n' sysbench oltp_update_non_index "${common[@]}" --mysql-db=sbwrite --tables=16 --table-size=300000 \
       --rand-type=uniform --threads=4 ;;
   esac
@@ -198,7 +210,8 @@ record_one() {  # record_one NAME SCENARIO CLASS LENGTH WORKLOAD DURATION AT LEN
   mapfile -t cmd < <(sb "$workload")
   read -r tables size db_ < <(case $workload in bursty) echo 1 10 sbburst;; churn) echo 1 10 sbchurn;;
     writes) echo 16 300000 sbwrite;; *) echo 4 20000 sbtest;; esac)
-  AT=$at LEN=$len TABLES=$tables SIZE=$size DB=$db_ "$BENCHLENS" record "$out" --mysql "-uroot -S $SOCK" \
+  rm -f "$BASE/scratch/hot.flag"
+  AT=$at LEN=$len TABLES=$tables SIZE=$size DB=$db_ HOT_FLAG=$BASE/scratch/hot.flag "$BENCHLENS" record "$out" --mysql "-uroot -S $SOCK" \
     --snapshot-every 2 -- "$here/disturb.sh" "$scenario" "$truth" "$SOCK" "$BASE/scratch" -- \
     "${cmd[@]}" --time="$duration" --report-interval=1 run >/dev/null
   printf 'load_after\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)" >>"$truth"

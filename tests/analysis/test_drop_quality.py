@@ -4,7 +4,7 @@ class, undisturbed runs, and pairs of runs that differ by one setting). A change
 explanation that loses a true drop, shifts its boundaries, flags noise, or stops ranking the
 disturbed resource's class fails here, not only in `make drop-quality`.
 
-The whole corpus (55 runs) takes over half a minute to score on the project's 2-core machine, so the
+The whole corpus (59 runs) takes over half a minute to score on the project's 2-core machine, so the
 suite scores a representative subset (SUBSET, ~15 s: both workloads, short and long, two lasting to
 the end of the run, locks, cpu, disk and buffer pool, the workload spike, a quiet run of each workload, one pair);
 `make drop-quality` scores everything."""
@@ -81,6 +81,14 @@ SUBSET = [
     # the TPC-C study's table flushes (FLUSH TABLES; FLUSH LOGS in a loop): held out, and missed as
     # recorded (its drop at p 0.009 against 0.0075, its cause with no series to confirm it); kept
     "flush-tables-short-bursty",
+    # two kinds of the TPC-C study held out the same way (session 15): lock contention inside the
+    # benchmark (hot.lua: its transactions turn to one row, -25 % then -38 %), missed as recorded
+    # (the thresholds took only the deeper part, whose test the rest hid: drops._fragments_joined);
+    # the same for 12 s; another client's join without an index, named purge lag as recorded (its
+    # read view grew the history list: causes.FOREIGN_WORK's joins)
+    "hot-rows-long-hot",
+    "hot-rows-short-hot",
+    "join-short-bursty",
 ]
 # What detection and explanation (issue 14's other half, app/analysis) do not do yet on these runs,
 # as `make drop-quality` measured it on 2026-11-26. Strict: a fix shows up as an XPASS, to move
@@ -103,6 +111,15 @@ FLUSHING_UNPROVEN = (
     "sync point before the throttle too, so nothing confirms the drop at one false drop per 10,000 s"
 )
 NOT_FOUND_YET["flushing-short-writes"] = FLUSHING_UNPROVEN
+# lock contention inside the benchmark for 12 s: -35 % in +-4 % noise, but the run came back 8 %
+# above its level before it, and that second level, left in the rest, is read as noise: T 8.66
+# against 10.22 (p 0.018 against 0.0075). Nothing upstream moved; row lock waits are what any
+# slowdown of a contended workload makes grow, no independent second series (confirm.py)
+HOT_ROWS_UNPROVEN = (
+    "its own test T 8.66 against 10.22 (the run came back above its level before the drop), and row lock "
+    "waits, downstream, confirm nothing"
+)
+NOT_FOUND_YET["hot-rows-short-hot"] = HOT_ROWS_UNPROVEN
 DROPS_ON_QUIET_YET: dict[str, str] = {}
 # a drop that its own series does not prove stands on its cause's series (app/analysis/confirm.py);
 # dool-dump-long-smooth's bytes sent read T 8.45 against 8.45 alone, and is kept since the two
@@ -111,6 +128,7 @@ DROPS_ON_QUIET_YET: dict[str, str] = {}
 # 10.2: session 13)
 CLASS_NOT_YET_FIRST: dict[str, str] = {
     "flushing-short-writes": FLUSHING_UNPROVEN,
+    "hot-rows-short-hot": HOT_ROWS_UNPROVEN,
 }
 
 

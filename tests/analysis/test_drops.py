@@ -172,6 +172,22 @@ def test_a_drop_lasting_to_the_end_of_a_short_run_is_found_at_the_default(phi: f
         assert 0.2 <= late[0].depth <= 0.35 and abs(late[0].baseline - 1900) < 100
 
 
+@pytest.mark.parametrize("phi", [0.0, 0.5, 0.9])
+def test_a_drop_that_deepens_halfway_is_found_whole(phi: float) -> None:
+    """Held-out hot-rows-long-hot: the benchmark's transactions turned to one row, -25 % for 16 s,
+    then -38 % for 24 s. The thresholds took only the deeper part, whose test the shallower part,
+    left in its reference, hid (T 4.0 against 8.6); the whole stretch read T 16. The strongest
+    stretch now takes the place of fragments of it proven at half the alpha (_fragments_joined)."""
+    t = np.arange(1, 101, dtype=float)
+    for seed in range(8):
+        v = 1450.0 * (1.0 + 0.04 * ar1(np.random.default_rng(seed), 100, phi))
+        v[30:45] *= 0.78
+        v[45:70] *= 0.64
+        got = [d for d in detect(t, v) if d.end > 30 and d.start < 70]
+        assert len(got) == 1 and got[0].tested, (seed, got)
+        assert abs(got[0].start - 30) <= 3 and abs(got[0].end - 70) <= 3, (seed, got)
+
+
 def test_a_run_that_falls_for_more_than_half_its_length_keeps_its_level() -> None:
     """DBPA normal case-007 (11 samples of 5 s): ~100 tps for 25 s, then ~5 to the end. A short
     series' catch-up bursts are cut before its test, 4 sigmas above its level; measured by the
