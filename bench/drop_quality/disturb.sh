@@ -23,6 +23,11 @@ if [ "$scenario" = net-slow ]; then
   set -- "${args[@]}"
 fi
 
+if [ "$scenario" = restore ]; then
+  # the table the restore loads, dumped before the benchmark starts (sbtest1 as `restored`)
+  mariadb-dump -uroot -S "$sock" sbtest sbtest1 | sed 's/`sbtest1`/`restored`/g' >"$scratch/restore.sql"
+fi
+
 "$@" &
 bench=$!
 t_bench=$EPOCHREALTIME
@@ -225,6 +230,16 @@ case $scenario in
     t0=$EPOCHREALTIME; : >"$HOT_FLAG"; note start "$t0"
     sleep "$LEN"
     t1=$EPOCHREALTIME; rm -f "$HOT_FLAG"; note end "$t1" ;;
+  restore)      # another client restores a dumped table again and again for LEN s (the TPC-C
+    # study's table restore: `mariadb < dump`, the table dropped, created and loaded by multi-row
+    # INSERTs, 20,000 rows each time): rows inserted, redo and pages written
+    t0=$EPOCHREALTIME; note start "$t0"
+    end=$(python3 -c "print($t0 + $LEN)")
+    while until_ "$end"; do
+      mariadb -uroot -S "$sock" sbtest <"$scratch/restore.sql" >/dev/null 2>&1 || true
+    done
+    note end "$EPOCHREALTIME"
+    mariadb -uroot -S "$sock" -e "DROP TABLE IF EXISTS sbtest.restored" ;;
   net-slow)     # every reply of the server held DELAY s (default 2 ms) by the proxy for LEN s:
     # round trips slower, the server idle between statements, bytes per transaction unchanged
     t0=$EPOCHREALTIME; note start "$t0"

@@ -82,6 +82,8 @@ join-long-smooth          join              workload    long  smooth 100 30 40
 join-short-bursty         join              workload    short bursty 75  30 12
 hot-rows-long-hot         hot-rows          locks       long  hot    100 30 40
 hot-rows-short-hot        hot-rows          locks       short hot    75  30 12
+restore-long-smooth       restore           workload    long  smooth 100 30 40
+restore-short-bursty      restore           workload    short bursty 75  30 12
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -125,7 +127,9 @@ hot-rows-short-hot        hot-rows          locks       short hot    75  30 12
 # session 15): two kinds of the TPC-C study the corpus did not have, recorded and scored as
 # recorded: another client's poorly written query (a join on an unindexed column, in a loop), and
 # lock contention inside the benchmark itself (hot.lua: its transactions turn to one row, nothing
-# else starts). Classes workload and locks, written down before scoring.
+# else starts). Classes workload and locks, written down before scoring. Then restore-long-smooth,
+# restore-short-bursty: the study's table restore (a dumped table loaded again and again by
+# another client), class workload, written down before scoring.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1

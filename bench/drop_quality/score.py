@@ -113,7 +113,7 @@ def score_run(lib: Library, folder: Path, truth: Truth, sensitivity: str = "norm
     data = LibraryRunData(lib)
     run_id = import_path(lib, folder).id
     run = lib.run(run_id)
-    t0 = run.bench_start or 0.0
+    t0 = run.bench_start or run.start or 0.0  # a dool-only capture has no benchmark log: its own start
     f = run_findings(data, run_id, sensitivity=sensitivity, top=5)
     drops: list[Drop] = [d.drop for d in f.drops]
     shown = [(round(d.drop.start - t0, 1), round(d.drop.end - t0, 1), d.kind) for d in [*f.drops, *f.rises]]
@@ -276,7 +276,7 @@ def _cell(r: RunScore) -> list[str]:
 
 
 def print_report(rows: list[RunScore], pair_rows: list[PairScore], sensitivity: str) -> None:
-    print(f"sensitivity {sensitivity}; edge tolerance 3 s (5 s bursty); times in s from the benchmark start\n")
+    print(f"sensitivity {sensitivity}; edge tolerance 3 s (5 s bursty); times in s from the benchmark start (the capture's without a benchmark log)\n")
     head = ["run", "class", "kind", "truth", "detected", "found", "edges Δ start / end", "cause window Δ",
             "class rank", "classes ranked", "explain 1st", "false drops"]  # fmt: skip
     print("| " + " | ".join(head) + " |\n|" + "---|" * len(head))
