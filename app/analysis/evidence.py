@@ -102,6 +102,8 @@ class Evidence:
     def __init__(self, changes: Sequence[Change]) -> None:
         self.top = list(changes)
         self.levels: dict[SeriesRef, Change] = dict(getattr(changes, "levels", {}))
+        # classes of causes that came after the drop (explain.Explanation.late): no verdict
+        self.late: frozenset[str] = getattr(changes, "late", frozenset())
         for c in self.top:
             self.levels.setdefault(c.ref, c)
 

@@ -309,11 +309,14 @@ class Explanation(list[Change]):
     """The `top` changes of an explanation, ranked (a list of Change, as it always was), and the
     level of every series measured (`levels`, by series: before, during, class, weight), which a
     verdict reads for what did not rank (InnoDB's own writes while a disk got busy, the checkpoint
-    age against its limits)."""
+    age against its limits); `late`: the classes of causes whose series moved only after the drop
+    began (run_drops: a purge lag's history list must be long before the throughput falls), which
+    the verdict passes over."""
 
     def __init__(self, top: list[Change], levels: dict[SeriesRef, Change] | None = None) -> None:
         super().__init__(top)
         self.levels: dict[SeriesRef, Change] = levels or {}
+        self.late: frozenset[str] = frozenset()
 
 
 def explain(

@@ -170,6 +170,31 @@ def cause_window(
     return level_window(series[0], series[1], found.key.before, found.key.during, drop)
 
 
+def came_after(found: Finding, drop: Drop, load: Callable[[SeriesRef], tuple[np.ndarray, np.ndarray] | None]) -> bool:
+    """Whether a cause whose cost is what it has accumulated came only after the drop began: a
+    purge lag slows each statement by the length of the history list, so the list must be long
+    before the throughput falls. It is when the list had grown, at the drop's start, by less than
+    LATE_SHARE of its growth over the drop (its level during it against its steady one): then it
+    is what the drop's cause left (another client's joins held a read view), not that cause."""
+    if found.klass != "purge" or found.key is None:
+        return False
+    series = load(found.key.ref)
+    if series is None:
+        return False
+    t, h = _finite(*series)
+    grown = found.key.during - found.key.before
+    if len(t) < 2 or not grown > 0:
+        return False
+    return float(np.interp(drop.start, t, h)) - found.key.before < LATE_SHARE * grown
+
+
+# of its growth over a drop, the history list had reached at least this much at the drop's start
+# in every purge lag of the corpus (0.75-1.1: read views held over the churn workload, the
+# throughput falling 7-10 s after them), at most 0.11 where another client's joins held read views
+# while they slowed the benchmark at once (join-long-smooth, join-short-bursty: 0.11, 0.02)
+LATE_SHARE = 0.5
+
+
 def worth_saying(window: CauseWindow, drop: Drop, params: MechanismParams = MECHANISM) -> bool:
     """Whether the window tells more than the drop's edges: it starts before the drop or ends
     after it by params.said_s or more (and params.said_samples of the series' samples), or it leaves

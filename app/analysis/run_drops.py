@@ -21,9 +21,9 @@ from benchlens.app.analysis.causes import Finding
 from benchlens.app.analysis.confirm import key_p
 from benchlens.app.analysis.drops import Drop, detection, steady_span
 from benchlens.app.analysis.evidence import Change
-from benchlens.app.analysis.explain import Reference, classes, explain, verdict
+from benchlens.app.analysis.explain import Explanation, Reference, classes, explain, verdict
 from benchlens.app.analysis.layout import THROUGHPUT_FORMATS, Explained
-from benchlens.app.analysis.mechanism import CauseWindow, cause_window, worth_saying
+from benchlens.app.analysis.mechanism import CauseWindow, came_after, cause_window, worth_saying
 from benchlens.app.analysis.patterns import Recurring, recurring
 from benchlens.app.analysis.rises import rises
 from benchlens.app.analysis.stability import Stability, stability
@@ -197,27 +197,35 @@ def _explained(
     others = [r for r in data.available(run_id) if r.format != ref.format]
     load = partial(data.data, run_id)
     kept: dict[int, RunDrop] = {}
-    open_: dict[int, tuple[Drop, list[Change], Finding | None]] = {}
+    open_: dict[int, tuple[Drop, list[Change], Finding | None, CauseWindow | None]] = {}
     for i, d in enumerate(found):
         if top <= 0 and (d.tested or id(d) in sure):  # where the drops are, not why (a figure's marks)
             kept[i] = RunDrop(ref, d, [])
             continue
         reference = Reference(steady.lo, steady.hi, steady.exclude, 1.0 - d.depth if d.kind == "drop" else 1.0)
         changes = explain(d, others, load, max(top, 1), reference=reference)
-        proven = finding(changes)
+        proven, window = _proven(changes, d, load)
         if d.tested or id(d) in sure:
-            kept[i] = RunDrop(ref, d, changes if top > 0 else [], _window(proven, d, load))
+            kept[i] = RunDrop(ref, d, changes if top > 0 else [], window)
         elif d.confirm_alpha > 0:
-            open_[i] = (d, changes, proven)
-    alphas = {i: d.confirm_alpha for i, (d, _, _) in open_.items()}
+            open_[i] = (d, changes, proven, window)
+    alphas = {i: d.confirm_alpha for i, (d, *_) in open_.items()}
     for i in _holm(alphas, lambda i, a: _cause_confirms(open_[i][2], open_[i][0], load, steady, others, a)):
-        d, why, proven = open_[i]
-        kept[i] = RunDrop(ref, d, why if top > 0 else [], _window(proven, d, load))
+        d, why, _, window = open_[i]
+        kept[i] = RunDrop(ref, d, why if top > 0 else [], window)
     return [kept[i] for i in sorted(kept)]
 
 
-def _window(proven: Finding | None, d: Drop, load: Callable[[SeriesRef], Any]) -> CauseWindow | None:
-    return cause_window(proven, d, load) if proven is not None else None
+def _proven(
+    changes: Explanation, d: Drop, load: Callable[[SeriesRef], Any]
+) -> tuple[Finding | None, CauseWindow | None]:
+    """The drop's proven cause and its window, a cause that came only after the drop began passed
+    over (mechanism.came_after: marked on the explanation, which every verdict of it then reads)."""
+    proven = finding(changes)
+    if proven is not None and came_after(proven, d, load):
+        changes.late = frozenset({proven.klass})
+        proven = finding(changes)
+    return proven, cause_window(proven, d, load) if proven is not None else None
 
 
 def _holm(alphas: dict[int, float], confirms: Callable[[int, float], bool]) -> list[int]:

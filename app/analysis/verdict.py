@@ -53,9 +53,9 @@ CAUSES: tuple[Callable[[Evidence], Finding | None], ...] = (
 
 
 def finding(changes: Sequence[Change]) -> Finding | None:
-    """The first cause the evidence proves."""
+    """The first cause the evidence proves (of a class not passed over as late: Evidence.late)."""
     ev = Evidence(changes)
-    return next((f for cause in CAUSES if (f := cause(ev)) is not None), None)
+    return next((f for cause in CAUSES if (f := cause(ev)) is not None and f.klass not in ev.late), None)
 
 
 def _by_weight(changes: Sequence[Change]) -> list[str]:

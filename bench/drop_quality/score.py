@@ -276,7 +276,10 @@ def _cell(r: RunScore) -> list[str]:
 
 
 def print_report(rows: list[RunScore], pair_rows: list[PairScore], sensitivity: str) -> None:
-    print(f"sensitivity {sensitivity}; edge tolerance 3 s (5 s bursty); times in s from the benchmark start (the capture's without a benchmark log)\n")
+    print(
+        f"sensitivity {sensitivity}; edge tolerance 3 s (5 s bursty); times in s from the benchmark start "
+        "(the capture's without a benchmark log)\n"
+    )
     head = ["run", "class", "kind", "truth", "detected", "found", "edges Δ start / end", "cause window Δ",
             "class rank", "classes ranked", "explain 1st", "false drops"]  # fmt: skip
     print("| " + " | ".join(head) + " |\n|" + "---|" * len(head))

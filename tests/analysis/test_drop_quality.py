@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from benchlens.app.analysis import causes
 from benchlens.app.analysis.relevance import CLASSES
 from tests.conftest import ROOT
 
@@ -257,3 +258,13 @@ def test_a_slowed_client_is_said_in_words(scored: dict[str, Any], run: str) -> N
     """The verdict of a client slowed by its network names the round trips, not the CPU that idled
     or the sessions that waited (issue 23: what slowed, not what it left idle)."""
     assert "round trips slowed" in scored[run].verdict, scored[run].verdict
+
+
+def test_a_history_list_that_grew_with_the_drop_is_no_purge_lag(monkeypatch: pytest.MonkeyPatch) -> None:
+    """join-short-bursty read as a folder whose status loop has no count of joins: the joins' read
+    views grew the history list from the drop's start on (858 -> 896 at it, 3,116 halfway), which
+    the verdict named as the cause as recorded; a purge lag's list is long before the throughput
+    falls (mechanism.came_after). The joins' CPU is what is left to say."""
+    monkeypatch.setattr(causes, "FOREIGN_WORK", tuple(w for w in causes.FOREIGN_WORK if w[0] != "Select_full_join"))
+    rows, _ = score.score(["join-short-bursty"])
+    assert rows[0].found and rows[0].classes[0] != "purge", (rows[0].verdict, rows[0].classes)

@@ -1,11 +1,15 @@
-"""A lagging cause's own window (app/analysis/mechanism.py): a purge lag's history list growing."""
+"""A lagging cause's own window (app/analysis/mechanism.py): a purge lag's history list growing, and
+whether it grew before the drop (came_after)."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from benchlens.app.analysis.causes import Finding
 from benchlens.app.analysis.drops import Drop
-from benchlens.app.analysis.mechanism import history_growth, level_window, pinned_window, worth_saying
+from benchlens.app.analysis.evidence import Change
+from benchlens.app.analysis.mechanism import came_after, history_growth, level_window, pinned_window, worth_saying
+from benchlens.app.model import SeriesRef
 
 
 def _drop(start: float, end: float) -> Drop:
@@ -76,3 +80,34 @@ def test_a_flushing_stall_is_where_the_checkpoint_age_stays_at_the_sync_point() 
     assert w.said(drop) == "the cause lasted from 1 s after the drop's start to 28 s before its end"
     touches = np.where((t >= 30) & (t <= 68) & ~np.isin(t, (40,)), 12_400_000.0, age)  # one snapshot at it
     assert pinned_window(t, touches, limit, drop) is None
+
+
+def _purge(t: np.ndarray, h: np.ndarray, drop: Drop) -> tuple[Finding, dict[SeriesRef, tuple[np.ndarray, np.ndarray]]]:
+    """A purge-lag finding keyed on the history list h, its levels measured as explain measures them
+    (steady: before the drop; during: its mean over the drop), and the series to load."""
+    ref = SeriesRef("global_status", "Innodb_history_list_length")
+    inside = (t > drop.start) & (t <= drop.end)
+    key = Change(ref, 1.0, float(np.median(h[t < drop.start - 5])), float(np.mean(h[inside])), klass="purge")
+    return Finding("purge", "history list length kept growing: purge lag", key, gauge=True), {ref: (t, h)}
+
+
+def test_a_history_list_long_before_the_drop_is_its_cause() -> None:
+    """The recorded purge lags: a read view at 31 s, the list at 3,400-4,500 when the throughput
+    fell 10 s later (0.75-1.1 of its growth over the drop)."""
+    t = np.arange(0.0, 100.0, 2.0)
+    h = np.where((t > 31) & (t < 80), 800.0 + np.minimum(t - 31, 10) * 300.0, 800.0)
+    drop = _drop(41.0, 80.0)
+    found, series = _purge(t, h, drop)
+    assert not came_after(found, drop, series.get)
+
+
+def test_a_history_list_that_grows_with_the_drop_is_not_its_cause() -> None:
+    """Held-out join-long-smooth: another client's joins held read views while they slowed the
+    benchmark at once; the list grew 524 -> 711 by the drop's start, 2,157 halfway: a symptom."""
+    t = np.arange(0.0, 100.0, 2.0)
+    h = np.where((t > 30) & (t < 72), 524.0 + np.maximum(t - 31, 0) * 80.0, 524.0)
+    drop = _drop(30.0, 72.0)
+    found, series = _purge(t, h, drop)
+    assert came_after(found, drop, series.get)
+    other = Finding("cpu", "CPU taken", found.key)  # only a purge lag is held to its history's timing
+    assert not came_after(other, drop, series.get)
