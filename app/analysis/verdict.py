@@ -30,6 +30,7 @@ from benchlens.app.analysis.causes import (
     pool_shrank,
     purge_lag,
     row_locks_stuck,
+    waited_inside,
     workload_grew,
 )
 from benchlens.app.analysis.evidence import UNITS, Change, Evidence, span
@@ -48,6 +49,7 @@ CAUSES: tuple[Callable[[Evidence], Finding | None], ...] = (
     io_waits,  # after disk_burst: waits without a burst of bytes
     one_core,  # before cpu_taken: the core the average hides is what a CPU verdict must say
     cpu_taken,
+    waited_inside,  # sessions waiting while no resource moved: after every cause a series says
     clients_slowed,  # last: it needs every resource above idle
 )
 

@@ -238,3 +238,23 @@ def test_the_bytes_a_client_sends_while_the_work_falls_are_its_writes() -> None:
         ("global_status", "Com_select", 21000, 22000), ("global_status", "Bytes_received", 1.14e6, 11.1e6, 40.0)
     )
     assert "bulk writes" not in verdict(held)  # the work did not fall: more clients, not another's load
+
+
+def _dool(*rows: tuple[str, float, float, float]) -> Explanation:
+    """(dool column, before, during, effect): its CPU columns are the machine's (entity total)."""
+    refs = [SeriesRef("dstat", r[0], "total" if r[0].startswith("cpu.") else "") for r in rows]
+    return Explanation([], {ref: Change(ref, r[3], r[1], r[2]) for ref, r in zip(refs, rows, strict=True)})
+
+
+def test_sessions_piled_up_while_nothing_moved_waited_on_each_other() -> None:
+    """Held-out dool-hot-rows-long-hot (the benchmark's transactions turned to one row, captured by
+    dool: no lock counter): the sessions running went 3 -> 8.2 while the CPU idled 35 points more
+    and I/O wait rose 3; as recorded the verdict was I/O waits. The CPU the drop freed went to plain
+    idle, not to I/O wait: they waited on each other."""
+    work = [("mysql5_cmds.sel", 21500, 14800, -6.0), ("mysql5_conn.ThRun", 3.0, 8.2, 8.0)]
+    contention = _dool(*work, ("cpu.idl", 2.0, 36.9, 20.0), ("cpu.wai", 0.23, 3.39, 9.0), ("cpu.usr", 60, 38, -9))
+    assert verdict(contention).startswith("sessions piled up inside the server (running 3 \u2192 8.2)")
+    assert classes(contention)[0] == "locks"
+    # DBPA's I/O saturation: the CPU idled less, the I/O wait rose: the disk
+    io = _dool(*work, ("cpu.idl", 98.1, 95.9, -3.0), ("cpu.wai", 0.99, 1.98, 9.0))
+    assert verdict(io).startswith("CPU time waiting on I/O")
