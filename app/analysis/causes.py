@@ -511,17 +511,17 @@ def clients_slowed(ev: Evidence) -> Finding | None:
     bytes as before: every statement arrived later. Upstream of the server, so nothing it shows
     grows: a congested or distant network, or slowed clients (TCP retransmits said where the folder
     has them)."""
-    own = ev.get(GS, "Com_commit")
-    if own is None or own.before <= 0 or own.during > NET_FELL * own.before:
+    own = _own_work(ev)  # the commits, else the statements (a dool capture's)
+    if own is None or own.during > NET_FELL * own.before:
         return None
     per = [
         (c.before / own.before, c.during / max(own.during, 1e-9), c)
         for m in ("Bytes_sent", "Bytes_received")
-        if (c := ev.get(GS, m)) is not None and c.before > 0
+        if (c := ev.server(m)) is not None and c.before > 0
     ]
     if not per or any(not (1 / BYTES_HELD <= d / b <= BYTES_HELD) for b, d, _ in per):
         return None
-    running = ev.get(GS, "Threads_running")
+    running = ev.server("Threads_running")
     if running is None or running.during >= max(PILED * running.before, running.before + MORE_SESSIONS):
         return None  # sessions piled up inside the server: it is what slowed
     sys_, usr = _cpu(ev, SYSTEM_CPU), _cpu(ev, USER_CPU)
@@ -530,12 +530,14 @@ def clients_slowed(ev: Evidence) -> Finding | None:
     if any(_burst(*_bytes(c)) for c in _devices(ev)) or _busy(ev) is not None:
         return None
     b, d, sent = per[0]
-    idle = ev.get("mpstat", "%idle", "all") or ev.get("vmstat", "id")
+    idle = ev.machine("cpu idle")
     idled = f"CPU idle {idle.before:.0f} → {idle.during:.0f} %, " if idle is not None else ""
+    work = _work_name(own)
+    unit = "transaction" if work == "commits" else work[:-1]
     said = (
-        f"commits {own.during / own.before:.0%} of their steady rate while the server idled ({idled}sessions "
-        f"running {span(running.before, running.during, '')}) and each transaction moved as many bytes "
-        f"({span(b, d, 'B')} {'sent' if sent.ref.metric == 'Bytes_sent' else 'received'})"
+        f"{work} {own.during / own.before:.0%} of their steady rate while the server idled ({idled}sessions "
+        f"running {span(running.before, running.during, '')}) and each {unit} moved as many bytes "
+        f"({span(b, d, 'B')} {'received' if 'recv' in sent.ref.metric or 'received' in sent.ref.metric else 'sent'})"
     )
     retrans = next((c for fmt, m in RETRANSMITS if (c := ev.get(fmt, m)) is not None and c.during > c.before), None)
     if retrans is not None:

@@ -10,7 +10,7 @@ shift 4
 [ "$1" = -- ] && shift
 AT=${AT:-30}
 
-if [ "$scenario" = net-slow ]; then
+if [ "$scenario" = net-slow ] || [ "$scenario" = net-congest ]; then
   # the benchmark talks to the server through slow_proxy.py, which delays the server's replies
   # while $scratch/proxy.delay says so (a client slowed by its network; the kernel has no netem)
   rm -f "$scratch/proxy.sock" "$scratch/proxy.delay"  # a socket left by the run before would answer nothing
@@ -240,10 +240,12 @@ case $scenario in
     done
     note end "$EPOCHREALTIME"
     mariadb -uroot -S "$sock" -e "DROP TABLE IF EXISTS sbtest.restored" ;;
-  net-slow)     # every reply of the server held DELAY s (default 2 ms) by the proxy for LEN s:
-    # round trips slower, the server idle between statements, bytes per transaction unchanged
+  net-slow|net-congest)  # every reply of the server held DELAY s by the proxy for LEN s (default 2
+    # ms; net-congest: 300 ms, the TPC-C study's network congestion, `tc` adding 300 ms to every
+    # packet): round trips slower, the server idle between statements, bytes per transaction unchanged
+    delay=${DELAY:-0.002}; [ "$scenario" = net-congest ] && delay=${DELAY:-0.3}
     t0=$EPOCHREALTIME; note start "$t0"
-    echo "${DELAY:-0.002}" >"$scratch/proxy.delay"
+    echo "$delay" >"$scratch/proxy.delay"
     sleep "$LEN"
     echo 0 >"$scratch/proxy.delay"
     note end "$EPOCHREALTIME" ;;

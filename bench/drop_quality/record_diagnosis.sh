@@ -87,6 +87,8 @@ restore-short-bursty      restore           workload    short bursty 75  30 12
 dool-join-long-smooth     join              workload    long  smooth 100 30 40
 dool-hot-rows-long-hot    hot-rows          locks       long  hot    100 30 40
 dool-restore-long-smooth  restore           workload    long  smooth 100 30 40
+net-congest-short-smooth  net-congest       network     short smooth 75  30 12
+dool-net-congest-long-smooth net-congest    network     long  smooth 100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -134,7 +136,9 @@ dool-restore-long-smooth  restore           workload    long  smooth 100 30 40
 # restore-short-bursty: the study's table restore (a dumped table loaded again and again by
 # another client), class workload, written down before scoring. dool-join-long-smooth,
 # dool-hot-rows-long-hot, dool-restore-long-smooth: the three captured by dool alone (its MySQL
-# plugins count no joins), classes as above, written down before scoring.
+# plugins count no joins), classes as above, written down before scoring. net-congest-short-smooth,
+# dool-net-congest-long-smooth: the study's network congestion (300 ms on every reply through
+# slow_proxy.py), class network, written down before scoring.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1

@@ -258,3 +258,23 @@ def test_sessions_piled_up_while_nothing_moved_waited_on_each_other() -> None:
     # DBPA's I/O saturation: the CPU idled less, the I/O wait rose: the disk
     io = _dool(*work, ("cpu.idl", 98.1, 95.9, -3.0), ("cpu.wai", 0.99, 1.98, 9.0))
     assert verdict(io).startswith("CPU time waiting on I/O")
+
+
+def test_a_dool_capture_says_its_clients_slowed() -> None:
+    """The clients' round trips slowed, read from dool's columns (no status loop): the selects fell
+    while the server idled, no more sessions ran, and each select moved as many bytes. Held-out
+    dool-net-congest-long-smooth (300 ms on every reply) stays unsaid: at 0.2 % of the steady rate its
+    bytes received per select read x1.30, beyond BYTES_HELD."""
+    rows = [
+        ("mysql5_cmds.sel", 7673.0, 1530.0, -9.0),
+        ("mysql5_io.sent", 21.7e6, 4.5e6, -9.0),
+        ("mysql5_io.recv", 439e3, 90e3, -9.0),
+        ("mysql5_conn.ThRun", 1.0, 1.0, 0.0),
+        ("cpu.idl", 19.1, 80.0, 20.0),
+        ("cpu.usr", 37.9, 10.0, -9.0),
+        ("cpu.sys", 41.9, 9.0, -9.0),
+    ]
+    said = verdict(_dool(*rows))
+    assert said.startswith("selects 20% of their steady rate while the server idled (CPU idle 19 \u2192 80 %"), said
+    assert said.endswith("its clients' round trips slowed (the network or the clients)")
+    assert classes(_dool(*rows))[0] == "network"
