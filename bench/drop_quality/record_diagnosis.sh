@@ -89,6 +89,9 @@ dool-hot-rows-long-hot    hot-rows          locks       long  hot    100 30 40
 dool-restore-long-smooth  restore           workload    long  smooth 100 30 40
 net-congest-short-smooth  net-congest       network     short smooth 75  30 12
 dool-net-congest-long-smooth net-congest    network     long  smooth 100 30 40
+join-short-rated          join              workload    short rated  75  30 12
+restore-long-rated        restore           workload    long  rated  100 30 40
+io-sync-long-rated        io-sync           disk        long  rated  100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -138,7 +141,9 @@ dool-net-congest-long-smooth net-congest    network     long  smooth 100 30 40
 # dool-hot-rows-long-hot, dool-restore-long-smooth: the three captured by dool alone (its MySQL
 # plugins count no joins), classes as above, written down before scoring. net-congest-short-smooth,
 # dool-net-congest-long-smooth: the study's network congestion (300 ms on every reply through
-# slow_proxy.py), class network, written down before scoring.
+# slow_proxy.py), class network, written down before scoring. join-short-rated, restore-long-rated,
+# io-sync-long-rated: three kinds again on the rate-limited workload (a disturbance shows as a
+# latency rise unless severe), classes written down before scoring.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1

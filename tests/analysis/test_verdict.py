@@ -234,10 +234,10 @@ def test_the_bytes_a_client_sends_while_the_work_falls_are_its_writes() -> None:
     assert verdict(restore).startswith(
         "another client's bulk writes: bytes received from clients 1.14 \u2192 11.1 MB/s"
     )
-    held = _levels(
-        ("global_status", "Com_select", 21000, 22000), ("global_status", "Bytes_received", 1.14e6, 11.1e6, 40.0)
+    more = _levels(
+        ("global_status", "Com_select", 21000, 126000, 40.0), ("global_status", "Bytes_received", 1.14e6, 6.9e6, 40.0)
     )
-    assert "bulk writes" not in verdict(held)  # the work did not fall: more clients, not another's load
+    assert "bulk writes" not in verdict(more)  # as many bytes a select: more of the same clients
 
 
 def _dool(*rows: tuple[str, float, float, float]) -> Explanation:
@@ -278,3 +278,17 @@ def test_a_dool_capture_says_its_clients_slowed() -> None:
     assert said.startswith("selects 20% of their steady rate while the server idled (CPU idle 19 \u2192 80 %"), said
     assert said.endswith("its clients' round trips slowed (the network or the clients)")
     assert classes(_dool(*rows))[0] == "network"
+
+
+def test_another_clients_work_is_work_beyond_the_commits() -> None:
+    """Held-out restore-long-rated: a rate-limited benchmark holds its commits (100 %) while another
+    client restores a table: rows written 101 -> 75,065 /s. The rule asked the commits to fall; it
+    asks the work to grow beyond them. A workload spike grows both together: not another's work."""
+    rated = _levels(
+        ("global_status", "Com_commit", 100.0, 102.0, 0.5), ("global_status", "Handler_write", 101, 75065, 50)
+    )
+    assert verdict(rated).startswith("another client's bulk writes: rows written 101 \u2192 75,065 /s")
+    spike = _levels(("global_status", "Com_commit", 98.5, 621.0, 30), ("global_status", "Handler_write", 400, 2520, 30))
+    assert "another client's" not in verdict(spike)
+    stalled = _levels(("global_status", "Com_commit", 100.0, 1.0, -20), ("global_status", "Select_scan", 1.0, 1.2, 6))
+    assert "another client's" not in verdict(stalled)  # grew per commit, not in itself: a stall's
