@@ -30,6 +30,7 @@ from benchlens.app.analysis.causes import (
     pool_shrank,
     purge_lag,
     row_locks_stuck,
+    small_ios,
     waited_inside,
     workload_grew,
 )
@@ -46,6 +47,7 @@ CAUSES: tuple[Callable[[Evidence], Finding | None], ...] = (
     deadlocks,
     pool_shrank,
     disk_burst,
+    small_ios,  # after disk_burst: requests without their bytes
     io_waits,  # after disk_burst: waits without a burst of bytes
     one_core,  # before cpu_taken: the core the average hides is what a CPU verdict must say
     cpu_taken,

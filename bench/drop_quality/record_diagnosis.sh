@@ -92,6 +92,8 @@ dool-net-congest-long-smooth net-congest    network     long  smooth 100 30 40
 join-short-rated          join              workload    short rated  75  30 12
 restore-long-rated        restore           workload    long  rated  100 30 40
 io-sync-long-rated        io-sync           disk        long  rated  100 30 40
+dool-cpu-user-long-smooth cpu-user          cpu         long  smooth 100 30 40
+dool-io-sync-long-smooth  io-sync           disk        long  smooth 100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -143,7 +145,9 @@ io-sync-long-rated        io-sync           disk        long  rated  100 30 40
 # dool-net-congest-long-smooth: the study's network congestion (300 ms on every reply through
 # slow_proxy.py), class network, written down before scoring. join-short-rated, restore-long-rated,
 # io-sync-long-rated: three kinds again on the rate-limited workload (a disturbance shows as a
-# latency rise unless severe), classes written down before scoring.
+# latency rise unless severe), classes written down before scoring. dool-cpu-user-long-smooth,
+# dool-io-sync-long-smooth: a CPU hog and DBPA's I/O saturation captured by dool alone (no iostat:
+# no device utilisation), classes written down before scoring.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1

@@ -241,8 +241,9 @@ def test_the_bytes_a_client_sends_while_the_work_falls_are_its_writes() -> None:
 
 
 def _dool(*rows: tuple[str, float, float, float]) -> Explanation:
-    """(dool column, before, during, effect): its CPU columns are the machine's (entity total)."""
-    refs = [SeriesRef("dstat", r[0], "total" if r[0].startswith("cpu.") else "") for r in rows]
+    """(dool column, before, during, effect): its CPU and disk columns are the machine's (entity
+    total)."""
+    refs = [SeriesRef("dstat", r[0], "total" if r[0].startswith(("cpu.", "io.", "dsk.")) else "") for r in rows]
     return Explanation([], {ref: Change(ref, r[3], r[1], r[2]) for ref, r in zip(refs, rows, strict=True)})
 
 
@@ -292,3 +293,22 @@ def test_another_clients_work_is_work_beyond_the_commits() -> None:
     assert "another client's" not in verdict(spike)
     stalled = _levels(("global_status", "Com_commit", 100.0, 1.0, -20), ("global_status", "Select_scan", 1.0, 1.2, 6))
     assert "another client's" not in verdict(stalled)  # grew per commit, not in itself: a stall's
+
+
+def test_requests_without_their_bytes_are_small_synchronous_io() -> None:
+    """Held-out dool-io-sync-long-smooth (sync() in a loop, captured by dool: no device utilisation,
+    no rise of I/O wait): write requests x10 at the same bytes, which its system CPU had named."""
+    rows = [
+        ("mysql5_cmds.sel", 21500, 14500, -6.0),
+        ("io.writ", 3141, 31508, 30.0),
+        ("dsk.writ", 78.7e6, 77.5e6, -0.2),
+        ("cpu.sys", 40.0, 53.0, 8.0),
+        ("cpu.usr", 53.0, 47.0, -3.0),
+    ]
+    said = verdict(_dool(*rows))
+    assert said.startswith("disk write requests 3,141 \u2192 31,508 /s while its bytes moved 78.7 \u2192 77.5 MB/s"), (
+        said
+    )
+    assert classes(_dool(*rows))[0] == "disk"
+    # as many more bytes as requests: a heavier stream of the same writes, not this
+    assert not verdict(_dool(*rows[:2], ("dsk.writ", 78.7e6, 700e6, 30.0))).startswith("disk write requests")
