@@ -94,6 +94,8 @@ restore-long-rated        restore           workload    long  rated  100 30 40
 io-sync-long-rated        io-sync           disk        long  rated  100 30 40
 dool-cpu-user-long-smooth cpu-user          cpu         long  smooth 100 30 40
 dool-io-sync-long-smooth  io-sync           disk        long  smooth 100 30 40
+dool-scan-long-smooth     scan              workload    long  smooth 100 30 40
+dool-flush-tables-long-smooth flush-tables  locks       long  smooth 100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -147,7 +149,9 @@ dool-io-sync-long-smooth  io-sync           disk        long  smooth 100 30 40
 # io-sync-long-rated: three kinds again on the rate-limited workload (a disturbance shows as a
 # latency rise unless severe), classes written down before scoring. dool-cpu-user-long-smooth,
 # dool-io-sync-long-smooth: a CPU hog and DBPA's I/O saturation captured by dool alone (no iostat:
-# no device utilisation), classes written down before scoring.
+# no device utilisation), classes written down before scoring. dool-scan-long-smooth,
+# dool-flush-tables-long-smooth: another client's scans and its FLUSH statements captured by dool
+# alone (no Select_scan, no Com_flush), classes written down before scoring.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1

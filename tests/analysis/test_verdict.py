@@ -277,6 +277,10 @@ def test_a_dool_capture_says_its_clients_slowed() -> None:
     ]
     said = verdict(_dool(*rows))
     assert said.startswith("selects 20% of their steady rate while the server idled (CPU idle 19 \u2192 80 %"), said
+    # held-out dool-scan-long-smooth: as many bytes a select, but the server stayed busy (idle 6 -> 1 %):
+    # it did not wait for its clients (another client's scans took it)
+    busy = [*rows[:4], ("cpu.idl", 6.1, 1.3, -3.0), ("cpu.usr", 53.0, 58.0, 2.0), ("cpu.sys", 41.0, 41.0, 0.0)]
+    assert "round trips" not in verdict(_dool(*busy))
     assert said.endswith("its clients' round trips slowed (the network or the clients)")
     assert classes(_dool(*rows))[0] == "network"
 
