@@ -239,14 +239,19 @@ def foreign_work(ev: Evidence) -> Finding | None:
     extra.sort(key=lambda x: -x[0])
     group = extra[0][3]
     shown = [x for x in extra if x[3] == group][:2]
-    unit = {"Bytes_sent": "B/s", "mysql5_io.sent": "B/s", "Bytes_received": "B/s", "mysql5_io.recv": "B/s"}
-    unit["Innodb_os_log_written"] = "B/s"
-    said = ", ".join(f"{what} {span(c.before, c.during, unit.get(c.ref.metric, '/s'))}" for _, c, what, _ in shown)
+    said = ", ".join(f"{what} {span(c.before, c.during, _work_unit(c))}" for _, c, what, _ in shown)
     kind = {"scan": "scans or a dump", "join": "queries joining without an index"}.get(group, "bulk writes")
     text = f"another client's {kind}: {said}, while {_work_name(own)} went to {ratio:.0%} of their steady rate"
     # a join is counted when it starts, and a poorly written one runs for seconds: the count says
     # the joins happened, not when each ran (no cause window, as FLUSH statements: Finding.event)
     return Finding("workload", text, shown[0][1], event=group == "join")
+
+
+def _work_unit(c: Change) -> str:
+    """A work counter's unit: bytes a second for the byte counters (a status loop's or the dool
+    column that read one), else a count a second."""
+    counter = STATUS_OF.get((c.ref.format, c.ref.metric), c.ref.metric)
+    return "B/s" if counter in ("Bytes_sent", "Bytes_received", "Innodb_os_log_written") else "/s"
 
 
 def lock_waits(ev: Evidence) -> Finding | None:
@@ -411,7 +416,7 @@ def small_ios(ev: Evidence) -> Finding | None:
                 continue
             grew = b.during / b.before if b.before > 0 else math.inf
             if c.during / c.before >= BURST_RATIO * grew:
-                what = "write" if metric.endswith(("w/s", "writ")) else "read"
+                what = "write" if quantity(b.ref) == "disk writes" else "read"
                 said = (
                     f"{_device(c)} {what} requests {span(c.before, c.during, '/s')} while its bytes moved "
                     f"{span(*_bytes(b), 'B/s')}: small synchronous I/O (another process's syncs or small writes)"
@@ -516,11 +521,12 @@ def waited_inside(ev: Evidence) -> Finding | None:
         return None
     if not _piled(running):
         return None
-    if _idled(ev) < CPU_POINTS or any(_burst(*_bytes(c)) for c in _devices(ev)) or _busy(ev) is not None:
+    idled = _idled(ev)
+    if idled < CPU_POINTS or any(_burst(*_bytes(c)) for c in _devices(ev)) or _busy(ev) is not None:
         return None
     said = (
         f"sessions piled up inside the server (running {span(running.before, running.during, '')}) while its CPUs "
-        f"idled (+{_idled(ev):.0f} points) and its disks did no more: they waited on each other (row or table "
+        f"idled (+{idled:.0f} points) and its disks did no more: they waited on each other (row or table "
         "locks, latches)"
     )
     # no key: sessions pile up on any slowdown, so their count confirms no drop (confirm.py)
@@ -566,7 +572,7 @@ def clients_slowed(ev: Evidence) -> Finding | None:
     if own is None or own.during > NET_FELL * own.before:
         return None
     per = [
-        (c.before / own.before, c.during / max(own.during, 1e-9), c)
+        (c.before / own.before, c.during / max(own.during, 1e-9), m)
         for m in ("Bytes_sent", "Bytes_received")
         if (c := ev.server(m)) is not None and c.before > 0
     ]
@@ -586,14 +592,14 @@ def clients_slowed(ev: Evidence) -> Finding | None:
     idle = ev.machine("cpu idle")
     if idle is None or idle.during - idle.before < CPU_POINTS:
         return None
-    b, d, sent = per[0]
+    b, d, counter = per[0]
     idled = f"CPU idle {idle.before:.0f} → {idle.during:.0f} %, "
     work = _work_name(own)
     unit = "transaction" if work == "commits" else work[:-1]
     said = (
         f"{work} {own.during / own.before:.0%} of their steady rate while the server idled ({idled}sessions "
         f"running {span(running.before, running.during, '')}) and each {unit} moved as many bytes "
-        f"({span(b, d, 'B')} {'received' if 'recv' in sent.ref.metric or 'received' in sent.ref.metric else 'sent'})"
+        f"({span(b, d, 'B')} {'sent' if counter == 'Bytes_sent' else 'received'})"
     )
     retrans = next((c for fmt, m in RETRANSMITS if (c := ev.get(fmt, m)) is not None and c.during > c.before), None)
     if retrans is not None:

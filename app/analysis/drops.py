@@ -648,10 +648,10 @@ def _fragments_joined(
     """The run's strongest stretch (T, its first and last sample, its level) in place of the
     candidates it holds when they are fragments of it that their own tests do not prove and it is
     proven at the series' alpha / JOINED_SHARE: a second look beside the candidates', paid for by
-    a smaller alpha. A drop that deepens halfway is cut by the thresholds into its deeper part, which the rest
-    of the drop, left in its reference, hides (hot-rows-long-hot: -25 % for 16 s, then -38 % for
-    24 s; the deeper part T 4.0 against 8.6, the whole T 16). bench/procedure_calibration.py
-    measures its null rate and its power on that shape."""
+    a smaller alpha. A drop that deepens halfway is cut by the thresholds into its deeper part,
+    which the rest of the drop, left in its reference, hides (hot-rows-long-hot: -25 % for 16 s,
+    then -38 % for 24 s; the deeper part T 4.0 against 8.6, the whole T 16).
+    bench/procedure_calibration.py measures its null rate and its power on that shape."""
     t_best, (a, b), level = whole
     lo, hi = float(t[a] - step), float(t[b])
     inside = [d for d in found if d.end > lo and d.start < hi]
