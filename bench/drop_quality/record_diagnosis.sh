@@ -99,6 +99,21 @@ dool-flush-tables-long-smooth flush-tables  locks       long  smooth 100 30 40
 dool-global-read-lock-long-smooth global-read-lock locks long smooth 100 30 40
 dool-row-lock-long-smooth row-lock          locks       long  smooth 100 30 40
 dool-pool-shrink-long-smooth pool-shrink    buffer_pool long  smooth 100 30 40
+scan-long-rated           scan              workload    long  rated  100 30 40
+dump-short-bursty         dump              workload    short bursty 75  30 12
+bulk-insert-short-bursty  bulk-insert       workload    short bursty 75  30 12
+flush-tables-long-rated   flush-tables      locks       long  rated  100 30 40
+cpu-user-long-hot         cpu-user          cpu         long  hot    100 30 40
+disk-writers-long-hot     disk-writers      disk        long  hot    100 30 40
+global-read-lock-short-smooth global-read-lock locks    short smooth 75  30 12
+row-lock-long-rated       row-lock          locks       long  rated  100 30 40
+pool-shrink-long-hot      pool-shrink       buffer_pool long  hot    100 30 40
+net-slow-long-hot         net-slow          network     long  hot    100 30 40
+rebuild-long-rated        rebuild           workload    long  rated  100 30 40
+cpu-system-long-hot       cpu-system        cpu         long  hot    100 30 40
+dool-cpu-system-long-smooth cpu-system      cpu         long  smooth 100 30 40
+dool-rebuild-long-smooth  rebuild           workload    long  smooth 100 30 40
+dool-net-slow-long-smooth net-slow          network     long  smooth 100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -158,6 +173,9 @@ dool-pool-shrink-long-smooth pool-shrink    buffer_pool long  smooth 100 30 40
 # dool-global-read-lock-long-smooth, dool-row-lock-long-smooth, dool-pool-shrink-long-smooth: a
 # read lock, another client's row locks and a shrunk buffer pool captured by dool alone, classes
 # written down before scoring.
+# scan-long-rated ... dool-net-slow-long-smooth (2026-11-27, issue 23, session 16): fifteen kinds on
+# workloads and captures they had not been recorded on (the rate-limited and hot workloads, the
+# bursty one, dool alone), classes written down and committed before recording, scored as recorded.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
