@@ -20,6 +20,9 @@ short enough to be tested so (drops.TESTABLE):
   s, and a drop that deepens halfway (-22 % for 15 s, then -36 % for 25 s: hot-rows-long-hot's);
   found = a tested drop with both edges within 5 s.
 
+`--beside` (~2 min at --seconds 100000): the false drops beside a drop a second series proved,
+where run_drops goes on with the step-down past it (drops.retested).
+
 bench/detection_calibration.md keeps the figures (session 14: every cell within its sampling error
 of the target; a rule that put the strongest stretch in place of unproven candidates measured and
 not kept).
@@ -98,6 +101,48 @@ def null_rows(seed: int, seconds: float) -> list[dict[str, object]]:
     return out
 
 
+def beside_rows(seed: int, seconds: float) -> list[dict[str, object]]:
+    """False drops beside a drop a second series proved (run_drops goes on with the step-down past
+    it: drops.retested): the null noises with a -60 % drop over their middle fifth, the candidate
+    that meets it taken as proven, whatever its own test said; a candidate retested proves
+    elsewhere is false. Per 10,000 s of the series outside the drop."""
+    kinds = [("ar1", phi, cv) for phi, cv in itertools.product(PHIS, CVS)] + [("poisson", 0.0, m) for m in COUNTS]
+    cells = [(kind, 1, n) for kind, n in itertools.product(kinds, (120, 300))]
+    cells += [(("ar1", 0.9, cv), step, n) for cv in (0.3, 1.0) for step, n in COARSE]
+    out = []
+    for (kind, phi, p), step, n in cells:
+        count = max(1, int(seconds / (n * step)))
+        hits = used = 0
+        lo, hi = 2 * n // 5, 3 * n // 5
+        for k in range(count):
+            rng = np.random.default_rng([seed, 7, int(phi * 10), int(p * 100), n, step, k])
+            v = rng.poisson(p, n).astype(float) if kind == "poisson" else noisy(rng, n * step, phi, p)
+            v = v.reshape(n, step).mean(axis=1) if kind != "poisson" else v
+            v[lo:hi] *= 0.4
+            t = step * np.arange(1, n + 1, dtype=float)
+            found = drops.detect(t, v)
+            meets = [d for d in found if d.start < t[hi - 1] and d.end > t[lo]]
+            if not meets:
+                continue
+            used += 1
+            proven = {id(d) for d in meets} | {id(d) for d in found if d.tested}
+            beside = [d for d in found if d.tested and id(d) not in {id(m) for m in meets}]
+            beside += drops.retested(t, v, found, proven)
+            hits += sum(1 for d in beside if not (d.start < t[hi - 1] and d.end > t[lo]))
+        name = f"AR(1) phi={phi} cv={p}" if kind == "ar1" else f"Poisson mean={p}"
+        outside = used * (n - (hi - lo)) * step
+        out.append(
+            {
+                "noise": name if step == 1 else f"{step}-s means {name}",
+                "samples": n,
+                "draws": used,
+                "false_drops": hits,
+                "per_10k": hits / outside * 10_000.0 if outside else float("nan"),
+            }
+        )
+    return out
+
+
 def power_rows(seed: int) -> list[dict[str, object]]:
     out = []
     for name, n, pieces in SHAPES:
@@ -121,7 +166,17 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=210_000.0, help="seconds of each null configuration")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--beside", action="store_true", help="only the false drops beside a drop a second series proved")
     args = ap.parse_args()
+    if args.beside:
+        rows = beside_rows(args.seed, args.seconds)
+        if args.json:
+            print(json.dumps(rows, indent=1))
+            return 0
+        print("False drops per 10,000 s beside a -60 % drop a second series proved (outside it)")
+        for r in rows:
+            print(f"  {r['noise']:36} {r['samples']:>4} x {r['draws']:>5}  {r['false_drops']:>4}  {r['per_10k']:6.2f}")
+        return 0
     got = {"null": null_rows(args.seed, args.seconds), "power": power_rows(args.seed)}
     if args.json:
         print(json.dumps(got, indent=1))

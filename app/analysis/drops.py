@@ -587,10 +587,8 @@ def _short_tested(
     rest of the steady part beyond chance (at the sensitivity's false-alarm rate); the others stay
     candidates, with the alpha at which a second series may confirm them (level_test.judged), for
     run_drops to keep only when one does. The steady part ends before the benchmark's ramp-down."""
-    use = np.isfinite(v)
-    use[: st.warm] = False
-    use[_ramp_down(t, v, st.base, sens, step) :] = False
-    raw, v = v, _capped(v, use)  # tested capped, described as it is
+    raw = v
+    v, use = _test_series(t, v, st, sens, step)  # tested capped, described as it is
     n = int(use.sum())
     even = level_test.critical(n, level_test.PLAUSIBLE, step=step)
     candidates = []
@@ -634,6 +632,45 @@ def _short_tested(
     if whole is not None:
         out = _fragments_joined(t, raw, out, whole, int(use.sum()), sens, step)
     return sorted(out, key=lambda d: d.start)
+
+
+def _test_series(
+    t: np.ndarray, v: np.ndarray, st: Steady, sens: Sensitivity, step: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """A short series as its candidates are tested (capped: _capped) and the samples they are
+    tested against: its steady part, the warm-up and the benchmark's ramp-down left out."""
+    use = np.isfinite(v)
+    use[: st.warm] = False
+    use[_ramp_down(t, v, st.base, sens, step) :] = False
+    return _capped(v, use), use
+
+
+def retested(
+    t: np.ndarray,
+    v: np.ndarray,
+    found: list[Drop],
+    proven: set[int],
+    sensitivity: str | Sensitivity = "normal",
+    segments: list[tuple[float, float]] | None = None,
+    params: DetectParams = DETECT,
+) -> list[Drop]:
+    """The candidates of `found` (detection's, on these t and v) that their own series proves once
+    those a second series proved (`proven`: their ids; run_drops) are out of its rest: the
+    step-down of level_test.judged, gone on past them. A series of TESTABLE samples or more has no
+    candidates to go on with (shifts.significance judged each)."""
+    sens = SENSITIVITY[sensitivity] if isinstance(sensitivity, str) else sensitivity
+    out: list[Drop] = []
+    for ts, vs in segmented(t, v, segments):
+        mine = [d for d in found if len(ts) and ts[0] <= d.end <= ts[-1]]
+        sure = [d.tested or id(d) in proven for d in mine]
+        if len(ts) < params.min_samples or len(ts) >= TESTABLE or all(sure) or not any(sure):
+            continue
+        step = sample_step(ts)
+        w = smoothing(vs, params)
+        x, use = _test_series(ts, vs, steady_state(ts, moving_average(vs, w), sens.depth, w, params), sens, step)
+        said = level_test.judged(x, use, [_indices(ts, d, step) for d in mine], step, sens.alarms, proven=sure)
+        out += [d for d, was, (ok, _, _) in zip(mine, sure, said, strict=True) if ok and not was]
+    return out
 
 
 def _fragments_joined(

@@ -10,7 +10,7 @@ Reads runs through app.model.RunData; no Qt, no library."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -19,7 +19,7 @@ import numpy as np
 from benchlens.app.analysis import level_test
 from benchlens.app.analysis.causes import Finding
 from benchlens.app.analysis.confirm import key_p
-from benchlens.app.analysis.drops import Drop, detection, steady_span
+from benchlens.app.analysis.drops import Drop, detection, retested, steady_span
 from benchlens.app.analysis.evidence import Change
 from benchlens.app.analysis.explain import Explanation, Reference, classes, explain, verdict
 from benchlens.app.analysis.layout import THROUGHPUT_FORMATS, Explained
@@ -188,11 +188,14 @@ def _explained(
     steady: Reference,
     top: int,
     confirmed: Iterable[Drop] = (),
+    retest: Callable[[set[int]], list[Drop]] | None = None,
 ) -> list[RunDrop]:
     """Each drop or rise explained by the run's other series. A candidate its own series does not
     prove (a short series' test failed it: Drop.tested) is kept only when another series says it
     happened: its latency rose significantly over it (`confirmed`), or the explanation proves a
-    cause whose key series moved over it beyond chance (_cause_confirms, step-down: _holm)."""
+    cause whose key series moved over it beyond chance (_cause_confirms, step-down: _holm), or its
+    own series proves it once those are out of its rest (`retest`: drops.retested, given the ids
+    of the drops kept so far), in turns until none is added."""
     sure = {id(d) for d in confirmed}
     others = [r for r in data.available(run_id) if r.format != ref.format]
     load = partial(data.data, run_id)
@@ -207,12 +210,22 @@ def _explained(
         proven, window = _proven(changes, d, load)
         if d.tested or id(d) in sure:
             kept[i] = RunDrop(ref, d, changes if top > 0 else [], window)
-        elif d.confirm_alpha > 0:
+        elif d.confirm_alpha > 0 or retest is not None:
             open_[i] = (d, changes, proven, window)
-    alphas = {i: d.confirm_alpha for i, (d, *_) in open_.items()}
-    for i in _holm(alphas, lambda i, a: _cause_confirms(open_[i][2], open_[i][0], load, steady, others, a)):
-        d, why, _, window = open_[i]
-        kept[i] = RunDrop(ref, d, why if top > 0 else [], window)
+    added = True
+    while open_ and added:
+        alphas = {i: d.confirm_alpha for i, (d, *_) in open_.items() if d.confirm_alpha > 0}
+        new = _holm(alphas, lambda i, a: _cause_confirms(open_[i][2], open_[i][0], load, steady, others, a))
+        own: set[int] = set()  # proven by their own series: tested after all
+        if retest is not None:
+            sure_now = {id(r.drop) for r in kept.values()} | {id(open_[i][0]) for i in new}
+            again = {id(d) for d in retest(sure_now)}
+            own = {i for i, (d, *_) in open_.items() if id(d) in again and i not in new}
+        for i in [*new, *own]:
+            d, why, _, window = open_.pop(i)
+            kept[i] = RunDrop(ref, replace(d, tested=True) if i in own else d, why if top > 0 else [], window)
+        new += own
+        added = bool(new)
     return [kept[i] for i in sorted(kept)]
 
 
@@ -298,7 +311,8 @@ def run_findings(
     steady = steady_reference(t, v, [*found, *every_up], sensitivity, detected.span)
     # a drop its throughput alone does not prove, with a significant latency rise over it
     confirmed = [d for d in found if any(r.tested and _mostly_in(r, [d]) for r in every_up)]
-    drops = _explained(data, run_id, ref, found, steady, top, confirmed)
+    retest = partial(retested, t, v, found, sensitivity=sensitivity, segments=steps)
+    drops = _explained(data, run_id, ref, found, steady, top, confirmed, retest)
     kept = [d.drop for d in drops]
     up = [r for r in every_up if not _mostly_in(r, kept)]
     groups, _ = recurring(kept)

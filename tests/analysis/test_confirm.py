@@ -110,6 +110,23 @@ def test_judged_proves_step_down_and_stops_at_the_first_that_fails() -> None:
     assert [ok for ok, _, _ in said] == [True, True, False]
 
 
+def test_judged_goes_on_past_a_drop_a_second_series_proved() -> None:
+    """A staircase (100 -> 57 -> 0, dool-rebuild-long-smooth's shape): with the -43 % step unproven
+    in the rest, the stall after it reads T 3-4 and neither is proven; once a second series proved
+    the step (`proven`), the stall is tested without it, and proven. A stretch of noise after the
+    staircase is not, either way."""
+    rng = np.random.default_rng(12)
+    v = 100 * (1 + 0.05 * rng.standard_normal(140))
+    v[35:74] *= 0.57
+    v[74:109] = 0.0
+    use = np.ones(140, bool)
+    spans = [(35, 73), (74, 108), (120, 121)]
+    assert [ok for ok, _, _ in level_test.judged(v, use, spans, 1.0)] == [False, False, False]
+    said = level_test.judged(v, use, spans, 1.0, proven=[True, False, False])
+    assert [ok for ok, _, _ in said] == [True, True, False]
+    assert said[0][2] == 1.0  # the proven one is not tested again
+
+
 def test_a_key_confirms_by_its_own_change_where_it_meets_the_drop() -> None:
     """A key series sampled every 2 s whose level doubles from 1030 to 1070 s confirms a drop of
     1040-1060 s (its stretch is its own: the drop's edges are not the key's); not the same series

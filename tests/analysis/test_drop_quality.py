@@ -4,7 +4,7 @@ class, undisturbed runs, and pairs of runs that differ by one setting). A change
 explanation that loses a true drop, shifts its boundaries, flags noise, or stops ranking the
 disturbed resource's class fails here, not only in `make drop-quality`.
 
-The whole corpus (77 runs) takes over half a minute to score on the project's 2-core machine, so the
+The whole corpus (92 runs) takes over half a minute to score on the project's 2-core machine, so the
 suite scores a representative subset (SUBSET, ~15 s: both workloads, short and long, two lasting to
 the end of the run, locks, cpu, disk and buffer pool, the workload spike, a quiet run of each workload, one pair);
 `make drop-quality` scores everything."""
@@ -106,6 +106,12 @@ SUBSET = [
     # the CPU idled (causes.PILED_MORE), named clients slowed and no cause as recorded
     "dool-global-read-lock-long-smooth",
     "dool-row-lock-long-smooth",
+    # held out in session 16 (kinds on workloads and captures they had not been recorded on): a
+    # client slowed by a proxy captured by dool alone; another client's rebuilds beside the
+    # rate-limited workload (a latency rise, its redo the cause); a CPU hog in the kernel by dool
+    "dool-net-slow-long-smooth",
+    "rebuild-long-rated",
+    "dool-cpu-system-long-smooth",
 ]
 # What detection and explanation (issue 14's other half, app/analysis) do not do yet on these runs,
 # as `make drop-quality` measured it on 2026-11-26. Strict: a fix shows up as an XPASS, to move
@@ -284,3 +290,16 @@ def test_a_history_list_that_grew_with_the_drop_is_no_purge_lag(monkeypatch: pyt
     monkeypatch.setattr(causes, "FOREIGN_WORK", tuple(w for w in causes.FOREIGN_WORK if w[0] != "Select_full_join"))
     rows, _ = score.score(["join-short-bursty"])
     assert rows[0].found and rows[0].classes[0] != "purge", (rows[0].verdict, rows[0].classes)
+
+
+def test_a_stall_after_a_proven_slowdown_is_tested_without_it() -> None:
+    """dool-rebuild-long-smooth: another client's table rebuilds slowed the statements -43 % (its
+    disk writes x4 confirm it), then its last ALTER's exclusive lock stalled them at 0 to the
+    capture's end. With the unproven slowdown in its rest the stall read T 3.5; once the disk
+    writes proved the slowdown, the stall is tested without it and proven by its own series
+    (level_test.judged's `proven`, run_drops' turns), said as the sessions' pile-up it was."""
+    rows, _ = score.score(["dool-rebuild-long-smooth"])
+    r = rows[0]
+    stall = [(a, b) for a, b, kind in r.detected if kind == "drop" and a >= 70]
+    assert len(stall) == 1 and abs(stall[0][0] - 73) <= 2 and stall[0][1] >= 105, r.detected
+    assert any(a < 40 and b < 76 for a, b, _ in r.detected), r.detected  # the slowdown, on its own
