@@ -114,6 +114,21 @@ cpu-system-long-hot       cpu-system        cpu         long  hot    100 30 40
 dool-cpu-system-long-smooth cpu-system      cpu         long  smooth 100 30 40
 dool-rebuild-long-smooth  rebuild           workload    long  smooth 100 30 40
 dool-net-slow-long-smooth net-slow          network     long  smooth 100 30 40
+scan-long-churn           scan              workload    long  churn  100 30 40
+restore-short-hot         restore           workload    short hot    75  30 12
+join-long-hot             join              workload    long  hot    100 30 40
+row-lock-long-hot         row-lock          locks       long  hot    100 30 40
+io-sync-long-churn        io-sync           disk        long  churn  100 30 40
+net-slow-long-churn       net-slow          network     long  churn  100 30 40
+cpu-system-short-churn    cpu-system        cpu         short churn  75  30 12
+flush-tables-long-churn   flush-tables      locks       long  churn  100 30 40
+bulk-insert-long-rated    bulk-insert       workload    long  rated  100 30 40
+dool-global-read-lock-long-hot global-read-lock locks   long  hot    100 30 40
+dool-disk-writers-long-hot disk-writers     disk        long  hot    100 30 40
+dump-long-writes          dump              workload    long  writes 100 30 40
+cpu-user-long-writes      cpu-user          cpu         long  writes 100 30 40
+global-read-lock-long-writes global-read-lock locks     long  writes 100 30 40
+disk-writers-long-writes  disk-writers      disk        long  writes 100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -176,6 +191,8 @@ dool-net-slow-long-smooth net-slow          network     long  smooth 100 30 40
 # scan-long-rated ... dool-net-slow-long-smooth (2026-11-27, issue 23, session 16): fifteen kinds on
 # workloads and captures they had not been recorded on (the rate-limited and hot workloads, the
 # bursty one, dool alone), classes written down and committed before recording, scored as recorded.
+# scan-long-churn ... disk-writers-long-writes (the same session, after its fixes): fifteen more, on
+# the churn, hot and writes workloads (the writes server's checkpoint at its sync point), the same way.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
