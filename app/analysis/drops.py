@@ -958,6 +958,13 @@ def level_edges(v: np.ndarray, base: np.ndarray, core: float, a: int, b: int) ->
     return a + first, a + last
 
 
+def drop_over(t: np.ndarray, v: np.ndarray, baseline: float, start: float, end: float) -> Drop:
+    """The drop of v(t) over [start, end] (epoch s, a drop's edges) against a flat baseline."""
+    step = sample_step(t)
+    a, b = int(np.searchsorted(t, start + step / 2)), int(np.searchsorted(t, end, "right")) - 1
+    return _drop(t, v, np.full(len(v), baseline), a, b, step)
+
+
 def _drop(t: np.ndarray, v: np.ndarray, base: np.ndarray, a: int, b: int, step: float) -> Drop:
     start, end = float(t[a] - step), float(t[b])
     ref = float(np.nanmedian(base[a : b + 1]))

@@ -19,7 +19,7 @@ import numpy as np
 from benchlens.app.analysis import level_test
 from benchlens.app.analysis.causes import Finding
 from benchlens.app.analysis.confirm import key_p
-from benchlens.app.analysis.drops import Drop, detection, retested, steady_span
+from benchlens.app.analysis.drops import Drop, detection, drop_over, retested, steady_span
 from benchlens.app.analysis.evidence import Change
 from benchlens.app.analysis.explain import Explanation, Reference, classes, explain, verdict
 from benchlens.app.analysis.layout import THROUGHPUT_FORMATS, Explained
@@ -205,9 +205,7 @@ def _explained(
         if top <= 0 and (d.tested or id(d) in sure):  # where the drops are, not why (a figure's marks)
             kept[i] = RunDrop(ref, d, [])
             continue
-        reference = Reference(steady.lo, steady.hi, steady.exclude, 1.0 - d.depth if d.kind == "drop" else 1.0)
-        changes = explain(d, others, load, max(top, 1), reference=reference)
-        proven, window = _proven(changes, d, load)
+        changes, proven, window = _explain_one(d, others, load, steady, top)
         if d.tested or id(d) in sure:
             kept[i] = RunDrop(ref, d, changes if top > 0 else [], window)
         elif d.confirm_alpha > 0 or retest is not None:
@@ -227,6 +225,49 @@ def _explained(
         new += own
         added = bool(new)
     return [kept[i] for i in sorted(kept)]
+
+
+def _explain_one(
+    d: Drop, others: list[SeriesRef], load: Callable[[SeriesRef], Any], steady: Reference, top: int
+) -> tuple[Explanation, Finding | None, CauseWindow | None]:
+    """A drop's (or rise's) explanation against the steady state, its proven cause and its window."""
+    reference = Reference(steady.lo, steady.hi, steady.exclude, 1.0 - d.depth if d.kind == "drop" else 1.0)
+    changes = explain(d, others, load, max(top, 1), reference=reference)
+    return (changes, *_proven(changes, d, load))
+
+
+def _one_cause_joined(
+    found: list[RunDrop],
+    t: np.ndarray,
+    v: np.ndarray,
+    explained: Callable[[Drop], tuple[Explanation, Finding | None, CauseWindow | None]],
+) -> list[RunDrop]:
+    """Consecutive drops of one cause episode as one drop: the same proven cause (class and key
+    series), the cause window of the first reaching the second's. The throughput came back near its
+    level for a few seconds inside it, the cause did not (held-out io-sync-long-churn: vda busy from
+    30 to 70 s, the churn workload's commits -56 % 34-55 s and -68 % 60-70 s, each with that one
+    window). The joined drop is explained anew; drops of two causes stay apart (a rebuild's disk
+    writes, then the sessions its lock piled up)."""
+    out: list[RunDrop] = []
+    for rd in sorted(found, key=lambda r: r.drop.start):
+        prev = out[-1] if out else None
+        if prev is not None and _one_episode(prev, rd):
+            d = drop_over(t, v, prev.drop.baseline, prev.drop.start, rd.drop.end)
+            d = replace(d, tested=prev.drop.tested or rd.drop.tested)
+            changes, _, window = explained(d)
+            out[-1] = RunDrop(prev.ref, d, changes if prev.explain else [], window)
+            continue
+        out.append(rd)
+    return out
+
+
+def _one_episode(a: RunDrop, b: RunDrop) -> bool:
+    if a.kind != "drop" or b.kind != "drop" or a.cause is None or b.cause is None:
+        return False
+    fa, fb = finding(a.explain), finding(b.explain)
+    if fa is None or fb is None or fa.key is None or fb.key is None:
+        return False
+    return fa.klass == fb.klass and fa.key.ref == fb.key.ref and a.cause.end >= b.cause.start
 
 
 def _proven(
@@ -313,6 +354,8 @@ def run_findings(
     confirmed = [d for d in found if any(r.tested and _mostly_in(r, [d]) for r in every_up)]
     retest = partial(retested, t, v, found, sensitivity=sensitivity, segments=steps)
     drops = _explained(data, run_id, ref, found, steady, top, confirmed, retest)
+    others = [r for r in data.available(run_id) if r.format != ref.format]
+    drops = _one_cause_joined(drops, t, v, lambda d: _explain_one(d, others, partial(data.data, run_id), steady, top))
     kept = [d.drop for d in drops]
     up = [r for r in every_up if not _mostly_in(r, kept)]
     groups, _ = recurring(kept)

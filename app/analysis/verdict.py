@@ -23,6 +23,7 @@ from benchlens.app.analysis.causes import (
     dirty_pinned,
     disk_burst,
     flushing_stall,
+    flushing_standing,
     foreign_work,
     io_waits,
     lock_waits,
@@ -31,6 +32,7 @@ from benchlens.app.analysis.causes import (
     purge_lag,
     row_locks_stuck,
     small_ios,
+    user_cpu_taken,
     waited_inside,
     workload_grew,
 )
@@ -50,6 +52,8 @@ CAUSES: tuple[Callable[[Evidence], Finding | None], ...] = (
     small_ios,  # after disk_burst: requests without their bytes
     io_waits,  # after disk_burst: waits without a burst of bytes
     one_core,  # before cpu_taken: the core the average hides is what a CPU verdict must say
+    user_cpu_taken,
+    flushing_standing,  # a server that ran flushing-bound before: after what another process takes
     cpu_taken,
     waited_inside,  # sessions waiting while no resource moved: after every cause a series says
     clients_slowed,  # last: it needs every resource above idle

@@ -4,7 +4,7 @@ class, undisturbed runs, and pairs of runs that differ by one setting). A change
 explanation that loses a true drop, shifts its boundaries, flags noise, or stops ranking the
 disturbed resource's class fails here, not only in `make drop-quality`.
 
-The whole corpus (92 runs) takes over half a minute to score on the project's 2-core machine, so the
+The whole corpus (107 runs) takes over half a minute to score on the project's 2-core machine, so the
 suite scores a representative subset (SUBSET, ~15 s: both workloads, short and long, two lasting to
 the end of the run, locks, cpu, disk and buffer pool, the workload spike, a quiet run of each workload, one pair);
 `make drop-quality` scores everything."""
@@ -115,6 +115,15 @@ SUBSET = [
     # 300 ms on every reply captured by dool alone: the selects at 0.2 % of their rate, the bytes per
     # select the monitoring's own (causes.BYTES_MATERIAL); no cause as recorded in session 15
     "dool-net-congest-long-smooth",
+    # the second fifteen of session 16: a CPU hog and another writer beside the writes workload, whose
+    # checkpoint age sits at the sync point before them (causes.flushing_standing: named flushing as
+    # recorded); a slowed network under the churn workload's deadlock retries (bytes per statement,
+    # not per commit); a sync() loop under the churn workload, its drop in two pieces of one cause
+    # episode as recorded (run_drops._one_cause_joined)
+    "cpu-user-long-writes",
+    "disk-writers-long-writes",
+    "net-slow-long-churn",
+    "io-sync-long-churn",
 ]
 # What detection and explanation (issue 14's other half, app/analysis) do not do yet on these runs,
 # as `make drop-quality` measured it on 2026-11-26. Strict: a fix shows up as an XPASS, to move
@@ -146,6 +155,11 @@ HOT_ROWS_UNPROVEN = (
     "waits, downstream, confirm nothing"
 )
 NOT_FOUND_YET["hot-rows-short-hot"] = HOT_ROWS_UNPROVEN
+NOT_FOUND_YET["io-sync-long-churn"] = (
+    "the churn workload's commits swing +-30 % a second: the thresholds find the drop on a 5-sample mean, "
+    "which starts it 4 s late (34 s against 30 s); the edges refined to the two-level fit's best were "
+    "measured and not kept (bench/detection_calibration.md, session 16)"
+)
 DROPS_ON_QUIET_YET: dict[str, str] = {}
 # a drop that its own series does not prove stands on its cause's series (app/analysis/confirm.py);
 # dool-dump-long-smooth's bytes sent read T 8.45 against 8.45 alone, and is kept since the two
@@ -278,7 +292,7 @@ def test_another_clients_work_is_named_before_what_it_caused(scored: dict[str, A
     assert scored[run].verdict.startswith(said), scored[run].verdict
 
 
-@pytest.mark.parametrize("run", ["net-slow-long-smooth", "net-slow-short-bursty"])
+@pytest.mark.parametrize("run", ["net-slow-long-smooth", "net-slow-short-bursty", "net-slow-long-churn"])
 def test_a_slowed_client_is_said_in_words(scored: dict[str, Any], run: str) -> None:
     """The verdict of a client slowed by its network names the round trips, not the CPU that idled
     or the sessions that waited (issue 23: what slowed, not what it left idle)."""
@@ -306,3 +320,13 @@ def test_a_stall_after_a_proven_slowdown_is_tested_without_it() -> None:
     stall = [(a, b) for a, b, kind in r.detected if kind == "drop" and a >= 70]
     assert len(stall) == 1 and abs(stall[0][0] - 73) <= 2 and stall[0][1] >= 105, r.detected
     assert any(a < 40 and b < 76 for a, b, _ in r.detected), r.detected  # the slowdown, on its own
+
+
+def test_one_cause_episode_is_one_drop(scored: dict[str, Any]) -> None:
+    """io-sync-long-churn: the disk busy from 30 to 70 s (a sync() loop), the churn workload's
+    commits back near their level for 5 s of it. As recorded: -56 % 34-55 s and -68 % 60-70 s, each
+    with the one cause window. One cause, one drop (run_drops._one_cause_joined), said once."""
+    r = scored["io-sync-long-churn"]
+    drops = [(a, b) for a, b, kind in r.detected if kind == "drop"]
+    assert len(drops) == 1 and drops[0][0] <= 35 and drops[0][1] >= 69, r.detected
+    assert r.verdict.startswith("vda busy"), r.verdict

@@ -133,6 +133,27 @@ def test_checkpoint_age_at_the_sync_point_is_a_flushing_stall() -> None:
     assert "flushing stall" not in verdict(below)
 
 
+def test_a_server_flushing_bound_before_is_slowed_by_what_another_process_takes() -> None:
+    """The writes workload runs with its checkpoint age at the sync point (12.1-12.3 MB of 12.9).
+    Held-out cpu-user-long-writes (a CPU hog: user CPU up) and disk-writers-long-writes (another
+    writer) were named flushing stalls as recorded: a standing condition is no change, so what
+    another process took is upstream (causes.flushing_standing, after user_cpu_taken and the disk).
+    A throttled page cleaner, nothing else moving but its own single-page flushes' system CPU, is
+    still the flushing stall; an age that went to the sync point with the drop outranks the CPU."""
+    margin = 16.6e6
+    sync = from_max_checkpoint_age(margin, "mariadb-10.5").sync_age
+    standing = [
+        ("global_status", "Innodb_checkpoint_max_age", margin, margin),
+        ("global_status", "Innodb_checkpoint_age", 0.94 * sync, 0.96 * sync),
+    ]
+    hog = _levels(*standing, ("mpstat", "%usr", 40.0, 75.0, 20.0), ("mpstat", "%sys", 30.0, 20.0, -5.0))
+    assert verdict(hog).startswith("user CPU +35 points"), verdict(hog)
+    throttled = _levels(*standing, ("mpstat", "%sys", 30.0, 49.0, 9.0), ("mpstat", "%usr", 40.0, 26.0, -9.0))
+    assert verdict(throttled).endswith("an InnoDB flushing stall"), verdict(throttled)
+    moved = [standing[0], ("global_status", "Innodb_checkpoint_age", 0.5 * sync, 0.96 * sync)]
+    assert verdict(_levels(*moved, ("mpstat", "%usr", 40.0, 75.0, 20.0))).endswith("an InnoDB flushing stall")
+
+
 def test_a_growing_history_list_is_purge_lag_and_pinned_dirty_pages_a_stall() -> None:
     assert verdict(_levels(("global_status", "Innodb_history_list_length", 900, 48000))).endswith("purge lag")
     assert "purge lag" not in verdict(_levels(("global_status", "Innodb_history_list_length", 0, 15)))
