@@ -129,6 +129,18 @@ dump-long-writes          dump              workload    long  writes 100 30 40
 cpu-user-long-writes      cpu-user          cpu         long  writes 100 30 40
 global-read-lock-long-writes global-read-lock locks     long  writes 100 30 40
 disk-writers-long-writes  disk-writers      disk        long  writes 100 30 40
+restore-long-churn        restore           workload    long  churn  100 30 40
+dump-short-churn          dump              workload    short churn  75  30 12
+join-short-churn          join              workload    short churn  75  30 12
+table-lock-long-smooth    table-lock        locks       long  smooth 100 30 40
+pool-shrink-long-rated    pool-shrink       buffer_pool long  rated  100 30 40
+io-sync-short-smooth      io-sync           disk        short smooth 75  30 12
+cpu-user-short-smooth     cpu-user          cpu         short smooth 75  30 12
+dool-restore-long-hot     restore           workload    long  hot    100 30 40
+scan-long-writes          scan              workload    long  writes 100 30 40
+net-slow-long-writes      net-slow          network     long  writes 100 30 40
+row-lock-long-writes      row-lock          locks       long  writes 100 30 40
+restore-long-writes       restore           workload    long  writes 100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -193,6 +205,8 @@ disk-writers-long-writes  disk-writers      disk        long  writes 100 30 40
 # bursty one, dool alone), classes written down and committed before recording, scored as recorded.
 # scan-long-churn ... disk-writers-long-writes (the same session, after its fixes): fifteen more, on
 # the churn, hot and writes workloads (the writes server's checkpoint at its sync point), the same way.
+# restore-long-churn ... restore-long-writes (the same session, after the second batch's fixes):
+# twelve more, the same way.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
