@@ -137,10 +137,8 @@ pool-shrink-long-rated    pool-shrink       buffer_pool long  rated  100 30 40
 io-sync-short-smooth      io-sync           disk        short smooth 75  30 12
 cpu-user-short-smooth     cpu-user          cpu         short smooth 75  30 12
 dool-restore-long-hot     restore           workload    long  hot    100 30 40
-scan-long-writes          scan              workload    long  writes 100 30 40
 net-slow-long-writes      net-slow          network     long  writes 100 30 40
 row-lock-long-writes      row-lock          locks       long  writes 100 30 40
-restore-long-writes       restore           workload    long  writes 100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -206,7 +204,10 @@ restore-long-writes       restore           workload    long  writes 100 30 40
 # scan-long-churn ... disk-writers-long-writes (the same session, after its fixes): fifteen more, on
 # the churn, hot and writes workloads (the writes server's checkpoint at its sync point), the same way.
 # restore-long-churn ... restore-long-writes (the same session, after the second batch's fixes):
-# twelve more, the same way.
+# twelve more, the same way. Recorded and left out: scan-long-writes and restore-long-writes. The
+# scan, join, rebuild and restore scenarios name sbtest's tables, which the writes server does not
+# have: their statements failed in a loop (a client process forked a few times a second, system
+# CPU +19 points), not the disturbance their class says.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
