@@ -354,6 +354,7 @@ def run_findings(
     confirmed = [d for d in found if any(r.tested and _mostly_in(r, [d]) for r in every_up)]
     retest = partial(retested, t, v, found, sensitivity=sensitivity, segments=steps)
     drops = _explained(data, run_id, ref, found, steady, top, confirmed, retest)
+    left_out = len(found) - len(drops)  # before two of one cause are joined: those were kept
     others = [r for r in data.available(run_id) if r.format != ref.format]
     drops = _one_cause_joined(drops, t, v, lambda d: _explain_one(d, others, partial(data.data, run_id), steady, top))
     kept = [d.drop for d in drops]
@@ -362,7 +363,7 @@ def run_findings(
     by_drop = {id(d.drop): d for d in drops}
     rec = [RecurringDrops(g, [by_drop[id(m)] for m in g.members]) for g in groups]
     rises_out = _explained(data, run_id, lat_ref, up, steady, top) if lat_ref is not None else []
-    dismissed = len(found) - len(drops) + len(up) - len(rises_out)
+    dismissed = left_out + len(up) - len(rises_out)
     stable = stability(t, v, steady.lo, steady.hi)
     return Findings(ref, drops, rec, rises_out, stable, (steady.lo, steady.hi), dismissed)
 

@@ -12,12 +12,17 @@ the end of the run, locks, cpu, disk and buffer pool, the workload spike, a quie
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from benchlens.app.analysis import causes
 from benchlens.app.analysis.relevance import CLASSES
+from benchlens.app.analysis.run_drops import run_findings
+from benchlens.app.ingest import import_path
+from benchlens.app.rundata import LibraryRunData
+from benchlens.app.store import Library
 from tests.conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "bench" / "drop_quality"))
@@ -335,3 +340,15 @@ def test_one_cause_episode_is_one_drop(scored: dict[str, Any]) -> None:
     drops = [(a, b) for a, b, kind in r.detected if kind == "drop"]
     assert len(drops) == 1 and drops[0][0] <= 35 and drops[0][1] >= 69, r.detected
     assert r.verdict.startswith("vda busy"), r.verdict
+
+
+def test_joined_pieces_are_not_counted_as_left_out(tmp_path: Path) -> None:
+    """io-sync-long-churn's two pieces were kept, then joined: what the drops say was left out is
+    the candidates nothing proved (a dip at 16-20 s, a latency rise), not the second piece."""
+    lib = Library(tmp_path / "library.sqlite")
+    try:
+        run = import_path(lib, score.HERE / "runs" / "io-sync-long-churn").id
+        found = run_findings(LibraryRunData(lib), run)
+    finally:
+        lib.close()
+    assert len(found.drops) == 1 and found.dismissed == 2, (found.drops, found.dismissed)
