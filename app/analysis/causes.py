@@ -144,8 +144,9 @@ WORK_HELD = 0.9
 
 
 # the clients' round trips slowed: commits at this share of their steady rate or less, the bytes
-# each transaction sends and receives within this factor of their steady level (the same work,
-# slower), sessions running at most their steady level (none pile up inside the server). On
+# each statement (else transaction) sends and receives within this factor of their steady level
+# (the same work, slower), sessions running at most their steady level (none pile up inside the
+# server). On
 # bench/drop_quality a proxy holding each reply 2 ms (net-slow-*) ...; chosen by hand on those runs
 NET_FELL, BYTES_HELD = 0.8, 1.25
 # ... or bytes beyond the work's share under this fraction of the steady bytes: no client's traffic
@@ -202,7 +203,7 @@ def flushing_standing(ev: Evidence) -> Finding | None:
     if got is None or got[0].before < AT_SYNC * got[1]:
         return None
     # an age that fell away from the sync point flushed less during the drop: not what held it
-    # (held-out net-slow-long-writes, scan-long-writes: 12.3 -> 11.8 and 12.9 -> 12.4 MB)
+    # (held-out net-slow-long-writes, its clients slowed: 12.3 -> 11.8 MB)
     return _flushing(*got) if got[0].during >= got[0].before else None
 
 
@@ -614,7 +615,8 @@ def clients_slowed(ev: Evidence) -> Finding | None:
     # bytes per statement where the server counts its statements (a round trip each, whatever share
     # of the transactions is retried: held-out net-slow-long-churn's deadlock retries put x2 the
     # bytes on each commit and x1.07 on each statement), else per unit of its work
-    unit = next((q for q in (ev.server("Questions"),) if q is not None and q.before > 0), own)
+    statements = ev.server("Questions")
+    unit = statements if statements is not None and statements.before > 0 else own
     moved = [(c, m) for m in ("Bytes_sent", "Bytes_received") if (c := ev.server(m)) is not None and c.before > 0]
     if not moved or not all(_bytes_held(c, unit) for c, _ in moved):
         return None
