@@ -645,7 +645,7 @@ def clients_slowed(ev: Evidence) -> Finding | None:
     # bytes are said as they fell with the work
     bytes_ = (
         f"each {'transaction' if per == 'commits' else per[:-1]} moved as many bytes ({span(b, d, 'B')} {way})"
-        if 1 / BYTES_HELD <= d / b <= BYTES_HELD
+        if _each_held(c, unit)
         else f"the bytes fell with them ({span(c.before, c.during, 'B/s')} {way})"
     )
     said = (
@@ -662,9 +662,13 @@ def clients_slowed(ev: Evidence) -> Finding | None:
 def _bytes_held(c: Change, own: Change) -> bool:
     """The bytes of counter c moved with the server's work (own): each unit as many bytes within
     BYTES_HELD, or what the work does not explain under BYTES_MATERIAL of the steady bytes."""
-    share = own.during / own.before
-    per = c.during / max(share * c.before, 1e-9)
-    return 1 / BYTES_HELD <= per <= BYTES_HELD or abs(c.during - share * c.before) <= BYTES_MATERIAL * c.before
+    explained = own.during / own.before * c.before
+    return _each_held(c, own) or abs(c.during - explained) <= BYTES_MATERIAL * c.before
+
+
+def _each_held(c: Change, own: Change) -> bool:
+    """Each unit of the server's work (own) moved as many bytes of counter c, within BYTES_HELD."""
+    return 1 / BYTES_HELD <= c.during / max(own.during / own.before * c.before, 1e-9) <= BYTES_HELD
 
 
 def one_core(ev: Evidence) -> Finding | None:

@@ -735,7 +735,12 @@ def _ramp_down(
 
 def _indices(t: np.ndarray, d: Drop, step: float) -> tuple[int, int]:
     """The first and last sample of a drop (its start is the interval before its first sample)."""
-    return int(np.searchsorted(t, d.start + step / 2)), int(np.searchsorted(t, d.end, "right")) - 1
+    return _samples(t, d.start, d.end, step)
+
+
+def _samples(t: np.ndarray, start: float, end: float, step: float) -> tuple[int, int]:
+    """The first and last sample of the edges [start, end] of a drop."""
+    return int(np.searchsorted(t, start + step / 2)), int(np.searchsorted(t, end, "right")) - 1
 
 
 def _significant(
@@ -961,8 +966,7 @@ def level_edges(v: np.ndarray, base: np.ndarray, core: float, a: int, b: int) ->
 def drop_over(t: np.ndarray, v: np.ndarray, baseline: float, start: float, end: float) -> Drop:
     """The drop of v(t) over [start, end] (epoch s, a drop's edges) against a flat baseline."""
     step = sample_step(t)
-    a, b = int(np.searchsorted(t, start + step / 2)), int(np.searchsorted(t, end, "right")) - 1
-    return _drop(t, v, np.full(len(v), baseline), a, b, step)
+    return _drop(t, v, np.full(len(v), baseline), *_samples(t, start, end, step), step)
 
 
 def _drop(t: np.ndarray, v: np.ndarray, base: np.ndarray, a: int, b: int, step: float) -> Drop:
