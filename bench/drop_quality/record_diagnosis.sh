@@ -139,6 +139,21 @@ cpu-user-short-smooth     cpu-user          cpu         short smooth 75  30 12
 dool-restore-long-hot     restore           workload    long  hot    100 30 40
 net-slow-long-writes      net-slow          network     long  writes 100 30 40
 row-lock-long-writes      row-lock          locks       long  writes 100 30 40
+net-congest-long-hot      net-congest       network     long  hot    100 30 40
+net-congest-short-bursty  net-congest       network     short bursty 75  30 12
+table-lock-long-churn     table-lock        locks       long  churn  100 30 40
+row-lock-short-churn      row-lock          locks       short churn  75  30 12
+pool-shrink-short-smooth  pool-shrink       buffer_pool short smooth 75  30 12
+io-sync-long-writes       io-sync           disk        long  writes 100 30 40
+cpu-system-long-writes    cpu-system        cpu         long  writes 100 30 40
+flush-tables-short-hot    flush-tables      locks       short hot    75  30 12
+global-read-lock-long-churn global-read-lock locks      long  churn  100 30 40
+dump-long-hot             dump              workload    long  hot    100 30 40
+dool-io-sync-long-hot     io-sync           disk        long  hot    100 30 40
+dool-cpu-user-long-hot    cpu-user          cpu         long  hot    100 30 40
+dool-net-slow-long-hot    net-slow          network     long  hot    100 30 40
+quiet-hot                 quiet             -           -     hot    100 30 0
+quiet-writes              quiet             -           -     writes 100 30 0
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -208,6 +223,9 @@ row-lock-long-writes      row-lock          locks       long  writes 100 30 40
 # scan, join, rebuild and restore scenarios name sbtest's tables, which the writes server does not
 # have: their statements failed in a loop (a client process forked a few times a second, system
 # CPU +19 points), not the disturbance their class says.
+# net-congest-long-hot ... quiet-writes (2026-11-27, issue 23, session 17): thirteen kinds on
+# workloads and captures they had not been recorded on, and the hot and writes workloads alone,
+# classes written down and committed before recording, scored as recorded.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
