@@ -135,6 +135,7 @@ class _Log:
         self.summaries = Summaries()
         self.text = False
         self.pinned: list[int] = []  # the CPU each run was pinned to (PerfKitBenchmarker), in order
+        self.fatal: tuple[int, str, float] | None = None  # the first FATAL line, and the time reached
 
     def line(self, no: int, raw: str) -> None:
         self.text = self.text or bool(raw.strip())
@@ -142,6 +143,9 @@ class _Log:
             m = _V1.match(raw) or _V05.match(raw) or _EPS.match(raw) or _FILEIO.match(raw)
         else:
             m = _CSV.match(raw)
+            if m is None and raw.startswith("FATAL:") and self.fatal is None:
+                # a thread died on an error: sysbench stops there, before the time it was given
+                self.fatal = (no, raw.strip()[:200], self.last_t)
             if m is None:
                 v = _VERSION.match(raw)
                 if v and self.ctx.meta.tool_version is None:
@@ -206,6 +210,11 @@ def parse(chunks: Iterator[bytes], ctx: Context) -> Iterator[Block]:
         log.totals()
         for no in log.summaries.bad_times:
             ctx.warn(no, "run summary's total time is no number of seconds: run skipped", kind="unreadable")
+    if log.fatal is not None:
+        no, text, reached = log.fatal
+        ctx.warn(
+            no, f"the benchmark stopped on an error after {max(reached, 0.0):g} s of reports: {text}", kind="other"
+        )
     if not log.t:
         if log.text and not ctx.warnings:  # say why nothing was read
             ctx.warn(

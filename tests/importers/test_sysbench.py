@@ -331,3 +331,16 @@ def test_a_total_time_no_float_holds_skips_its_run_with_a_warning() -> None:
     assert [str(w) for w in ctx.warnings] == [
         f"line {line}: run summary's total time is no number of seconds: run skipped"
     ]
+
+
+def test_a_benchmark_that_died_on_an_error_says_so() -> None:
+    """A recorded run whose INSERT failed (error 1206, the buffer pool shrunk to 8 MB): sysbench
+    printed `FATAL:` after its 30th report and stopped 45 s before its --time. Its reports are kept;
+    the first FATAL line is a warning that says when and why, not a run that silently ends."""
+    path = SB / "sysbench_1.0.20_C_oltp-read-write-fatal-error.txt"
+    s, ctx = parse_series(importers.by_name("sysbench"), path.read_bytes())
+    assert s[("tps", "")][0][-1] == 30.0 and len(s[("tps", "")][0]) == 30
+    line = next(k for k, x in enumerate(path.read_text().splitlines(), 1) if x.startswith("FATAL:"))
+    [w] = ctx.warnings
+    assert w.line == line and "stopped on an error after 30 s of reports" in str(w)
+    assert "error 1206 (The total number of locks exceeds the lock table size)" in str(w)
