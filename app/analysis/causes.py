@@ -38,6 +38,7 @@ from benchlens.app.analysis.innodb import (
     server_of,
 )
 from benchlens.app.analysis.quantities import BYTES_PER_UNIT, MACHINE, STATUS_OF, quantity
+from benchlens.app.model import SeriesRef
 
 GS = "global_status"
 # a checkpoint age this close to the sync point sits at it (the level is a mean over the window)
@@ -334,6 +335,8 @@ def row_locks_stuck(ev: Evidence) -> Finding | None:
     if stuck is None:
         return None
     now, running = stuck
+    if _clients_kept_idle(ev):
+        return None
     ended = ev.get(GS, "Innodb_row_lock_waits")
     new = now.before < STUCK_SHARE * running.before
     stopped = ended is not None and ended.before > 0 and ended.during <= STUCK_ENDED * ended.before
@@ -347,6 +350,24 @@ def row_locks_stuck(ev: Evidence) -> Finding | None:
         now,
         gauge=True,
     )
+
+
+# the time sessions spent idle between statements, waiting for their client's next one, s/s, and
+# each such wait (performance schema's `idle` event): not evidence that ranks (an idle wait is no
+# resource, app/analysis/relevance.py), measured for the verdicts (explain.LIMITS)
+IDLE_TIME = SeriesRef("perfschema", "SUM_TIMER_WAIT", "idle")
+IDLE_EACH = SeriesRef("perfschema", "AVG_TIMER_WAIT", "idle")
+
+
+def _clients_kept_idle(ev: Evidence) -> bool:
+    """The sessions spent as much time idle between statements as before (performance schema's
+    `idle` wait, s/s), where it is measured: they were not stuck. Sessions held on a lock are not
+    idle: every held-out run with a transaction holding the rows (row-lock-*), a global read lock
+    or a table lock cut it to 0.1 % of its steady level; clients whose round trips slowed hold it
+    or raise it (net-congest-short-bursty: x1.34, the bursty workload's 25 of 33 sessions in row
+    lock waits before and during: the lock holders are the slowed clients)."""
+    idle = ev.levels.get(IDLE_TIME)
+    return idle is not None and idle.before > 0 and idle.during >= STUCK_SHARE * idle.before
 
 
 def _stuck(ev: Evidence) -> tuple[Change, Change] | None:
@@ -607,10 +628,17 @@ def clients_slowed(ev: Evidence) -> Finding | None:
     """The server waited for its clients: its commits fell while no resource of its own got
     busier (CPU, disks, sessions running inside it) and each transaction sent and received as many
     bytes as before: every statement arrived later. Upstream of the server, so nothing it shows
-    grows: a congested or distant network, or slowed clients (TCP retransmits said where the folder
-    has them)."""
+    grows but its own wait for each client's next statement, where the performance schema times it
+    (its `idle` event: 0.5 -> 237 ms a statement behind 300 ms on every reply, 0.7 -> 2.9 ms behind
+    2 ms), the cause's key: a congested or distant network, or slowed clients (TCP retransmits said
+    where the folder has them)."""
     own = _own_work(ev)  # the commits, else the statements (a dool capture's)
     if own is None or own.during > NET_FELL * own.before:
+        return None
+    # the server's own wait for each client's next statement, where the performance schema times
+    # it: no longer than before, the clients did not slow (what idled the server is inside it)
+    each = ev.levels.get(IDLE_EACH)
+    if each is not None and each.before > 0 and each.during <= each.before:
         return None
     # bytes per statement where the server counts its statements (a round trip each, whatever share
     # of the transactions is retried: held-out net-slow-long-churn's deadlock retries put x2 the
@@ -655,8 +683,17 @@ def clients_slowed(ev: Evidence) -> Finding | None:
     retrans = next((c for fmt, m in RETRANSMITS if (c := ev.get(fmt, m)) is not None and c.during > c.before), None)
     if retrans is not None:
         said += f", TCP retransmits {span(retrans.before, retrans.during, '/s')}"
-    # no key series: what slowed is outside the server, none of its series is the cause itself
-    return Finding("network", f"{said}: its clients' round trips slowed (the network or the clients)")
+    if each is None or not each.before > 0:
+        # no key series: what slowed is outside the server, none of its series is the cause itself
+        return Finding("network", f"{said}: its clients' round trips slowed (the network or the clients)")
+    # the key: the round trip itself as the server sees it, upstream of everything it then waits on
+    waited = span(each.before / 1000, each.during / 1000, "ms")
+    return Finding(
+        "network",
+        f"{said}: its clients' round trips slowed (the network or the clients; each wait for a client's "
+        f"next statement {waited})",
+        each,
+    )
 
 
 def _bytes_held(c: Change, own: Change) -> bool:

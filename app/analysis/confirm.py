@@ -3,7 +3,8 @@ cause's rule alone had no known false-alarm rate).
 
 A short series' drop that its own test does not prove (level_test: at most one false drop per
 10,000 s of noise) is kept when the series of its proven cause (more iowait, more sessions, rows
-written, a history list growing, another client's FLUSH statements: causes.Finding.key) changed
+written, a history list growing, another client's FLUSH statements, the server's wait for each
+client's next statement: causes.Finding.key) changed
 too, beyond chance for the two together, over a stretch that meets the drop:
 
 1. the throughput's candidate is above chance at even odds (level_test.judged at alpha PLAUSIBLE,
@@ -28,10 +29,11 @@ A cause that names one of several series of a metric (the CPU or the device that
 chosen among them: run_drops multiplies the key's p-value by their number (Bonferroni).
 
 The independence is the assumption: a cause's key series is upstream of the throughput (another
-client's sessions or rows, iowait, another process's CPU, a device's bytes), not what any slowdown
-makes grow (sessions waiting, latency), which causes.py never names as a cause. The cause itself is
-chosen among the series that moved most over the same window, so the second test's p-value is
-nominal; the recorded quiet runs and DBPA's normal cases measure what it gives (bench/drop_quality).
+client's sessions or rows, iowait, another process's CPU, a device's bytes, a client's round trip),
+not what any slowdown makes grow (sessions waiting, latency), which causes.py never names as a
+cause. The cause itself is chosen among the series that moved most over the same window, so the
+second test's p-value is nominal; the recorded quiet runs and DBPA's normal cases measure what it
+gives (bench/drop_quality).
 """
 
 from __future__ import annotations

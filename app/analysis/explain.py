@@ -29,6 +29,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from benchlens.app.analysis.causes import IDLE_EACH, IDLE_TIME
 from benchlens.app.analysis.drops import MAD_TO_SIGMA, Drop
 from benchlens.app.analysis.evidence import Change
 from benchlens.app.analysis.innodb import MAX_AGE
@@ -39,9 +40,10 @@ from benchlens.app.analysis.verdict import verdict as verdict
 from benchlens.app.model import SeriesRef
 
 # A server's limits a verdict compares levels with (InnoDB's max checkpoint age: the sync flush
-# point of MariaDB and XtraDB): measured with the other series for the verdict's levels, never
-# ranked (a high-water setting is not evidence, app/analysis/relevance.py is_evidence)
-LIMITS = frozenset({MAX_AGE})
+# point of MariaDB and XtraDB), and the sessions' idle time between statements: measured with the
+# other series for the verdict's levels, never ranked (a high-water setting and an idle wait are
+# not evidence, app/analysis/relevance.py is_evidence)
+LIMITS = frozenset({MAX_AGE, IDLE_TIME, IDLE_EACH})
 
 
 @dataclass(frozen=True)

@@ -308,6 +308,60 @@ def test_a_dool_capture_says_its_clients_slowed() -> None:
     assert classes(_dool(*rows))[0] == "network"
 
 
+def _server(*rows: tuple[str, str, str, float, float, float]) -> Explanation:
+    """(format, metric, entity, before, during, effect)."""
+    refs = [SeriesRef(r[0], r[1], r[2]) for r in rows]
+    return Explanation([], {ref: Change(ref, r[5], r[3], r[4]) for ref, r in zip(refs, rows, strict=True)})
+
+
+# held-out net-congest-short-bursty's levels (300 ms on every reply, 32 clients on 10 rows): 25 of 33
+# sessions in a row-lock wait before and during, the waits' ending 822 -> 19 /s, commits at 2 %
+NET_CONGEST_BURSTY = (
+    ("global_status", "Com_commit", "", 254.0, 6.02, -19.5),
+    ("global_status", "Questions", "", 13000.0, 308.0, -19.5),
+    ("global_status", "Bytes_sent", "", 2.76e6, 92.1e3, -19.3),
+    ("global_status", "Bytes_received", "", 459e3, 11.2e3, -19.5),
+    ("global_status", "Threads_connected", "", 34.0, 33.0, -0.6),
+    ("global_status", "Threads_running", "", 27.0, 24.0, -2.2),
+    ("global_status", "Innodb_row_lock_current_waits", "", 26.0, 23.0, -2.3),
+    ("global_status", "Innodb_row_lock_waits", "", 822.0, 19.2, -19.5),
+    ("mpstat", "%idle", "all", 14.8, 94.6, 108.0),
+    ("perfschema", "SUM_TIMER_WAIT", "idle", 13670.0, 18450.0, 7.0),
+    ("perfschema", "AVG_TIMER_WAIT", "idle", 525.0, 237000.0, 9000.0),
+)
+
+
+def test_sessions_on_row_locks_whose_clients_slowed_are_not_stuck() -> None:
+    """Sessions held by a transaction on the rows are not idle between statements: every recorded
+    row lock, read lock and table lock cut that time (the performance schema's `idle` wait) to
+    0.1 % of its steady level. Held-out net-congest-short-bursty kept it (x1.35) while its row-lock
+    waits stopped ending: the lock holders were the benchmark's own slowed clients, each of whose
+    next statements the server waited 237 ms for. As recorded it read "a transaction holds the
+    rows"."""
+    said = verdict(_server(*NET_CONGEST_BURSTY))
+    assert "stuck on row locks" not in said, said
+    assert said.startswith("commits 2% of their steady rate while the server idled (CPU idle 15 → 95 %"), said
+    assert said.endswith("each wait for a client's next statement 0.525 → 237 ms)"), said
+    assert classes(_server(*NET_CONGEST_BURSTY))[0] == "network"
+    # the same waits with the sessions' idle time gone (row-lock-short-churn: 8,380 -> 6.6 ms/s):
+    # they were stuck, whatever else moved
+    held = [*NET_CONGEST_BURSTY[:-2], ("perfschema", "SUM_TIMER_WAIT", "idle", 8380.0, 6.6, -9.0)]
+    assert verdict(_server(*held)).startswith("sessions stuck on row locks (23 of 24 running sessions")
+
+
+def test_clients_that_made_the_server_wait_no_longer_did_not_slow() -> None:
+    """Where the performance schema times the server's wait for each next statement, a wait no
+    longer than before rules the clients out: the server idled for something inside it."""
+    same = [*NET_CONGEST_BURSTY[:-1], ("perfschema", "AVG_TIMER_WAIT", "idle", 525.0, 510.0, -0.5)]
+    assert "round trips" not in verdict(_server(*same))
+    # not timed (no performance schema): said from the bytes and the idle server alone, no key;
+    # with the row-lock waits in progress beside them, nothing then tells the pile from a holder
+    untimed = [r for r in NET_CONGEST_BURSTY[:-2] if not r[1].startswith("Innodb_row_lock")]
+    said = verdict(_server(*untimed))
+    assert said.endswith("its clients' round trips slowed (the network or the clients)"), said
+    assert verdict(_server(*NET_CONGEST_BURSTY[:-2])).startswith("sessions stuck on row locks")
+
+
 def test_bytes_at_a_standstill_are_the_monitorings() -> None:
     """Held-out dool-net-congest-long-smooth (300 ms on every reply): the selects fell to 0.2 % of
     their rate, and the bytes received per select read x1.30, dool's own status queries (~1 kB/s)
