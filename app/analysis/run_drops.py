@@ -20,6 +20,7 @@ from benchlens.app.analysis import level_test
 from benchlens.app.analysis.causes import Finding
 from benchlens.app.analysis.confirm import key_p
 from benchlens.app.analysis.drops import Drop, detection, drop_over, retested, steady_span
+from benchlens.app.analysis.edges import placed
 from benchlens.app.analysis.evidence import Change
 from benchlens.app.analysis.explain import Explanation, Reference, classes, explain, verdict
 from benchlens.app.analysis.layout import THROUGHPUT_FORMATS, Explained
@@ -261,6 +262,30 @@ def _one_cause_joined(
     return out
 
 
+def _edges_placed(
+    found: list[RunDrop],
+    t: np.ndarray,
+    v: np.ndarray,
+    steady: Reference,
+    explained: Callable[[Drop, Reference], tuple[Explanation, Finding | None, CauseWindow | None]],
+) -> list[RunDrop]:
+    """The kept drops with their edges where the throughput's level changed (app/analysis/edges.py),
+    those that moved explained anew over their new interval, which the steady state then leaves
+    out too. After every decision: which drops a run has is the tests' and the confirmations', on
+    the edges the thresholds gave."""
+    moved = placed(t, v, [r.drop for r in found], (steady.lo, steady.hi))
+    new = tuple((d.start, d.end) for rd, d in zip(found, moved, strict=True) if d is not rd.drop)
+    steady = Reference(steady.lo, steady.hi, steady.exclude + new)
+    out = []
+    for rd, d in zip(found, moved, strict=True):
+        if d is rd.drop:
+            out.append(rd)
+            continue
+        changes, _, window = explained(d, steady)
+        out.append(RunDrop(rd.ref, d, changes if rd.explain else [], window))
+    return out
+
+
 def _one_episode(a: RunDrop, b: RunDrop) -> bool:
     if a.kind != "drop" or b.kind != "drop" or a.cause is None or b.cause is None:
         return False
@@ -356,7 +381,9 @@ def run_findings(
     drops = _explained(data, run_id, ref, found, steady, top, confirmed, retest)
     left_out = len(found) - len(drops)  # before two of one cause are joined: those were kept
     others = [r for r in data.available(run_id) if r.format != ref.format]
-    drops = _one_cause_joined(drops, t, v, lambda d: _explain_one(d, others, partial(data.data, run_id), steady, top))
+    load = partial(data.data, run_id)
+    drops = _one_cause_joined(drops, t, v, lambda d: _explain_one(d, others, load, steady, top))
+    drops = _edges_placed(drops, t, v, steady, lambda d, ref: _explain_one(d, others, load, ref, top))
     kept = [d.drop for d in drops]
     up = [r for r in every_up if not _mostly_in(r, kept)]
     groups, _ = recurring(kept)
