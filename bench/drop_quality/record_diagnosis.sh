@@ -143,7 +143,6 @@ net-congest-long-hot      net-congest       network     long  hot    100 30 40
 net-congest-short-bursty  net-congest       network     short bursty 75  30 12
 table-lock-long-churn     table-lock        locks       long  churn  100 30 40
 row-lock-short-churn      row-lock          locks       short churn  75  30 12
-pool-shrink-short-smooth  pool-shrink       buffer_pool short smooth 75  30 12
 io-sync-long-writes       io-sync           disk        long  writes 100 30 40
 cpu-system-long-writes    cpu-system        cpu         long  writes 100 30 40
 flush-tables-short-hot    flush-tables      locks       short hot    75  30 12
@@ -225,7 +224,9 @@ quiet-writes              quiet             -           -     writes 100 30 0
 # CPU +19 points), not the disturbance their class says.
 # net-congest-long-hot ... quiet-writes (2026-11-27, issue 23, session 17): thirteen kinds on
 # workloads and captures they had not been recorded on, and the hot and writes workloads alone,
-# classes written down and committed before recording, scored as recorded.
+# classes written down and committed before recording, scored as recorded. Recorded and left out:
+# pool-shrink-short-smooth (the 8 MB pool failed an INSERT with error 1206 and sysbench stopped at
+# 30 s: its log is tests/fixtures/sysbench/sysbench_1.0.20_C_oltp-read-write-fatal-error.txt).
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
