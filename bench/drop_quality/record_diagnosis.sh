@@ -153,6 +153,20 @@ dool-cpu-user-long-hot    cpu-user          cpu         long  hot    100 30 40
 dool-net-slow-long-hot    net-slow          network     long  hot    100 30 40
 quiet-hot                 quiet             -           -     hot    100 30 0
 quiet-writes              quiet             -           -     writes 100 30 0
+net-congest-long-churn    net-congest       network     long  churn  100 30 40
+net-congest-long-writes   net-congest       network     long  writes 100 30 40
+net-slow-short-hot        net-slow          network     short hot    75  30 12
+row-lock-long-churn       row-lock          locks       long  churn  100 30 40
+table-lock-short-hot      table-lock        locks       short hot    75  30 12
+global-read-lock-short-bursty global-read-lock locks    short bursty 75  30 12
+dump-long-bursty          dump              workload    long  bursty 100 30 40
+scan-long-hot             scan              workload    long  hot    100 30 40
+restore-long-hot          restore           workload    long  hot    100 30 40
+cpu-user-long-churn       cpu-user          cpu         long  churn  100 30 40
+disk-writers-long-churn   disk-writers      disk        long  churn  100 30 40
+io-sync-short-hot         io-sync           disk        short hot    75  30 12
+dool-net-congest-long-hot net-congest       network     long  hot    100 30 40
+dool-table-lock-long-smooth table-lock      locks       long  smooth 100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -227,6 +241,8 @@ quiet-writes              quiet             -           -     writes 100 30 0
 # classes written down and committed before recording, scored as recorded. Recorded and left out:
 # pool-shrink-short-smooth (the 8 MB pool failed an INSERT with error 1206 and sysbench stopped at
 # 30 s: its log is tests/fixtures/sysbench/sysbench_1.0.20_C_oltp-read-write-fatal-error.txt).
+# net-congest-long-churn ... dool-table-lock-long-smooth (the same session, after the fourth batch's
+# fixes: the sessions' idle time, the edges placed): fourteen more, the same way.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
