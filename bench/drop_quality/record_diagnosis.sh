@@ -167,6 +167,14 @@ disk-writers-long-churn   disk-writers      disk        long  churn  100 30 40
 io-sync-short-hot         io-sync           disk        short hot    75  30 12
 dool-net-congest-long-hot net-congest       network     long  hot    100 30 40
 dool-table-lock-long-smooth table-lock      locks       long  smooth 100 30 40
+net-congest-long-bursty   net-congest       network     long  bursty 100 30 40
+net-slow-long-bursty      net-slow          network     long  bursty 100 30 40
+row-lock-short-bursty     row-lock          locks       short bursty 75  30 12
+row-lock-short-hot        row-lock          locks       short hot    75  30 12
+cpu-user-short-churn      cpu-user          cpu         short churn  75  30 12
+cpu-system-long-churn     cpu-system        cpu         long  churn  100 30 40
+scan-short-churn          scan              workload    short churn  75  30 12
+flush-tables-long-hot     flush-tables      locks       long  hot    100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -243,6 +251,9 @@ dool-table-lock-long-smooth table-lock      locks       long  smooth 100 30 40
 # 30 s: its log is tests/fixtures/sysbench/sysbench_1.0.20_C_oltp-read-write-fatal-error.txt).
 # net-congest-long-churn ... dool-table-lock-long-smooth (the same session, after the fourth batch's
 # fixes: the sessions' idle time, the edges placed): fourteen more, the same way.
+# net-congest-long-bursty ... flush-tables-long-hot (the same session, after the fifth batch's fix:
+# a lock holder's waits grow): eight more at the rules' borders (slowed clients and lock holders on
+# the lock-bound workloads, CPU hogs that slow the clients too), the same way.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
