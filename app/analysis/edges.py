@@ -77,9 +77,8 @@ def _edges(v: np.ndarray, steady: np.ndarray, inside: list[tuple[int, int]], i: 
     if not rest.any() or not len(level):
         return None
     mid = (float(np.median(v[rest])) + float(np.median(level))) / 2.0
-    ok = steady & np.isfinite(v)
-    low = ok & (v < mid)
-    high = ok & (v >= mid)
+    low = steady & (v < mid)  # steady: finite samples of the steady span (placed)
+    high = steady & (v >= mid)
     first = _split(high, low, lo, min(a + reach, b))
     last = _split(low, high, max(b - reach, first), hi + 1) - 1
     return (first, last) if last >= first else None
