@@ -243,12 +243,22 @@ def strength(x: np.ndarray, use: np.ndarray, a: int, b: int) -> tuple[float, int
 def strongest(x: np.ndarray, use: np.ndarray) -> tuple[float, tuple[int, int]] | None:
     """The interval of the used samples of x whose T is largest (in x's indices) and its T, None
     when there is none (too few samples, no noise)."""
+    return strongest_apart(x, use, np.zeros(len(use), bool))
+
+
+def strongest_apart(x: np.ndarray, use: np.ndarray, apart: np.ndarray) -> tuple[float, tuple[int, int]] | None:
+    """strongest, over the intervals of the used samples of x that hold no sample `apart` marks
+    (between their first and last used sample: a drop left out of the rest, another candidate):
+    the largest of a subset of the intervals whose maximum the critical values are, so held to
+    them it is tested conservatively."""
     idx = np.flatnonzero(use)
     n = len(idx)
     if n < MIN_LEN + 2:
         return None
     a, b = every_interval(n)
     t = statistic(x[idx], a, b)
+    marks = np.concatenate(([0], np.cumsum(apart)))
+    t[marks[idx[b] + 1] - marks[idx[a]] > 0] = -np.inf
     k = int(np.argmax(t))
     return (float(t[k]), (int(idx[a[k]]), int(idx[b[k]]))) if np.isfinite(t[k]) else None
 

@@ -352,6 +352,17 @@ def test_a_stall_after_a_proven_slowdown_is_tested_without_it() -> None:
     assert any(a < 40 and b < 76 for a, b, _ in r.detected), r.detected  # the slowdown, on its own
 
 
+def test_a_slowdown_before_a_stall_of_most_of_the_run_is_its_own_drop() -> None:
+    """rebuild-long-hot: another client's rebuilds took the hot workload -35 % for 31 s, then its
+    last ALTER's metadata lock stalled it at 0 for 120 s, two thirds of the run. Only the stall was
+    a candidate (the rolling baseline sat at the slowdown's level); once the stall is proven, the
+    strongest stretch of the rest is (drops._beyond), and the redo the rebuilds wrote confirms it."""
+    rows, _ = score.score(["rebuild-long-hot"])
+    drops = sorted((a, b) for a, b, kind in rows[0].detected if kind == "drop")
+    assert len(drops) == 2, rows[0].detected
+    assert abs(drops[0][0] - 30) <= 2 and abs(drops[0][1] - 62) <= 2 and drops[1][1] >= 180, drops
+
+
 def test_one_cause_episode_is_one_drop(scored: dict[str, Any]) -> None:
     """io-sync-long-churn: the disk busy from 30 to 70 s (a sync() loop), the churn workload's
     commits back near their level for 5 s of it. As recorded: -56 % 34-55 s and -68 % 60-70 s, each

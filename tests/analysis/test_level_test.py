@@ -121,3 +121,23 @@ def test_every_table_asks_more_as_alpha_falls() -> None:
             alphas = [a for a, _ in rows]
             crits = [c for _, c in rows]
             assert alphas == sorted(alphas) and all(x > y for x, y in itertools.pairwise(crits)), (name, n)
+
+
+def test_the_strongest_stretch_apart_never_holds_a_sample_set_apart() -> None:
+    """strongest_apart: the strongest stretch among those holding no marked sample (a drop left
+    out of the rest, another candidate), the plain strongest when none is marked."""
+    rng = np.random.default_rng(3)
+    x = 100.0 + rng.standard_normal(80)
+    x[20:30] -= 8.0
+    x[50:60] -= 5.0
+    use = np.ones(80, bool)
+    none = np.zeros(80, bool)
+    assert level_test.strongest_apart(x, use, none) == level_test.strongest(x, use)
+    apart = none.copy()
+    apart[20:30] = True
+    left = use & ~apart
+    _, (a, b) = level_test.strongest_apart(x, left, apart)
+    assert not apart[a : b + 1].any() and abs(a - 50) <= 1 and abs(b - 59) <= 1, (a, b)
+    apart[55] = True  # a marked sample inside: the stretch stays on one side of it
+    _, (a, b) = level_test.strongest_apart(x, left, apart)
+    assert not apart[a : b + 1].any()
