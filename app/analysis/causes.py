@@ -257,6 +257,23 @@ def foreign_work(ev: Evidence) -> Finding | None:
     own = _own_work(ev)
     if own is None:
         return None
+    shown = _extra_work(ev, own)
+    if not shown:
+        return None
+    group = next(g for m, what, g in FOREIGN_WORK if what == shown[0][1])
+    kind = {"scan": "scans or a dump", "join": "queries joining without an index"}.get(group, "bulk writes")
+    ratio = own.during / own.before
+    held = f"{_work_name(own)} went to {ratio:.0%} of their steady rate"
+    text = f"another client's {kind}: {_said_work(shown)}, while {held}"
+    # a join is counted when it starts, and a poorly written one runs for seconds: the count says
+    # the joins happened, not when each ran (no cause window, as FLUSH statements: Finding.event)
+    return Finding("workload", text, shown[0][0], event=group == "join")
+
+
+def _extra_work(ev: Evidence, own: Change) -> list[tuple[Change, str]]:
+    """The work counters (FOREIGN_WORK) far above their steady level and as far per commit of the
+    server's own work (`own`), the one that grew most first and another of its group: (the change,
+    what it counts)."""
     ratio = own.during / own.before
     extra = []
     for metric, what, group in FOREIGN_WORK:
@@ -267,17 +284,12 @@ def foreign_work(ev: Evidence) -> Finding | None:
         # grown, and grown per commit: a counter that only held while the commits stalled is no one's
         if more >= EXTRA_RATIO and more >= EXTRA_RATIO * ratio:
             extra.append((more, c, what, group))
-    if not extra:
-        return None
     extra.sort(key=lambda x: -x[0])
-    group = extra[0][3]
-    shown = [x for x in extra if x[3] == group][:2]
-    said = ", ".join(f"{what} {span(c.before, c.during, _work_unit(c))}" for _, c, what, _ in shown)
-    kind = {"scan": "scans or a dump", "join": "queries joining without an index"}.get(group, "bulk writes")
-    text = f"another client's {kind}: {said}, while {_work_name(own)} went to {ratio:.0%} of their steady rate"
-    # a join is counted when it starts, and a poorly written one runs for seconds: the count says
-    # the joins happened, not when each ran (no cause window, as FLUSH statements: Finding.event)
-    return Finding("workload", text, shown[0][1], event=group == "join")
+    return [(c, what) for _, c, what, group in extra if group == extra[0][3]][:2]
+
+
+def _said_work(shown: list[tuple[Change, str]]) -> str:
+    return ", ".join(f"{what} {span(c.before, c.during, _work_unit(c))}" for c, what in shown)
 
 
 def _work_unit(c: Change) -> str:
@@ -417,11 +429,16 @@ def workload_grew(ev: Evidence) -> Finding | None:
     grew = [c for c in work if c.during >= WORK_RATIO * c.before]
     said = ", ".join(f"{c.ref.metric} {span(c.before, c.during, '/s')}" for c in grew[:2])
     connected = f"connected {span(conn.before, conn.during, '')}"
+    # their work, where it grew beyond the commits (a spike of clients of a heavier kind than the
+    # benchmark's: 16 sysbench clients' range scans beside the bursty workload's 10-row table)
+    heavier = _extra_work(ev, own)
+    theirs = f"; their work: {_said_work(heavier)}" if heavier else ""
     if own.during < WORK_HELD * own.before:
         said = f"{_work_name(own)} went to {own.during / own.before:.0%} of their steady rate"
-        return Finding("workload", f"more sessions: {connected} while {said}: another client's load", conn, gauge=True)
+        text = f"more sessions: {connected} while {said}: another client's load{theirs}"
+        return Finding("workload", text, conn, gauge=True)
     said = said or f"{own.ref.metric} held ({own.during / own.before:.0%} of its steady rate)"
-    return Finding("workload", f"more sessions and work: {connected}, {said}", conn, gauge=True)
+    return Finding("workload", f"more sessions and work: {connected}, {said}{theirs}", conn, gauge=True)
 
 
 def deadlocks(ev: Evidence) -> Finding | None:

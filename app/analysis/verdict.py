@@ -39,8 +39,8 @@ from benchlens.app.analysis.causes import (
 from benchlens.app.analysis.evidence import UNITS, Change, Evidence, span
 
 CAUSES: tuple[Callable[[Evidence], Finding | None], ...] = (
-    foreign_work,  # upstream first: what started, before what it piled up
-    workload_grew,
+    workload_grew,  # upstream first: what started (many clients, their work said), before what it piled up
+    foreign_work,  # another client's (one session's) scans or writes
     flushing_stall,
     lock_waits,
     row_locks_stuck,

