@@ -185,6 +185,16 @@ cpu-system-short-hot      cpu-system        cpu         short hot    75  30 12
 disk-writers-short-hot    disk-writers      disk        short hot    75  30 12
 global-read-lock-short-hot global-read-lock locks       short hot    75  30 12
 io-sync-long-bursty       io-sync           disk        long  bursty 100 30 40
+dool-client-spike-long-smooth client-spike  workload    long  smooth 100 30 40
+dool-rebuild-long-hot     rebuild           workload    long  hot    100 30 40
+rebuild-long-churn        rebuild           workload    long  churn  100 30 40
+table-lock-long-hot       table-lock        locks       long  hot    100 30 40
+cpu-user-long-rated       cpu-user          cpu         long  rated  100 30 40
+global-read-lock-long-rated global-read-lock locks      long  rated  100 30 40
+net-slow-short-churn      net-slow          network     short churn  75  30 12
+flush-tables-short-churn  flush-tables      locks       short churn  75  30 12
+bulk-insert-short-hot     bulk-insert       workload    short hot    75  30 12
+io-sync-short-churn       io-sync           disk        short churn  75  30 12
 scan-short-churn          scan              workload    short churn  75  30 12
 flush-tables-long-hot     flush-tables      locks       long  hot    100 30 40
 "
@@ -271,6 +281,11 @@ flush-tables-long-hot     flush-tables      locks       long  hot    100 30 40
 # rebuilds, scans and dumps, a kernel CPU hog, a disk writer and a read lock for 12 s on the hot
 # workload (whose own noise is a few per cent), classes written down and committed before
 # recording, scored as recorded.
+# dool-client-spike-long-smooth ... io-sync-short-churn (the same session, after the seventh
+# batch's changes: the step-down's strongest stretch of the rest, many clients named before their
+# work): the spike and a rebuild captured by dool alone, a rebuild under churn, a table lock under
+# hot rows, a CPU hog and a read lock on the rate-limited workload, and 12-s disturbances under
+# churn; classes written down and committed before recording, scored as recorded.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
