@@ -260,7 +260,7 @@ def foreign_work(ev: Evidence) -> Finding | None:
     shown = _extra_work(ev, own)
     if not shown:
         return None
-    group = next(g for m, what, g in FOREIGN_WORK if what == shown[0][1])
+    group = shown[0][2]
     kind = {"scan": "scans or a dump", "join": "queries joining without an index"}.get(group, "bulk writes")
     ratio = own.during / own.before
     held = f"{_work_name(own)} went to {ratio:.0%} of their steady rate"
@@ -270,10 +270,10 @@ def foreign_work(ev: Evidence) -> Finding | None:
     return Finding("workload", text, shown[0][0], event=group == "join")
 
 
-def _extra_work(ev: Evidence, own: Change) -> list[tuple[Change, str]]:
+def _extra_work(ev: Evidence, own: Change) -> list[tuple[Change, str, str]]:
     """The work counters (FOREIGN_WORK) far above their steady level and as far per commit of the
     server's own work (`own`), the one that grew most first and another of its group: (the change,
-    what it counts)."""
+    what it counts, its group)."""
     ratio = own.during / own.before
     extra = []
     for metric, what, group in FOREIGN_WORK:
@@ -285,11 +285,11 @@ def _extra_work(ev: Evidence, own: Change) -> list[tuple[Change, str]]:
         if more >= EXTRA_RATIO and more >= EXTRA_RATIO * ratio:
             extra.append((more, c, what, group))
     extra.sort(key=lambda x: -x[0])
-    return [(c, what) for _, c, what, group in extra if group == extra[0][3]][:2]
+    return [(c, what, group) for _, c, what, group in extra if group == extra[0][3]][:2]
 
 
-def _said_work(shown: list[tuple[Change, str]]) -> str:
-    return ", ".join(f"{what} {span(c.before, c.during, _work_unit(c))}" for c, what in shown)
+def _said_work(shown: list[tuple[Change, str, str]]) -> str:
+    return ", ".join(f"{what} {span(c.before, c.during, _work_unit(c))}" for c, what, _ in shown)
 
 
 def _work_unit(c: Change) -> str:
