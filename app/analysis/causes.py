@@ -183,6 +183,11 @@ class Finding(NamedTuple):
     # happened, and confirms it, not how long it lasted (one FLUSH TABLES WITH READ LOCK, a lock
     # held 8 s): no cause window of its own (app/analysis/mechanism.py)
     event: bool = False
+    # how many series the key was chosen among (a confirmation's Bonferroni factor): 0 for every
+    # entity of its metric (the CPU or the device that moved most), 1 for an entity the cause names
+    # (the sessions' wait for their clients' next statement: perfschema's `idle`, one of its 117
+    # events, which the factor of every event's count kept from confirming net-slow-short-churn)
+    looks: int = 0
 
 
 def flushing_stall(ev: Evidence) -> Finding | None:
@@ -299,25 +304,26 @@ def _work_unit(c: Change) -> str:
     return "B/s" if counter in ("Bytes_sent", "Bytes_received", "Innodb_os_log_written") else "/s"
 
 
+def _lock_wait(c: Change) -> bool:
+    """A performance schema event that is a wait for a metadata, global read or table lock."""
+    return "MDL" in c.ref.entity or "global_read_lock" in c.ref.entity or "wait/lock/" in c.ref.entity
+
+
 def lock_waits(ev: Evidence) -> Finding | None:
-    waits = [
-        c
-        for c in ev.each("perfschema", "SUM_TIMER_WAIT")
-        if ("MDL" in c.ref.entity or "global_read_lock" in c.ref.entity or "wait/lock/" in c.ref.entity)
-        and _grew(c, LOCK_WAIT_MS)
-    ]
+    waits = [c for c in ev.each("perfschema", "SUM_TIMER_WAIT") if _lock_wait(c) and _grew(c, LOCK_WAIT_MS)]
     seen = [m for m in ("Com_flush", "Com_lock_tables", "Com_backup", "Com_backup_lock") if _appeared(ev, m)]
     statements = {"Com_flush": "FLUSH TABLES", "Com_lock_tables": "LOCK TABLES"}
     said = "; ".join(f"{statements.get(m, m.removeprefix('Com_').upper())} seen" for m in seen)
     if waits:
         w = max(waits, key=lambda c: c.during - c.before)
+        kinds = sum(_lock_wait(c) for c in ev.each("perfschema", "SUM_TIMER_WAIT"))
         what = (
             "the global read lock / metadata lock"
             if "MDL" in w.ref.entity or "global" in w.ref.entity
             else "table locks"
         )
         detail = f"MDL wait {span(w.before, w.during, 'ms/s')}" + (f"; {said}" if said else "")
-        return Finding("locks", f"sessions waited on {what} ({detail})", w)
+        return Finding("locks", f"sessions waited on {what} ({detail})", w, looks=kinds)
     row = ev.get(GS, "Innodb_row_lock_time")
     if row is not None and _grew(row, LOCK_WAIT_MS):
         # no key: row lock time counts a wait when it ends (a 12 s wait lands after the lock's release)
@@ -717,6 +723,7 @@ def clients_slowed(ev: Evidence) -> Finding | None:
         f"{said}: its clients' round trips slowed (the network or the clients; each wait for a client's "
         f"next statement {waited})",
         each,
+        looks=1,
     )
 
 

@@ -350,7 +350,7 @@ def _cause_confirms(
     got = load(key)
     if got is None:
         return False
-    looks = max(1, sum(r.format == key.format and r.metric == key.metric for r in others))
+    looks = proven.looks or max(1, sum(r.format == key.format and r.metric == key.metric for r in others))
     up = proven.key.during > proven.key.before
     p_key = min(1.0, looks * key_p(got[0], got[1], (d.start, d.end), steady, up, proven.gauge))
     return level_test.combined(d.own_p, p_key) <= alpha
