@@ -46,11 +46,11 @@ CAUSES: tuple[Callable[[Evidence], Finding | None], ...] = (
     row_locks_stuck,
     dirty_pinned,
     purge_lag,
-    deadlocks,
     pool_shrank,
     disk_burst,
     small_ios,  # after disk_burst: requests without their bytes
     io_waits,  # after disk_burst: waits without a burst of bytes
+    deadlocks,  # after another process's disk work, which stretches transactions into more of them
     one_core,  # before cpu_taken: the core the average hides is what a CPU verdict must say
     user_cpu_taken,
     flushing_standing,  # a server that ran flushing-bound before: after what another process takes
