@@ -195,6 +195,12 @@ net-slow-short-churn      net-slow          network     short churn  75  30 12
 flush-tables-short-churn  flush-tables      locks       short churn  75  30 12
 bulk-insert-short-hot     bulk-insert       workload    short hot    75  30 12
 io-sync-short-churn       io-sync           disk        short churn  75  30 12
+client-spike-short-hot    client-spike      workload    short hot    75  30 12
+client-spike-long-churn   client-spike      workload    long  churn  100 30 40
+disk-writers-short-churn  disk-writers      disk        short churn  75  30 12
+net-congest-short-churn   net-congest       network     short churn  75  30 12
+rebuild-short-hot         rebuild           workload    short hot    75  30 12
+table-lock-short-churn    table-lock        locks       short churn  75  30 12
 scan-short-churn          scan              workload    short churn  75  30 12
 flush-tables-long-hot     flush-tables      locks       long  hot    100 30 40
 "
@@ -286,6 +292,10 @@ flush-tables-long-hot     flush-tables      locks       long  hot    100 30 40
 # work): the spike and a rebuild captured by dool alone, a rebuild under churn, a table lock under
 # hot rows, a CPU hog and a read lock on the rate-limited workload, and 12-s disturbances under
 # churn; classes written down and committed before recording, scored as recorded.
+# client-spike-short-hot ... table-lock-short-churn (the same session, after the eighth batch's
+# changes: a named key's one look, the deadlock storm after the disk): the spike, a disk writer,
+# network congestion, a rebuild and a table lock where those changes act, classes written down and
+# committed before recording, scored as recorded.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
