@@ -310,20 +310,20 @@ def _lock_wait(c: Change) -> bool:
 
 
 def lock_waits(ev: Evidence) -> Finding | None:
-    waits = [c for c in ev.each("perfschema", "SUM_TIMER_WAIT") if _lock_wait(c) and _grew(c, LOCK_WAIT_MS)]
+    locks = [c for c in ev.each("perfschema", "SUM_TIMER_WAIT") if _lock_wait(c)]
+    waits = [c for c in locks if _grew(c, LOCK_WAIT_MS)]
     seen = [m for m in ("Com_flush", "Com_lock_tables", "Com_backup", "Com_backup_lock") if _appeared(ev, m)]
     statements = {"Com_flush": "FLUSH TABLES", "Com_lock_tables": "LOCK TABLES"}
     said = "; ".join(f"{statements.get(m, m.removeprefix('Com_').upper())} seen" for m in seen)
     if waits:
         w = max(waits, key=lambda c: c.during - c.before)
-        kinds = sum(_lock_wait(c) for c in ev.each("perfschema", "SUM_TIMER_WAIT"))
         what = (
             "the global read lock / metadata lock"
             if "MDL" in w.ref.entity or "global" in w.ref.entity
             else "table locks"
         )
         detail = f"MDL wait {span(w.before, w.during, 'ms/s')}" + (f"; {said}" if said else "")
-        return Finding("locks", f"sessions waited on {what} ({detail})", w, looks=kinds)
+        return Finding("locks", f"sessions waited on {what} ({detail})", w, looks=len(locks))
     row = ev.get(GS, "Innodb_row_lock_time")
     if row is not None and _grew(row, LOCK_WAIT_MS):
         # no key: row lock time counts a wait when it ends (a 12 s wait lands after the lock's release)

@@ -4,8 +4,8 @@ cause's rule alone had no known false-alarm rate).
 A short series' drop that its own test does not prove (level_test: at most one false drop per
 10,000 s of noise) is kept when the series of its proven cause (more iowait, more sessions, rows
 written, a history list growing, another client's FLUSH statements, the server's wait for each
-client's next statement: causes.Finding.key) changed
-too, beyond chance for the two together, over a stretch that meets the drop:
+client's next statement: causes.Finding.key) changed too, beyond chance for the two together, over
+a stretch that meets the drop:
 
 1. the throughput's candidate is above chance at even odds (level_test.judged at alpha PLAUSIBLE,
    measured without the run's other candidates): a filter against a key that moved while the
@@ -26,7 +26,9 @@ saturation drops 20-115 s against iowait up 25-100 s), which the maximum's criti
 for.
 
 A cause that names one of several series of a metric (the CPU or the device that moved most) has
-chosen among them: run_drops multiplies the key's p-value by their number (Bonferroni).
+chosen among them: run_drops multiplies the key's p-value by their number (Bonferroni), or by the
+number the cause says it chose among (causes.Finding.looks: 1 for the one event it names, the
+sessions' `idle` wait; the lock-wait events for the one that grew most).
 
 The independence is the assumption: a cause's key series is upstream of the throughput (another
 client's sessions or rows, iowait, another process's CPU, a device's bytes, a client's round trip),
