@@ -203,6 +203,18 @@ rebuild-short-hot         rebuild           workload    short hot    75  30 12
 table-lock-short-churn    table-lock        locks       short churn  75  30 12
 scan-short-churn          scan              workload    short churn  75  30 12
 flush-tables-long-hot     flush-tables      locks       long  hot    100 30 40
+global-read-lock-long-hot global-read-lock locks     long  hot    100 30 40
+io-sync-long-hot          io-sync           disk        long  hot    100 30 40
+join-short-hot            join              workload    short hot    75  30 12
+cpu-user-short-hot        cpu-user          cpu         short hot    75  30 12
+bulk-insert-long-churn    bulk-insert       workload    long  churn  100 30 40
+dump-long-churn           dump              workload    long  churn  100 30 40
+global-read-lock-short-churn global-read-lock locks     short churn  75  30 12
+scan-long-bursty          scan              workload    long  bursty 100 30 40
+cpu-system-short-bursty   cpu-system        cpu         short bursty 75  30 12
+net-congest-long-smooth   net-congest       network     long  smooth 100 30 40
+disk-writers-short-smooth disk-writers      disk        short smooth 75  30 12
+table-lock-long-bursty    table-lock        locks       long  bursty 100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -296,6 +308,11 @@ flush-tables-long-hot     flush-tables      locks       long  hot    100 30 40
 # changes: a named key's one look, the deadlock storm after the disk): the spike, a disk writer,
 # network congestion, a rebuild and a table lock where those changes act, classes written down and
 # committed before recording, scored as recorded.
+# global-read-lock-long-hot ... table-lock-long-bursty (2026-11-28, issue 23, session 19): twelve
+# kind-and-workload pairs not recorded before (a read lock, a sync loop, a join and a CPU hog on
+# the hot workload; bulk writes, a dump and a read lock under churn; a scan, a kernel CPU hog and a
+# table lock under the bursty workload; network congestion and a 12-s disk writer on the smooth
+# one), classes written down and committed before recording, scored as recorded.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
