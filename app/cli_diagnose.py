@@ -66,10 +66,7 @@ def cmd_drops(lib: Library, args: argparse.Namespace) -> int:
         return 0
     if found.stability is not None and found.stability.n:
         s = found.stability
-        print(
-            f"stability of {found.ref.spec()}: cv {s.cv:.2f}, {s.under_half:.1%} of reports under half the median "
-            f"{s.median:.6g}{f' ({s.stalls_text()})' if s.stalls else ''}, p1 {s.p1:.6g}, p5 {s.p5:.6g}"
-        )
+        print(f"stability of {found.ref.spec()}: cv {s.cv:.2f}, {s.under_text()}, p1 {s.p1:.6g}, p5 {s.p5:.6g}")
     if not found.drops and not found.rises:
         print(f"no drops in {run.name!r}")
     for g in found.recurring:

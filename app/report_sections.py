@@ -38,8 +38,7 @@ def stability_line(ref: str, s: Stability) -> str:
     if not s.n:
         return paragraph(f"{ref}: no steady part to measure")
     return paragraph(
-        f"Stability of {ref}: cv {s.cv:.2f}, {s.under_half:.1%} of reports under half the median "
-        f"{number(s.median)}{f' ({s.stalls_text()})' if s.stalls else ''}, p1 {number(s.p1)}, p5 {number(s.p5)} "
+        f"Stability of {ref}: cv {s.cv:.2f}, {s.under_text(number)}, p1 {number(s.p1)}, p5 {number(s.p5)} "
         f"({s.n} reports, warm-up left out)."
     )
 

@@ -183,6 +183,20 @@ def test_stability_figures() -> None:
     assert s.n == 100 and s.median == 100.0 and s.under_half == pytest.approx(0.1)
     assert s.p5 == 10.0 and s.cv == pytest.approx(np.std(v) / np.mean(v))
     assert stability(t, v, 20.0, 100.0).under_half == 0.0
+    assert s.bar == s.median and s.under_text() == "10.0% of reports under half the median 100 (1 stall of 10 s)"
+
+
+def test_a_run_stalled_at_zero_most_of_the_time_is_measured_against_its_working_reports() -> None:
+    """Held-out rebuild-long-hot: a metadata lock held the hot workload at 0 commits/s for two thirds
+    of the run, whose median is then 0 and read "0.0 % of reports under half the median 0"."""
+    t = np.arange(1, 181, dtype=float)
+    v = np.full(180, 1400.0)
+    v[40:60] = 880.0
+    v[60:180] = 0.0
+    s = stability(t, v)
+    assert s.median == 0.0 and s.bar == 1400.0
+    assert s.under_half == pytest.approx(120 / 180) and s.stalls == 1
+    assert s.under_text() == "66.7% of reports under half the median of the reports above 0 1400 (1 stall of 120 s)"
 
 
 def test_a_long_runs_stall_pattern_is_one_finding_with_its_rhythm() -> None:
