@@ -207,7 +207,6 @@ global-read-lock-long-hot global-read-lock locks     long  hot    100 30 40
 io-sync-long-hot          io-sync           disk        long  hot    100 30 40
 join-short-hot            join              workload    short hot    75  30 12
 cpu-user-short-hot        cpu-user          cpu         short hot    75  30 12
-bulk-insert-long-churn    bulk-insert       workload    long  churn  100 30 40
 dump-long-churn           dump              workload    long  churn  100 30 40
 global-read-lock-short-churn global-read-lock locks     short churn  75  30 12
 scan-long-bursty          scan              workload    long  bursty 100 30 40
@@ -312,7 +311,10 @@ table-lock-long-bursty    table-lock        locks       long  bursty 100 30 40
 # kind-and-workload pairs not recorded before (a read lock, a sync loop, a join and a CPU hog on
 # the hot workload; bulk writes, a dump and a read lock under churn; a scan, a kernel CPU hog and a
 # table lock under the bursty workload; network congestion and a 12-s disk writer on the smooth
-# one), classes written down and committed before recording, scored as recorded.
+# one), classes written down and committed before recording, scored as recorded. Recorded and left
+# out: bulk-insert-long-churn (the churn table has no primary key for the copy's ALTER to drop: the
+# disturbance never started). io-sync-long-hot was recorded again once stress-ng was installed (the
+# first recording's sync loop ended at once: no disturbance).
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
