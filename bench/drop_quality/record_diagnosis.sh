@@ -214,6 +214,18 @@ cpu-system-short-bursty   cpu-system        cpu         short bursty 75  30 12
 net-congest-long-smooth   net-congest       network     long  smooth 100 30 40
 disk-writers-short-smooth disk-writers      disk        short smooth 75  30 12
 table-lock-long-bursty    table-lock        locks       long  bursty 100 30 40
+purge-lag-long-hot        purge-lag         purge       long  hot    100 30 40
+pool-shrink-long-bursty   pool-shrink       buffer_pool long  bursty 100 30 40
+restore-long-bursty       restore           workload    long  bursty 100 30 40
+rebuild-long-bursty       rebuild           workload    long  bursty 100 30 40
+flush-tables-long-bursty  flush-tables      locks       long  bursty 100 30 40
+cpu-system-long-smooth    cpu-system        cpu         long  smooth 100 30 40
+net-slow-short-smooth     net-slow          network     short smooth 75  30 12
+table-lock-short-smooth   table-lock        locks       short smooth 75  30 12
+dump-short-smooth         dump              workload    short smooth 75  30 12
+row-lock-long-smooth      row-lock          locks       long  smooth 100 30 40
+join-long-bursty          join              workload    long  bursty 100 30 40
+io-sync-short-rated       io-sync           disk        short rated  75  30 12
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -315,6 +327,11 @@ table-lock-long-bursty    table-lock        locks       long  bursty 100 30 40
 # out: bulk-insert-long-churn (the churn table has no primary key for the copy's ALTER to drop: the
 # disturbance never started). io-sync-long-hot was recorded again once stress-ng was installed (the
 # first recording's sync loop ended at once: no disturbance).
+# purge-lag-long-hot ... io-sync-short-rated (the same session, after the stability line's fix, which
+# changes no drop): twelve more pairs not recorded before (a purge lag on the hot workload; a pool
+# shrink, a restore, a rebuild, FLUSH TABLES and a join under the bursty workload; a kernel CPU hog,
+# a slowed network, a table lock, a dump and a row lock on the smooth one; a sync loop against the
+# rate-limited one), classes written down and committed before recording, scored as recorded.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
