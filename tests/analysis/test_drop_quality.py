@@ -76,6 +76,10 @@ SUBSET = [
     # another client's analytic full scans (one row back each) on the bursty workload, a kind the
     # corpus did not have, recorded after session 13's changes and kept as recorded (causes.foreign_work)
     "scan-short-bursty",
+    # held out (session 19): a 12-s read lock requested under churn waited 120 s behind the row-lock
+    # waits before it was granted, and every writer stopped from the request on: one drop of the
+    # whole wait and hold, 30-162 s, "sessions waited on the global read lock"
+    "global-read-lock-short-churn",
     # two disturbances in one short run: another writer's dip at 9-14 s confirmed by its bytes, then
     # a CPU hog's -70 % for 11 s, confirmed by its system CPU once the first was (run_drops._holm)
     "cpu-system-short-smooth",
