@@ -374,7 +374,8 @@ def stability_table(s: Summary) -> Table:
         cols,
         rows,
         "Over the window, the warm-up left out: cv = standard deviation / mean; under half: share of "
-        "reports below half the median; p1, p5: percentiles of the throughput.",
+        "reports below half the median (of the reports above 0 when the median is 0); p1, p5: percentiles "
+        "of the throughput.",
     )
 
 
