@@ -45,11 +45,13 @@ class Stability:
     bar: float = math.nan  # the median under_half is measured against (the working reports' when the median is 0)
 
     def under_text(self, number: Callable[[float], str] = lambda x: f"{x:.6g}") -> str:
-        """'12.0% of reports under half the median 1,234' (the working reports' median, said so,
-        when the median is 0), the stall pattern after it."""
-        of = "the median" if self.bar == self.median else "the median of the reports above 0"
+        """'12.0% of reports under half the median 1,234' ('under half 1,098, the median of the
+        reports above 0' when the median is 0), the stall pattern after it."""
+        bar = f"the median {number(self.bar)}"
+        if self.bar != self.median:
+            bar = f"{number(self.bar)}, the median of the reports above 0"
         stalls = f" ({self.stalls_text()})" if self.stalls else ""
-        return f"{self.under_half:.1%} of reports under half {of} {number(self.bar)}{stalls}"
+        return f"{self.under_half:.1%} of reports under half {bar}{stalls}"
 
     def stalls_text(self) -> str:
         """'240 stalls of 8–15 s, every ~60 s' ('' without stalls)."""

@@ -196,7 +196,7 @@ def test_a_run_stalled_at_zero_most_of_the_time_is_measured_against_its_working_
     s = stability(t, v)
     assert s.median == 0.0 and s.bar == 1400.0
     assert s.under_half == pytest.approx(120 / 180) and s.stalls == 1
-    assert s.under_text() == "66.7% of reports under half the median of the reports above 0 1400 (1 stall of 120 s)"
+    assert s.under_text() == "66.7% of reports under half 1400, the median of the reports above 0 (1 stall of 120 s)"
 
 
 def test_a_long_runs_stall_pattern_is_one_finding_with_its_rhythm() -> None:
