@@ -226,6 +226,14 @@ dump-short-smooth         dump              workload    short smooth 75  30 12
 row-lock-long-smooth      row-lock          locks       long  smooth 100 30 40
 join-long-bursty          join              workload    long  bursty 100 30 40
 io-sync-short-rated       io-sync           disk        short rated  75  30 12
+dool-scan-long-hot        scan              workload    long  hot    100 30 40
+dool-dump-long-hot        dump              workload    long  hot    100 30 40
+dool-table-lock-long-hot  table-lock        locks       long  hot    100 30 40
+dool-flush-tables-long-hot flush-tables     locks       long  hot    100 30 40
+dool-cpu-system-long-hot  cpu-system        cpu         long  hot    100 30 40
+dool-row-lock-long-hot    row-lock          locks       long  hot    100 30 40
+dool-disk-writers-long-bursty disk-writers  disk        long  bursty 100 30 40
+dool-cpu-user-long-bursty cpu-user          cpu         long  bursty 100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -332,6 +340,9 @@ io-sync-short-rated       io-sync           disk        short rated  75  30 12
 # shrink, a restore, a rebuild, FLUSH TABLES and a join under the bursty workload; a kernel CPU hog,
 # a slowed network, a table lock, a dump and a row lock on the smooth one; a sync loop against the
 # rate-limited one), classes written down and committed before recording, scored as recorded.
+# dool-scan-long-hot ... dool-cpu-user-long-bursty (the same session): eight captured by dool alone
+# (no benchmark log: the server's own rate is the throughput), kinds dool had not met on the hot
+# and bursty workloads, the same way.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
