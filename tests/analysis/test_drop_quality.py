@@ -4,7 +4,7 @@ class, undisturbed runs, and pairs of runs that differ by one setting). A change
 explanation that loses a true drop, shifts its boundaries, flags noise, or stops ranking the
 disturbed resource's class fails here, not only in `make drop-quality`.
 
-The whole corpus (204 runs) takes over half a minute to score on the project's 2-core machine, so the
+The whole corpus (212 runs) takes over half a minute to score on the project's 2-core machine, so the
 suite scores a representative subset (SUBSET, ~15 s: both workloads, short and long, two lasting to
 the end of the run, locks, cpu, disk and buffer pool, the workload spike, a quiet run of each workload, one pair);
 `make drop-quality` scores everything."""
