@@ -197,12 +197,12 @@ NOT_FOUND_YET["io-sync-long-churn"] = (
     "the start is placed at 34 s against 30 s (app/analysis/edges.py)"
 )
 # the same shape at its extreme: a stall at 0 for 40 s between ~11,000 statements/s and ~15,000 after
-# it (dool alone). Both levels are left in the rest and read as noise: T 6.73 against 8.97 (own p
-# 0.0013 without the run's end, against 0.0047); dool counts no row-lock wait, and the sessions that
+# it (dool alone). Both levels are left in the rest and read as noise: T 5.5 against 9.0 (the strongest
+# stretch 6.7, p 0.04 against 0.009); dool counts no row-lock wait, and the sessions that
 # piled up are no independent series. A drop tested against each side's level needs a null of its own.
 STALL_BETWEEN_LEVELS = (
     "a 40-s stall at 0 between two levels (11,000 and 15,000 statements/s), which the rest holds and the "
-    "test reads as noise: T 6.73 against 8.97; no lock counter in dool to confirm it"
+    "test reads as noise: T 5.5 against 9.0; no lock counter in dool to confirm it"
 )
 NOT_FOUND_YET["dool-row-lock-long-hot"] = STALL_BETWEEN_LEVELS
 DROPS_ON_QUIET_YET: dict[str, str] = {}
