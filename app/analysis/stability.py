@@ -83,15 +83,16 @@ def stability(t: np.ndarray, v: np.ndarray, lo: float = -math.inf, hi: float = m
     mean, median = float(np.mean(x)), float(np.median(x))
     cv = float(np.std(x)) / mean if mean > 0 else math.nan
     bar = median if median > 0 or not (x > 0).any() else float(np.median(x[x > 0]))
+    under = x < 0.5 * bar
     return Stability(
         len(x),
         mean,
         median,
         cv,
-        float(np.mean(x < 0.5 * bar)),
+        float(np.mean(under)),
         float(np.percentile(x, 1)),
         float(np.percentile(x, 5)),
-        *_stalls(tt, x < 0.5 * bar),
+        *_stalls(tt, under),
         bar,
     )
 
