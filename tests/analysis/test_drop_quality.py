@@ -196,15 +196,15 @@ NOT_FOUND_YET["io-sync-long-churn"] = (
     "581, 468 against a steady ~650 and a drop level ~250) are above the midpoint of the two levels, so "
     "the start is placed at 34 s against 30 s (app/analysis/edges.py)"
 )
-# the same shape at its extreme: a stall at 0 for 40 s between ~11,000 statements/s and ~15,000 after
-# it (dool alone). Both levels are left in the rest and read as noise: T 5.5 against 9.0 (the strongest
-# stretch 6.7, p 0.04 against 0.009); dool counts no row-lock wait, and the sessions that
-# piled up are no independent series. A drop tested against each side's level needs a null of its own.
-STALL_BETWEEN_LEVELS = (
-    "a 40-s stall at 0 between two levels (11,000 and 15,000 statements/s), which the rest holds and the "
-    "test reads as noise: T 5.5 against 9.0; no lock counter in dool to confirm it"
+NOT_FOUND_YET["dool-disk-writers-long-smooth"] = (
+    "the server's statements stay below the midpoint of the two levels for 6 s after the writers stop "
+    "(8,109, 3,965, 8,814, 8,533 against ~11,800 before and a drop level ~6,000): the end placed at +5.6 s "
+    "(app/analysis/edges.py); +2.6 s while the capture's idle end (4 s at 0, no part of the run since "
+    "session 20: server_rate.loaded) pulled the steady level down"
 )
-NOT_FOUND_YET["dool-row-lock-long-hot"] = STALL_BETWEEN_LEVELS
+# dool-row-lock-long-hot (a stall at 0 for 40 s between ~11,000 and ~15,000 statements/s) was here:
+# the capture's last 4 s, at 0 after the clients left, stood in the rest (T 5.5 against 9.0); the
+# capture's idle ends are no part of the run now (server_rate.loaded)
 DROPS_ON_QUIET_YET: dict[str, str] = {}
 # a drop that its own series does not prove stands on its cause's series (app/analysis/confirm.py);
 # dool-dump-long-smooth's bytes sent read T 8.45 against 8.45 alone, and is kept since the two
@@ -214,7 +214,6 @@ DROPS_ON_QUIET_YET: dict[str, str] = {}
 CLASS_NOT_YET_FIRST: dict[str, str] = {
     "flushing-short-writes": FLUSHING_UNPROVEN,
     "hot-rows-short-hot": HOT_ROWS_UNPROVEN,
-    "dool-row-lock-long-hot": STALL_BETWEEN_LEVELS,
 }
 
 

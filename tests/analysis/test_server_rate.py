@@ -39,9 +39,17 @@ def test_without_the_log_the_server_counts_the_transactions(lib, tmp_path: Path)
     data = LibraryRunData(lib)
     assert throughput(data, bare) == server_rate.SERVER_TPS
     t, v = data.data(bare, server_rate.SERVER_TPS)
-    _, commit = data.data(bare, SeriesRef("global_status", "Com_commit"))
+    ct, commit = data.data(bare, SeriesRef("global_status", "Com_commit"))
     _, rollback = data.data(bare, SeriesRef("global_status", "Com_rollback"))
-    assert np.allclose(v, commit + rollback, equal_nan=True)
+    # the status loop began before sysbench's clients connected and outlasted them: its idle
+    # snapshots with fewer sessions are no part of the run (server_rate.loaded)
+    assert 0 < len(t) < len(ct)
+    held = np.isin(ct, t)
+    assert np.allclose(v, (commit + rollback)[held], equal_nan=True)
+    first, last = np.flatnonzero(held)[[0, -1]]
+    idle = server_rate.IDLE * np.median(v[v > 0])
+    # cut: the idle ends, and the sample beside each (the clients came or left in it)
+    assert (np.concatenate([(commit + rollback)[: first - 1], (commit + rollback)[last + 2 :]]) <= idle).all()
     assert data.unit(bare, server_rate.SERVER_TPS) == "1/s"
     # one sysbench transaction is one COMMIT: over the benchmark the two rates agree
     st, sv = data.data(whole, SeriesRef("sysbench", "tps"))
@@ -103,6 +111,32 @@ def test_an_autocommit_workload_falls_back_to_statements() -> None:
     refs, load = _series(Com_commit=([0, 2], [0, 0]), Com_rollback=([0, 2], [0, 0]), Questions=([0, 2], [500, 520]))
     cand, _, v = server_rate.derive(refs, load)
     assert cand.label == "statements /s (Questions)" and v.tolist() == [500, 520]
+
+
+def test_the_idle_ends_of_the_capture_are_no_part_of_the_run() -> None:
+    # held-out dool-row-lock-long-hot: dool began before the benchmark's clients connected and
+    # outlasted them; its statements at 0 (a monitor's 1 a second is idle too) once the clients
+    # left are cut, a stall inside is kept
+    # left, with the samples beside them, in which the clients came or left (partly idle)
+    t = list(range(12))
+    refs, load = _series(
+        Questions=(t, [0, 1, 300, 800, 900, 0, 0, 850, 780, 400, 1, 0]),
+        Threads_connected=(t, [1, 1, 9, 9, 9, 9, 9, 9, 9, 9, 1, 1]),
+    )
+    _, tt, v = server_rate.derive(refs, load)
+    assert tt.tolist() == [3, 4, 5, 6, 7, 8] and v.tolist() == [800, 900, 0, 0, 850, 780]
+
+
+def test_an_idle_end_with_the_clients_still_connected_is_a_stall() -> None:
+    # held-out dool-rebuild-long-hot: an ALTER's metadata lock held the clients at 0 statements
+    # to the capture's end; they stayed connected, and so does the stall. Without a count of the
+    # sessions nothing is cut either
+    t = list(range(8))
+    rate = [0, 800, 900, 850, 0, 0, 0, 0]
+    refs, load = _series(Questions=(t, rate), Threads_connected=(t, [1, 9, 9, 9, 9, 9, 9, 9]))
+    assert server_rate.derive(refs, load)[1].tolist() == t[2:]  # the clients' first sample, partly idle
+    refs, load = _series(Questions=(t, rate))
+    assert server_rate.derive(refs, load)[1].tolist() == t
 
 
 def test_nothing_to_make_it_of() -> None:
