@@ -18,6 +18,9 @@ from draws of their own.
 `--means 2 5 10 30`: the tables of CRITICAL_MEANS: the noises drawn as the means of every 2, 5, 10
 or 30 s of the 1-s AR(1) noises (clipped at 0 each second) and the counts per sample, half the
 draws (~4 min a step up to 300 samples on this machine: larger series keep CRITICAL_CAPPED's).
+`--between`: CRITICAL_BETWEEN, of level_test.between (a stretch against each side's own level, the
+series fitted as three levels) over every interval with MIN_LEN samples on each side, from draws of
+their own, the worst of the same noises (of 1 s: conservative for a sampled series).
 `--log`: the same noises read as latencies, the test on -log(x) of their positive samples (a rise
 is a ratio; latency rises are tested so: CRITICAL_LOG). Prints CRITICAL as a Python literal for
 app/analysis/level_test_table.py (the table there is this script's output at the default seed) and, per n, which
@@ -29,6 +32,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -38,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from detection_calibration import noisy
 
-from benchlens.app.analysis.level_test import maximum
+from benchlens.app.analysis.level_test import between, maximum, statistic
 
 SIZES = (8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 300, 450, 600)
 ALPHAS = (1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
@@ -68,10 +72,17 @@ def draws(n: int, scale: float = 1.0) -> int:
     return max(200, int(want * scale))
 
 
-def maxima(rows: np.ndarray) -> np.ndarray:
+def maxima(
+    rows: np.ndarray, stat: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] = statistic
+) -> np.ndarray:
     """maximum() of each row, a few rows at a time (a million intervals a batch)."""
     k = max(1, 1_000_000 // max(1, rows.shape[1] ** 2 // 2))
-    return np.concatenate([np.atleast_1d(maximum(rows[i : i + k])) for i in range(0, len(rows), k)])
+    return np.concatenate([np.atleast_1d(maximum(rows[i : i + k], stat)) for i in range(0, len(rows), k)])
+
+
+def between_maxima(rows: np.ndarray) -> np.ndarray:
+    """maxima of level_test.between: every interval with a side of at least MIN_LEN samples on each side."""
+    return maxima(rows, between)
 
 
 def noises(rng: np.random.Generator, n: int, k: int, phis: tuple[float, ...] = PHIS) -> dict[str, np.ndarray]:
@@ -95,11 +106,14 @@ def _latencies(rows: np.ndarray) -> np.ndarray:
     return out
 
 
-def quantiles(n: int, seed: int, scale: float, log: bool = False) -> list[tuple[float, float, str]]:
-    """(alpha, critical T, the noise that set it) for the alphas the draws can measure."""
+def quantiles(
+    n: int, seed: int, scale: float, log: bool = False, apart: bool = False
+) -> list[tuple[float, float, str]]:
+    """(alpha, critical T, the noise that set it) for the alphas the draws can measure (`apart`:
+    of level_test.between, from draws of their own)."""
     k = draws(n, scale)
-    rng = np.random.default_rng([seed, n])
-    read = _latencies if log else maxima
+    rng = np.random.default_rng([seed, n, 8] if apart else [seed, n])
+    read = _latencies if log else between_maxima if apart else maxima
     by_noise = {name: read(rows) for name, rows in noises(rng, n, k).items()}
     out = []
     for alpha in ALPHAS:
@@ -206,6 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--log", action="store_true", help="the table for latency rises (CRITICAL_LOG)")
     ap.add_argument("--capped", action="store_true", help="the tables of less correlated noises (CRITICAL_CAPPED)")
     ap.add_argument("--gauge", action="store_true", help="with --capped: the gauges' caps (GAUGE_CAPS)")
+    ap.add_argument("--between", action="store_true", help="the table of a drop between two levels (CRITICAL_BETWEEN)")
     ap.add_argument("--means", type=int, nargs="*", help="the tables of CRITICAL_MEANS, for these steps (s)")
     args = ap.parse_args(argv)
     if args.means is not None:
@@ -216,11 +231,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     table = {}
     for n in args.sizes:
-        rows = quantiles(n, args.seed, args.scale, args.log)
+        rows = quantiles(n, args.seed, args.scale, args.log, args.between)
         table[n] = rows
         worst = ", ".join(f"{a:g}: {w}" for a, _, w in rows)
         print(f"# n={n}: {draws(n, args.scale)} draws a noise; {worst}", flush=True)
-    print(f"CRITICAL{'_LOG' if args.log else ''}: dict[int, tuple[tuple[float, float], ...]] = {{")
+    name = "CRITICAL_LOG" if args.log else "CRITICAL_BETWEEN" if args.between else "CRITICAL"
+    print(f"{name}: dict[int, tuple[tuple[float, float], ...]] = {{")
     for n, rows in table.items():
         cells = ", ".join(f"({a:g}, {math.ceil(c * 100) / 100:.2f})" for a, c, _ in rows)
         print(f"    {n}: ({cells}),")

@@ -18,7 +18,8 @@ short enough to be tested so (drops.TESTABLE):
 - power: the issue's held-out shapes in +-5 % noise (phi 0, 0.5, 0.9; 20 draws each): -29 % for 60
   s in the middle of 180 s, -27 % for the last 40 s of 150 s, -25 % for 60 s in the middle of 300
   s, and a drop that deepens halfway (-22 % for 15 s, then -36 % for 25 s: hot-rows-long-hot's);
-  found = a tested drop with both edges within 5 s.
+  found = a tested drop with both edges within 5 s; and two drops between two levels, the run
+  back above its level after them.
 
 `--beside` (~2 min at --seconds 100000): the false drops beside a drop a second series proved,
 where run_drops goes on with the step-down past it (drops.retested).
@@ -59,6 +60,11 @@ SHAPES = (
     ("-27 % last 40 s of 150 s", 150, ((110, 150, 0.27),)),
     ("-25 % 60 s mid of 300 s", 300, ((120, 180, 0.25),)),
     ("-22 % 15 s, -36 % 25 s in 100 s", 100, ((30, 45, 0.22), (45, 70, 0.36))),
+    # a drop between two levels (level_test.between): held-out hot-rows-short-hot's (-33 % for 12
+    # s, the run back 8 % above its level) and dool-row-lock-long-hot's (a 40-s stall to 0, the
+    # run back 35 % above)
+    ("-33 % 12 s, +8 % after, in 75 s", 75, ((30, 42, 0.33), (42, 75, -0.08))),
+    ("0 for 40 s, +35 % after, in 100 s", 100, ((30, 70, 1.0), (70, 100, -0.35))),
 )
 POWER_DRAWS = 20
 EDGE_S = 5.0
@@ -147,7 +153,8 @@ def power_rows(seed: int) -> list[dict[str, object]]:
     out = []
     for name, n, pieces in SHAPES:
         found = 0
-        a, b = pieces[0][0], pieces[-1][1]
+        low = [(lo, hi) for lo, hi, depth in pieces if depth > 0]  # the drop (the others: a new level)
+        a, b = low[0][0], low[-1][1]
         for phi, k in itertools.product(PHIS, range(POWER_DRAWS)):
             rng = np.random.default_rng([seed, n, a, int(phi * 10), k])
             v = 1900.0 * (1.0 + 0.05 * ar1(rng, n, phi))

@@ -182,15 +182,9 @@ FLUSHING_UNPROVEN = (
     "sync point before the throttle too, so nothing confirms the drop at one false drop per 10,000 s"
 )
 NOT_FOUND_YET["flushing-short-writes"] = FLUSHING_UNPROVEN
-# lock contention inside the benchmark for 12 s: -35 % in +-4 % noise, but the run came back 8 %
-# above its level before it, and that second level, left in the rest, is read as noise: T 8.66
-# against 10.22 (p 0.018 against 0.0075). Nothing upstream moved; row lock waits are what any
-# slowdown of a contended workload makes grow, no independent second series (confirm.py)
-HOT_ROWS_UNPROVEN = (
-    "its own test T 8.66 against 10.22 (the run came back above its level before the drop), and row lock "
-    "waits, downstream, confirm nothing"
-)
-NOT_FOUND_YET["hot-rows-short-hot"] = HOT_ROWS_UNPROVEN
+# hot-rows-short-hot (lock contention for 12 s: -35 % in +-4 % noise, the run back 8 % above its
+# level after it) was here until session 20: T 8.66 against 10.22 with both levels in the rest;
+# against each side's level (drops._between_levels) 11.2 against 9.2
 NOT_FOUND_YET["io-sync-long-churn"] = (
     "the churn workload's commits swing +-30 % a second: three of the sync loop's first four seconds (490, "
     "581, 468 against a steady ~650 and a drop level ~250) are above the midpoint of the two levels, so "
@@ -213,7 +207,6 @@ DROPS_ON_QUIET_YET: dict[str, str] = {}
 # 10.2: session 13)
 CLASS_NOT_YET_FIRST: dict[str, str] = {
     "flushing-short-writes": FLUSHING_UNPROVEN,
-    "hot-rows-short-hot": HOT_ROWS_UNPROVEN,
 }
 
 

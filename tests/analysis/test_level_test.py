@@ -15,7 +15,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from detection_calibration import noisy  # noqa: E402
 
-from benchlens.app.analysis import level_test, level_test_table  # noqa: E402
+from benchlens.app.analysis import drops, level_test, level_test_table  # noqa: E402
 from benchlens.app.analysis.drops import detect  # noqa: E402
 from benchlens.app.analysis.rises import rises  # noqa: E402
 
@@ -107,6 +107,8 @@ def test_the_calibration_script_runs_and_names_the_noise_that_set_each_value() -
     assert crits == sorted(crits, reverse=True) and crits[-1] > 0
     assert all(w.startswith(("AR(1)", "Poisson")) for _, _, w in rows)
     assert cal.noises(np.random.default_rng(1), 10, 3)["AR(1) phi=0.9 cv=1.0"].shape == (3, 10)
+    apart = [c for _, c, _ in cal.quantiles(16, 1, 0.01, apart=True)]  # CRITICAL_BETWEEN's
+    assert apart == sorted(apart, reverse=True) and apart != crits
 
 
 def test_every_table_asks_more_as_alpha_falls() -> None:
@@ -116,6 +118,7 @@ def test_every_table_asks_more_as_alpha_falls() -> None:
     families = {"CRITICAL": tables.CRITICAL, "CRITICAL_LOG": tables.CRITICAL_LOG}
     families |= {f"CAPPED {c}": t for c, t in tables.CRITICAL_CAPPED.items()}
     families |= {f"MEANS {s}": t for s, t in tables.CRITICAL_MEANS.items()}
+    families["CRITICAL_BETWEEN"] = tables.CRITICAL_BETWEEN
     for name, table in families.items():
         for n, rows in table.items():
             alphas = [a for a, _ in rows]
@@ -141,3 +144,60 @@ def test_the_strongest_stretch_apart_never_holds_a_sample_set_apart() -> None:
     apart[55] = True  # a marked sample inside: the stretch stays on one side of it
     _, (a, b) = level_test.strongest_apart(x, left, apart)
     assert not apart[a : b + 1].any()
+
+
+def _between_by_hand(x: np.ndarray, a: int, b: int) -> float:
+    """`between` of [a, b] written out: three levels fitted (before, during, after), their
+    residuals' variance and lag-1 correlation (pairs within one segment), the smaller of the two
+    sides' contrasts."""
+    n = len(x)
+    parts = (x[:a], x[a : b + 1], x[b + 1 :])
+    r = np.concatenate([p - p.mean() for p in parts])
+    s2 = (r * r).sum() / (n - 3)
+    phi = sum(((p - p.mean())[1:] * (p - p.mean())[:-1]).sum() for p in parts) / (n - 3) / s2
+    phi = min(max(phi + (1 + 3 * phi) / n, 0.0), 0.98)
+    scale = s2 * (1 + phi) / (1 - phi)
+    left, inside, right = parts
+    return float(
+        min(
+            (side.mean() - inside.mean()) / np.sqrt(scale * (1 / len(inside) + 1 / len(side))) for side in (left, right)
+        )
+    )
+
+
+def test_between_is_the_three_level_contrast_written_out() -> None:
+    rng = np.random.default_rng(4)
+    x = noisy(rng, 40, 0.5, 0.3)
+    for a, b in [(2, 5), (10, 20), (30, 37), (2, 3)]:
+        (got,) = level_test.between(x, np.array([a]), np.array([b]))
+        assert got == pytest.approx(_between_by_hand(x, a, b), rel=1e-9)
+    # fewer than MIN_LEN samples on a side: an interval `statistic` has (a drop at an end)
+    assert level_test.between(x, np.array([1, 0, 10]), np.array([5, 5, 38])).tolist() == [-np.inf] * 3
+
+
+@pytest.mark.parametrize("n, alpha", [(24, 0.05), (64, 0.02)])
+def test_the_between_table_holds_the_false_alarm_rate_on_fresh_noise(n: int, alpha: float) -> None:
+    """CRITICAL_BETWEEN on a fresh draw of the noise that set it (AR(1) phi 0.9 at CV 1)."""
+    draws = 1500
+    rows = noisy(np.random.default_rng([98, n]), n, 0.9, 1.0, draws=draws)
+    rate = np.mean(
+        [level_test.maximum(r, level_test.between) >= level_test.critical(n, alpha, apart=True) for r in rows]
+    )
+    spread = 3 * np.sqrt(alpha * (1 - alpha) / draws)
+    assert alpha / 3 <= rate <= alpha + spread
+
+
+def test_a_drop_between_two_levels_is_tested_against_each() -> None:
+    """Held-out hot-rows-short-hot's shape: ~1,420 commits a second, a -33 % drop of 12 s, then
+    ~1,550. Against the rest as one level the step between the two reads as noise; against each
+    side's level (drops._between_levels, at alpha / BETWEEN_SHARE) the drop is proven."""
+    rng = np.random.default_rng(5)
+    v = np.concatenate([np.full(30, 1420.0), np.full(12, 980.0), np.full(33, 1550.0)]) + 30 * rng.standard_normal(75)
+    use = np.ones(75, bool)
+    ((proven, _, _),) = level_test.judged(v, use, [(30, 41)], 1.0)
+    assert not proven
+    share = drops.BETWEEN_SHARE
+    t3, m = level_test.strength(v, use, 30, 41, apart=True)
+    assert t3 >= level_test.critical(m, level_test.alpha(m, 1.0) / share, apart=True)
+    (d,) = detect(np.arange(1, 76, dtype=float), v)
+    assert d.tested and abs(d.start - 30) <= 1 and abs(d.end - 42) <= 1
