@@ -234,6 +234,14 @@ dool-cpu-system-long-hot  cpu-system        cpu         long  hot    100 30 40
 dool-row-lock-long-hot    row-lock          locks       long  hot    100 30 40
 dool-disk-writers-long-bursty disk-writers  disk        long  bursty 100 30 40
 dool-cpu-user-long-bursty cpu-user          cpu         long  bursty 100 30 40
+dool-pool-shrink-long-hot pool-shrink       buffer_pool long  hot    100 30 40
+dool-row-lock-long-bursty row-lock          locks       long  bursty 100 30 40
+dool-global-read-lock-long-bursty global-read-lock locks long bursty 100 30 40
+dool-hot-rows-short-hot   hot-rows          locks       short hot    75  30 12
+dool-bulk-insert-long-hot bulk-insert       workload    long  hot    100 30 40
+dool-io-sync-long-bursty  io-sync           disk        long  bursty 100 30 40
+dool-table-lock-long-bursty table-lock      locks       long  bursty 100 30 40
+pool-shrink-short-hot     pool-shrink       buffer_pool short hot    75  30 12
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -343,6 +351,13 @@ dool-cpu-user-long-bursty cpu-user          cpu         long  bursty 100 30 40
 # dool-scan-long-hot ... dool-cpu-user-long-bursty (the same session): eight captured by dool alone
 # (no benchmark log: the server's own rate is the throughput), kinds dool had not met on the hot
 # and bursty workloads, the same way.
+# dool-pool-shrink-long-hot ... pool-shrink-short-hot (2026-11-28, issue 23, session 20, after a
+# drop between two levels was tested against each side, a capture's idle ends were left out of the
+# server's rate, and reads InnoDB made outranked writes nobody was known to have made): seven kinds
+# captured by dool alone on workloads dool had not met with them (the pool shrink and the bulk
+# writes on the hot workload; row locks, a read lock, a sync loop and a table lock under the
+# bursty one; the hot rows for 12 s) and a 12-s pool shrink on the hot workload; classes written
+# down and committed before recording, scored as recorded.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
