@@ -519,6 +519,26 @@ def test_the_servers_own_reads_from_disk_are_buffer_pool_misses() -> None:
     assert verdict(_dool(*rows)).endswith("reads from disk")  # InnoDB's reads not measured: the disk
 
 
+def test_every_client_inside_the_server_is_a_pile_up_with_no_room_left() -> None:
+    """Held-out dool-row-lock-long-bursty (32 clients on 10 rows, dool alone): another client's row
+    locks stopped every statement; 30 of 34 connected sessions were running before, 34 of 34
+    during, the CPU idled +72 points. Read as clients slowed as recorded: they had no room to pile
+    up. The network runs' sessions fell (27 -> 25.5); one that held (30 -> 31) says nothing."""
+    rows = [
+        ("mysql5_cmds.sel", 8100, 25.0, -9.0),
+        ("mysql5_io.sent", 2.73e6, 0.129e6, -9.0),
+        ("cpu.idl", 4.0, 76.0, 20.0),
+        ("cpu.usr", 60.0, 8.0, -9.0),
+        ("mysql5_conn.ThCon", 34.0, 34.0, 0.0),
+    ]
+    inside = _dool(*rows, ("mysql5_conn.ThRun", 30.0, 33.9, 3.0))
+    assert verdict(inside).startswith("sessions piled up inside the server (running 30 \u2192 33.9 of 34 connected)")
+    assert classes(inside)[0] == "locks"
+    for running in (25.5, 31.0):
+        held = verdict(_dool(*rows, ("mysql5_conn.ThRun", 30.0, running, -1.0)))
+        assert held.endswith("its clients' round trips slowed (the network or the clients)"), held
+
+
 def test_reads_innodb_made_outrank_writes_nobody_is_known_to_have_made() -> None:
     """The same run's first 5 s: writes 61 -> 806 MB/s (the resize flushing, or anyone: dool counts
     no InnoDB bytes written), reads 0.13 -> 625 MB/s with InnoDB reading 22 -> 4,764 pages a
