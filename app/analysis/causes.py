@@ -520,14 +520,15 @@ def disk_burst(ev: Evidence) -> Finding | None:
     burst = [c for c in _devices(ev) if _burst(*_bytes(c))]
     if not burst:
         return _busy(ev)
-    c = max(burst, key=lambda c: _bytes(c)[1] - _bytes(c)[0])
+    c = max(burst, key=_grown)
     measured = [w for m in ("Innodb_data_written", "Innodb_os_log_written") if (w := ev.get(GS, m)) is not None]
     reads = [r for r in burst if quantity(r.ref) != "disk writes"]
-    if quantity(c.ref) == "disk writes" and not measured and reads and _pages_read(ev) is not None:
+    read = _pages_read(ev)
+    if quantity(c.ref) == "disk writes" and not measured and reads and read is not None:
         # who wrote is not known, and InnoDB's own reads say who read: the reads are the proven
         # mechanism (held-out dool-pool-shrink-long-smooth, the resize's first 5 s: writes 61 ->
         # 806 MB/s, reads 0.13 -> 625 MB/s with InnoDB reading 22 -> 4,764 pages a second)
-        c = max(reads, key=lambda c: _bytes(c)[1] - _bytes(c)[0])
+        c = max(reads, key=_grown)
     before, during = _bytes(c)
     writes = quantity(c.ref) == "disk writes"
     what = f"{_device(c)} {'writes' if writes else 'reads'} {span(before, during, 'B/s')}"
@@ -535,7 +536,6 @@ def disk_burst(ev: Evidence) -> Finding | None:
         # InnoDB's own reads grown with the device's: its pages read back, a buffer pool that no
         # longer holds them (held-out dool-pool-shrink-long-smooth: no pool size in dool's columns,
         # data reads 0 -> 2,370 /s with the device's 2.8 -> 206 MB/s)
-        read = _pages_read(ev)
         if read is not None:
             said = f"{what}, InnoDB reading {span(read.before, read.during, '/s')}: buffer pool misses"
             return Finding("buffer_pool", said, c)
@@ -547,6 +547,12 @@ def disk_burst(ev: Evidence) -> Finding | None:
         said = f"{what} while InnoDB wrote < {human(max(own, 1e6), 'B/s')}: another writer on the disk"
         return Finding("disk", said, c)
     return Finding("disk", f"{what}, InnoDB writing {human(own, 'B/s')}: the server's own writes", c)
+
+
+def _grown(c: Change) -> float:
+    """How many bytes a second a disk quantity grew by."""
+    before, during = _bytes(c)
+    return during - before
 
 
 def _pages_read(ev: Evidence) -> Change | None:

@@ -660,11 +660,7 @@ def _between_levels(
     strongest first, until one fails. A candidate beside another drop (a sample apart) is not
     tested so: its side would be that drop's edge, a fragment of it, not a level (on a -29 % drop
     cut in two by the thresholds, its first 2 s were proven a drop of their own)."""
-    left = use.copy()
-    for d in found:
-        if d.tested:
-            a, b = _indices(t, d, step)
-            left[a : b + 1] = False
+    left = _without_proven(t, use, found, step)
     spans = [_indices(t, d, step) for d in found]
     beside = [
         any(i != j and c - 1 <= b + 1 and d + 1 >= a - 1 for j, (c, d) in enumerate(spans))
@@ -696,11 +692,7 @@ def _beyond(
     ALTER's metadata lock stalled it at 0 for 120 s; the stall, two thirds of the run, put the
     rolling baseline at ~1,000, and only the stall was a candidate. On noise alone this runs only
     after a false proof; bench/procedure_calibration.py measures it beside a true one."""
-    left = use.copy()
-    for d in found:
-        if d.tested:
-            a, b = _indices(t, d, step)
-            left[a : b + 1] = False
+    left = _without_proven(t, use, found, step)
     if left.sum() == use.sum():
         return found
     out = found
@@ -725,6 +717,16 @@ def _beyond(
             break
         left[a : b + 1] = False
     return out
+
+
+def _without_proven(t: np.ndarray, use: np.ndarray, found: list[Drop], step: float) -> np.ndarray:
+    """The samples `use` marks outside every drop of `found` its test proved."""
+    left = use.copy()
+    for d in found:
+        if d.tested:
+            a, b = _indices(t, d, step)
+            left[a : b + 1] = False
+    return left
 
 
 def _test_series(

@@ -92,11 +92,7 @@ def statistic(x: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     length = b - a + 1
     ok = (length >= MIN_LEN) & (n - length >= 2) & (a >= 0) & (b < n)
     a, b = np.clip(a, 0, n - 1), np.clip(b, 0, n - 1)
-    zero = np.zeros((*x.shape[:-1], 1))
-    c = np.concatenate([zero, np.cumsum(x, axis=-1)], axis=-1)
-    c2 = np.concatenate([zero, np.cumsum(x * x, axis=-1)], axis=-1)
-    # p[k] = sum of x[t] x[t + 1] for t < k
-    p = np.concatenate([zero, np.cumsum(x[..., 1:] * x[..., :-1], axis=-1)], axis=-1)
+    c, c2, p = _prefix_sums(x)  # p[k] = sum of x[t] x[t + 1] for t < k
     with np.errstate(all="ignore"):
         s_in, q_in = c[..., b + 1] - c[..., a], c2[..., b + 1] - c2[..., a]
         s_out, q_out = c[..., n : n + 1] - s_in, c2[..., n : n + 1] - q_in
@@ -180,14 +176,14 @@ def _segment(
 
 
 def maximum(
-    x: np.ndarray, stat: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None
+    x: np.ndarray, stat: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] = statistic
 ) -> np.ndarray | float:
     """The largest T over every interval of x (of each row of a 2-D x): the calibration's
     statistic (`stat`: `statistic`, or `between`)."""
     n = np.shape(x)[-1]
     if n < MIN_LEN + 2:
         return np.full(np.shape(x)[:-1], -np.inf) if np.ndim(x) > 1 else -math.inf
-    got = (stat or statistic)(x, *every_interval(n)).max(axis=-1)
+    got = stat(x, *every_interval(n)).max(axis=-1)
     return got if np.ndim(x) > 1 else float(got)
 
 

@@ -111,12 +111,11 @@ def loaded(t: np.ndarray, v: np.ndarray, load: Loader) -> tuple[np.ndarray, np.n
     """t and v without the capture's idle ends: a capture begins before the benchmark and
     outlasts it, and where the server had no workload (IDLE) with fewer sessions connected than
     while it had one (the clients not there yet, or gone), there was no run; nor in the sample
-    beside it, partly idle. Held-out
-    dool-row-lock-long-hot: dool's last 4 s, after the benchmark's 8 clients left, were 0
-    statements a second, and stood in the rest a 40-s stall was tested against (T 5.5 against
-    9.0). An idle end with the sessions still connected is a stall, kept (dool-rebuild-long-hot:
-    an ALTER's metadata lock held the clients at 0 statements to the capture's end); so is one
-    without a count of the sessions to tell."""
+    beside it, partly idle. Held-out dool-row-lock-long-hot: dool's last 4 s, after the
+    benchmark's 8 clients left, were 0 statements a second, and stood in the rest a 40-s stall was
+    tested against (T 5.5 against 9.0). An idle end with the sessions still connected is a stall,
+    kept (dool-rebuild-long-hot: an ALTER's metadata lock held the clients at 0 statements to the
+    capture's end); so is one without a count of the sessions to tell."""
     pos = v[np.isfinite(v) & (v > 0)]
     conn = next((c for ref in CONNECTED if (c := load(ref)) is not None and len(c[0])), None)
     if not len(pos) or conn is None:
