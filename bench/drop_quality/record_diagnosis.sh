@@ -242,6 +242,15 @@ dool-bulk-insert-long-hot bulk-insert       workload    long  hot    100 30 40
 dool-io-sync-long-bursty  io-sync           disk        long  bursty 100 30 40
 dool-table-lock-long-bursty table-lock      locks       long  bursty 100 30 40
 pool-shrink-short-hot     pool-shrink       buffer_pool short hot    75  30 12
+dool-scan-long-bursty     scan              workload    long  bursty 100 30 40
+dool-dump-long-bursty     dump              workload    long  bursty 100 30 40
+dool-net-slow-long-bursty net-slow          network     long  bursty 100 30 40
+dool-cpu-system-long-bursty cpu-system      cpu         long  bursty 100 30 40
+dool-flush-tables-long-bursty flush-tables  locks       long  bursty 100 30 40
+dool-rebuild-long-bursty  rebuild           workload    long  bursty 100 30 40
+join-long-churn           join              workload    long  churn  100 30 40
+cpu-system-long-rated     cpu-system        cpu         long  rated  100 30 40
+table-lock-long-rated     table-lock        locks       long  rated  100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -362,6 +371,11 @@ pool-shrink-short-hot     pool-shrink       buffer_pool short hot    75  30 12
 # after it). Recorded again once the dool runs' disturbances acted on the workload's own schema:
 # dool-row-lock-long-bursty and dool-table-lock-long-bursty (their first recordings locked sbtest,
 # which the bursty workload does not use: nothing happened to it).
+# dool-scan-long-bursty ... table-lock-long-rated (2026-11-28, issue 23, session 21, no detection or
+# cause code changed since batch 13): six kinds captured by dool alone under the bursty workload
+# (scans, dumps, a slowed network, a kernel CPU hog, FLUSH TABLES, rebuilds), a long join under
+# churn, and a kernel CPU hog and a table lock on the rate-limited workload; classes written down
+# and committed before recording, scored as recorded.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
