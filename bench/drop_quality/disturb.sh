@@ -34,15 +34,34 @@ t_bench=$EPOCHREALTIME
 sleep "$(python3 -c "import time; print(max(0, $t_bench + $AT - time.time()))")"
 
 note() { printf '%s\t%s\n' "$1" "$2" >>"$truth"; }
-until_() { python3 -c "import sys, time; sys.exit(time.time() >= $1)"; }
-again() {  # again SQL: another client runs SQL over and over for LEN s, its start and end noted
-  local t0 end
+micro() {  # micro EPOCH VAR: EPOCH (seconds, any decimals) in microseconds, into VAR, no process
+  local s=${1%.*} f=${1#*.}
+  [ "$f" = "$1" ] && f=0
+  f=${f}000000
+  printf -v "$2" '%s' "$((s * 1000000 + 10#${f:0:6}))"
+}
+until_() {  # until_ EPOCH: true while the clock is before EPOCH (bash's own clock: until 2026-11-28
+  # it started a python3 for each look, a process a loop's turn beside the disturbance's own)
+  local end now
+  micro "$1" end; micro "$EPOCHREALTIME" now
+  ((now < end))
+}
+again() {  # again SQL: another client runs SQL over and over for LEN s through one connection (one
+  # mariadb client fed a statement at a time, each followed by a marker it echoes back when the
+  # statement is done), its start and end noted. Until 2026-11-28 each turn started a client and
+  # a python3: 68 processes a second on a short statement, a CPU load of the harness's own
+  local t0 end line
   t0=$EPOCHREALTIME; note start "$t0"
   end=$(python3 -c "print($t0 + $LEN)")
+  coproc CLIENT { mariadb -uroot -S "$sock" -N -B -n --force 2>/dev/null; }
   while until_ "$end"; do
-    mariadb -uroot -S "$sock" -N -B -e "$1" >/dev/null 2>&1 || true
+    printf '%s;\nSELECT "again-done";\n' "${1%;}" >&"${CLIENT[1]}" || break
+    while IFS= read -r line <&"${CLIENT[0]}"; do [ "$line" = again-done ] && continue 2; done
+    break  # the client is gone (the server stopped): no more turns
   done
   note end "$EPOCHREALTIME"
+  [ -n "${CLIENT[1]:-}" ] && eval "exec ${CLIENT[1]}>&-"
+  wait "${CLIENT_PID:-}" 2>/dev/null || true
 }
 
 case $scenario in

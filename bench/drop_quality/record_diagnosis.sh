@@ -251,6 +251,13 @@ dool-rebuild-long-bursty  rebuild           workload    long  bursty 100 30 40
 join-long-churn           join              workload    long  churn  100 30 40
 cpu-system-long-rated     cpu-system        cpu         long  rated  100 30 40
 table-lock-long-rated     table-lock        locks       long  rated  100 30 40
+dool-flush-tables-long-bursty-2 flush-tables locks     long  bursty 100 30 40
+dool-scan-long-bursty-2   scan              workload    long  bursty 100 30 40
+dool-join-long-bursty     join              workload    long  bursty 100 30 40
+dool-join-long-hot        join              workload    long  hot    100 30 40
+dool-flush-tables-long-churn flush-tables   locks       long  churn  100 30 40
+dool-scan-long-churn      scan              workload    long  churn  100 30 40
+dool-rebuild-long-churn   rebuild           workload    long  churn  100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -378,6 +385,11 @@ table-lock-long-rated     table-lock        locks       long  rated  100 30 40
 # and committed before recording, scored as recorded. A first recording was thrown away unscored:
 # a calibration script of mine ran beside it at nice 10 and took a CPU (dool's usr 52 % before the
 # benchmark began, the bursty workload's statements ~7,500 a second against ~10,000).
+# dool-flush-tables-long-bursty-2 ... dool-rebuild-long-churn (the same session, after the harness
+# ran a loop's statements through one connection and kept its clock in bash: no process a turn):
+# FLUSH TABLES and scans under the bursty workload again, and joins, FLUSH TABLES, scans and
+# rebuilds captured by dool alone on workloads dool had not met with them; classes written down
+# and committed before recording, scored as recorded.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
