@@ -1,0 +1,190 @@
+"""How far the sessions-running gauge moves by itself over a stretch of a run where nothing was
+injected: the null that calibrates causes.RUNNING_HELD, PILED and PILED_MORE (issue #23: a
+threshold comes with the data that calibrates it).
+
+    python bench/gauge_null.py [--per-run 40] [--seed 1] [--json]   # ~2 min
+
+The runs: every quiet run and every run of a pair of the recorded corpus (bench/drop_quality: no
+disturbance in them, one for each workload, the hot, bursty and writes ones included) and DBPA's
+normal cases (../shared/corpora/dbpa, when present). In each, --per-run stretches of 5-40 s (at
+least two samples of a 5-s capture) drawn uniformly inside the throughput's span, 10 s from
+either end, each explained by `benchlens explain` against the run's steady state, as a drop's
+window is. Of each stretch, the sessions running (SHOW GLOBAL STATUS Threads_running, or dool's
+column that read it) during it against before it: their ratio and their difference, and the share
+of the sessions connected that ran during it.
+
+A threshold on a pile-up must lie above what the gauge does on its own: the script prints the
+quantiles of each quantity over the null stretches, then a grid of causes._piled's thresholds
+with, for each pair, how many null stretches it calls piled up, and how many windows of the
+corpora's disturbances (bench/cause_margins.py's: the truth windows) of lock waits (what a pile-up
+is evidence of) and of slowed clients (network: a pile-up rules them out, so none may pass). The
+rule the constants follow: the smallest thresholds that call at most 1 % of the null stretches and
+no slowed clients' window piled up; of thresholds that pass the same lock windows, the larger (the
+null is a sample, the margin costs nothing there).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent / "drop_quality"))
+
+import cause_margins
+import dbpa
+import score
+
+from benchlens.app.analysis import causes
+from benchlens.app.analysis.evidence import Change, Evidence
+from benchlens.app.analysis.run_drops import throughput
+from benchlens.app.analysis.window import explain_window
+from benchlens.app.ingest import import_path
+from benchlens.app.rundata import LibraryRunData
+from benchlens.app.store import Library
+
+SHORTEST, LONGEST, MARGIN = 5.0, 40.0, 10.0
+QUANTILES = (0.5, 0.9, 0.95, 0.99, 1.0)
+PILED_GRID, MORE_GRID = (1.25, 1.5, 2.0), (1.0, 1.5, 2.0, 3.0)
+HELD_GRID, INSIDE_GRID = (1.0, 1.05, 1.1, 1.2, 1.3), (0.8, 0.9, 0.95, 1.0)
+
+
+def null_folders() -> list[tuple[str, Path]]:
+    """(name, folder) of every run with nothing injected."""
+    out = []
+    for folder in sorted((score.HERE / "runs").iterdir()):
+        truth = score.read_truth(score.HERE / "truth" / f"{folder.name}.tsv")
+        if truth.scenario == "quiet":
+            out.append((folder.name, folder))
+    if dbpa.CORPUS.is_dir():
+        out += [(f"dbpa/normal/{c.name}", c / "run") for c in sorted((dbpa.CORPUS / "normal").glob("case-*"))]
+    return out
+
+
+def stretches(data: LibraryRunData, rid: int, n: int, rng: np.random.Generator) -> list[tuple[float, float]]:
+    ref = throughput(data, rid)
+    if ref is None:
+        return []
+    t = np.asarray(data.data(rid, ref)[0], np.float64)
+    if len(t) < 4:
+        return []
+    step = float(np.median(np.diff(t)))
+    lo, hi = t[0] + MARGIN, t[-1] - MARGIN
+    out = []
+    for _ in range(n):
+        length = max(rng.uniform(SHORTEST, LONGEST), 2 * step)
+        if hi - lo <= length:
+            break
+        a = rng.uniform(lo, hi - length)
+        out.append((a, a + length))
+    return out
+
+
+@dataclass(frozen=True)
+class Gauge:
+    run: str
+    seconds: float
+    running: Change
+    connected: Change | None
+
+
+def gauge(name: str, seconds: float, ev: Evidence) -> Gauge | None:
+    running = ev.server("Threads_running")
+    if running is None or running.before <= 0:
+        return None
+    return Gauge(name, round(seconds, 1), running, ev.server("Threads_connected"))
+
+
+def null_gauges(per_run: int, seed: int) -> list[Gauge]:
+    rng = np.random.default_rng(seed)
+    out: list[Gauge] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        lib = Library(Path(tmp) / "null.sqlite")
+        data = LibraryRunData(lib)
+        try:
+            for name, folder in null_folders():
+                rid = import_path(lib, folder).id
+                for a, b in stretches(data, rid, per_run, rng):
+                    g = gauge(name, b - a, Evidence(explain_window(data, rid, (a, b), "absolute").explain))
+                    out += [g] if g is not None else []
+        finally:
+            lib.close()
+    return out
+
+
+def quantiles(values: list[float]) -> dict[str, float]:
+    return {f"q{q:g}": round(float(np.quantile(values, q)), 3) for q in QUANTILES} if values else {}
+
+
+def grid(null: list[Gauge], windows: list[cause_margins.Window]) -> list[dict[str, object]]:
+    """Per pair of thresholds: how many null stretches and how many windows of lock waits (the
+    pile-up's class) and of slowed clients (network: it must not pass) _piled calls piled up."""
+    sides = {
+        klass: [g for w in windows if klass in w.classes and (g := gauge(w.name, 0.0, w.ev)) is not None]
+        for klass in ("locks", "network")
+    }
+    cells: list[tuple[str, dict[str, tuple[float, float]]]] = [
+        (f"PILED {p:g}, PILED_MORE {m:g}", {"piled": (p, m), "inside": (math.inf, 1.0)})
+        for p in PILED_GRID
+        for m in MORE_GRID
+    ] + [(f"RUNNING_HELD {h:g}, ALL_INSIDE {i:g}", {"inside": (h, i)}) for h in HELD_GRID for i in INSIDE_GRID]
+    out: list[dict[str, object]] = []
+    for label, kw in cells:
+
+        def count(gs: list[Gauge], kw: dict[str, tuple[float, float]] = kw) -> int:
+            return sum(causes._piled(g.running, g.connected, **kw) for g in gs)
+
+        out.append(
+            {
+                "cell": label,
+                "null": f"{count(null)} of {len(null)}",
+                "locks": f"{count(sides['locks'])} of {len(sides['locks'])}",
+                "network": f"{count(sides['network'])} of {len(sides['network'])}",
+            }
+        )
+    return out
+
+
+def summary(null: list[Gauge]) -> dict[str, object]:
+    ratio = [g.running.during / g.running.before for g in null]
+    more = [g.running.during - g.running.before for g in null]
+    share = [g.running.during / g.connected.during for g in null if g.connected and g.connected.during > 0]
+    worst = sorted(null, key=lambda g: -g.running.during / g.running.before)[:5]
+    return {
+        "stretches": len(null),
+        "runs": len({g.run for g in null}),
+        "ratio": quantiles(ratio),
+        "more": quantiles(more),
+        "share": quantiles(share),
+        "largest_ratios": [(g.run, g.seconds, round(g.running.before, 2), round(g.running.during, 2)) for g in worst],
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--per-run", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    null = null_gauges(args.per_run, args.seed)
+    got = {"null": summary(null), "grid": grid(null, cause_margins.windows())}
+    if args.json:
+        print(json.dumps(got, indent=1))
+        return 0
+    print(json.dumps(got["null"]))
+    print("| thresholds | null stretches piled up | lock windows | slowed clients' windows |")
+    print("|---|---|---|---|")
+    for c in got["grid"]:  # type: ignore[attr-defined]
+        print(f"| {c['cell']} | {c['null']} | {c['locks']} | {c['network']} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
