@@ -2,7 +2,7 @@
 injected: the null that calibrates causes.RUNNING_HELD, PILED and PILED_MORE (issue #23: a
 threshold comes with the data that calibrates it).
 
-    python bench/gauge_null.py [--per-run 40] [--seed 1] [--json]   # ~2 min
+    python bench/gauge_null.py [--per-run 40] [--seed 1] [--json]   # ~8 min; --per-run 100 ~15 min
 
 The runs: every quiet run and every run of a pair of the recorded corpus (bench/drop_quality: no
 disturbance in them, one for each workload, the hot, bursty and writes ones included) and DBPA's
@@ -30,6 +30,7 @@ import json
 import math
 import sys
 import tempfile
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -102,20 +103,26 @@ def gauge(name: str, seconds: float, ev: Evidence) -> Gauge | None:
     return Gauge(name, round(seconds, 1), running, ev.server("Threads_connected"))
 
 
+def imported(folders: Iterable[tuple[str, Path]]) -> Iterator[tuple[str, LibraryRunData, int]]:
+    """(name, the library's data, run id) of each folder, imported into a library of their own
+    that lasts as long as the loop."""
+    with tempfile.TemporaryDirectory() as tmp:
+        lib = Library(Path(tmp) / "runs.sqlite")
+        try:
+            data = LibraryRunData(lib)
+            for name, folder in folders:
+                yield name, data, import_path(lib, folder).id
+        finally:
+            lib.close()
+
+
 def null_gauges(per_run: int, seed: int) -> list[Gauge]:
     rng = np.random.default_rng(seed)
     out: list[Gauge] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        lib = Library(Path(tmp) / "null.sqlite")
-        data = LibraryRunData(lib)
-        try:
-            for name, folder in null_folders():
-                rid = import_path(lib, folder).id
-                for a, b in stretches(data, rid, per_run, rng):
-                    g = gauge(name, b - a, Evidence(explain_window(data, rid, (a, b), "absolute").explain))
-                    out += [g] if g is not None else []
-        finally:
-            lib.close()
+    for name, data, rid in imported(null_folders()):
+        for a, b in stretches(data, rid, per_run, rng):
+            g = gauge(name, b - a, Evidence(explain_window(data, rid, (a, b), "absolute").explain))
+            out += [g] if g is not None else []
     return out
 
 

@@ -1,7 +1,7 @@
 """What the server does at a capture's ends, with its clients gone: the data that calibrates
 server_rate.IDLE (issue #23: a threshold comes with the data that calibrates it).
 
-    python bench/idle_ends.py [--json]   # ~2 min
+    python bench/idle_ends.py [--json]   # ~5 min
 
 A capture (dool, a status loop, `benchlens record`'s monitors) begins before the benchmark and
 outlasts it; there the server runs only the monitor's own statements. `server_rate.loaded` cuts
@@ -21,9 +21,9 @@ rate over the whole capture (`server_rate.rate`) against that median at:
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -32,12 +32,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "drop_quality"))
 
 import dbpa
+import gauge_null
 import score
 
 from benchlens.app.analysis import server_rate
-from benchlens.app.ingest import import_path
-from benchlens.app.rundata import LibraryRunData
-from benchlens.app.store import Library
 
 
 def folders() -> list[tuple[str, Path]]:
@@ -68,39 +66,25 @@ def ends(v: np.ndarray, sessions: np.ndarray) -> tuple[np.ndarray, np.ndarray] |
 
 def readings() -> list[dict[str, object]]:
     rows: list[dict[str, object]] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        lib = Library(Path(tmp) / "idle.sqlite")
-        data = LibraryRunData(lib)
-        try:
-            for name, folder in folders():
-                rid = import_path(lib, folder).id
-                have = list(data.available(rid))
+    for name, data, rid in gauge_null.imported(folders()):
+        have = list(data.available(rid))
 
-                def load(ref: server_rate.SeriesRef, rid: int = rid) -> tuple[np.ndarray, np.ndarray] | None:
-                    return data.data(rid, ref)
-
-                got = server_rate.rate(have, load)
-                conn = next((c for ref in server_rate.CONNECTED if ref in have and len((c := load(ref))[0])), None)
-                if got is None or conn is None:
-                    continue
-                _, t, v = got
-                at = np.searchsorted(conn[0], t, "right") - 1
-                sessions = np.where(at >= 0, np.asarray(conn[1], np.float64)[np.clip(at, 0, None)], np.nan)
-                split = ends(v, sessions)
-                if split is None:
-                    continue
-                gone, there = split
-                rows.append(
-                    {
-                        "run": name,
-                        "label": got[0].label,
-                        "gone": len(gone),
-                        "gone_max": float(gone.max()) if len(gone) else None,
-                        "there_min": float(there.min()) if len(there) else None,
-                    }
-                )
-        finally:
-            lib.close()
+        load = functools.partial(data.data, rid)
+        got = server_rate.rate(have, load)
+        conn = next((c for ref in server_rate.CONNECTED if ref in have and len((c := load(ref))[0])), None)
+        split = ends(got[2], server_rate.last_read(conn, got[1])) if got is not None and conn is not None else None
+        if got is None or split is None:
+            continue
+        gone, there = split
+        rows.append(
+            {
+                "run": name,
+                "label": got[0].label,
+                "gone": len(gone),
+                "gone_max": float(gone.max()) if len(gone) else None,
+                "there_min": float(there.min()) if len(there) else None,
+            }
+        )
     return rows
 
 

@@ -132,8 +132,7 @@ def loaded(t: np.ndarray, v: np.ndarray, load: Loader) -> tuple[np.ndarray, np.n
     if not len(pos) or conn is None:
         return t, v
     busy = v > IDLE * float(np.median(pos))
-    at = np.searchsorted(conn[0], t, "right") - 1  # the sessions connected as last read at t
-    sessions = np.where(at >= 0, np.asarray(conn[1], np.float64)[np.clip(at, 0, None)], np.nan)
+    sessions = last_read(conn, t)
     during = sessions[busy & np.isfinite(sessions)]
     if not len(during):
         return t, v
@@ -146,6 +145,12 @@ def loaded(t: np.ndarray, v: np.ndarray, load: Loader) -> tuple[np.ndarray, np.n
     lo = min(lo + 1, hi - 1) if gone[:lo].any() else 0
     hi = max(hi - 1, lo + 1) if gone[hi:].any() else len(v)
     return t[lo:hi], v[lo:hi]
+
+
+def last_read(gauge: tuple[np.ndarray, np.ndarray], t: np.ndarray) -> np.ndarray:
+    """A gauge's value as last read at each time of t (NaN before its first reading)."""
+    at = np.searchsorted(gauge[0], t, "right") - 1
+    return np.where(at >= 0, np.asarray(gauge[1], np.float64)[np.clip(at, 0, None)], np.nan)
 
 
 def _on_times(t: np.ndarray, v: np.ndarray, at: np.ndarray) -> np.ndarray:
