@@ -20,7 +20,7 @@ import json
 import math
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -106,30 +106,40 @@ RULES: tuple[tuple[str, float, str, Callable[[Evidence], float | None], bool], .
 )
 
 
-def windows() -> list[Window]:
-    out = []
+def imported(folders: Iterable[tuple[str, Path]]) -> Iterator[tuple[str, LibraryRunData, int]]:
+    """(name, the library's data, run id) of each folder, imported into a library of their own
+    that lasts as long as the loop."""
     with tempfile.TemporaryDirectory() as tmp:
-        lib = Library(Path(tmp) / "margins.sqlite")
-        data = LibraryRunData(lib)
+        lib = Library(Path(tmp) / "runs.sqlite")
         try:
-            for folder in sorted((score.HERE / "runs").iterdir()):
-                truth = score.read_truth(score.HERE / "truth" / f"{folder.name}.tsv")
-                if truth.start is None or truth.end is None or not truth.klass:
-                    continue
-                rid = import_path(lib, folder).id
-                ex = explain_window(data, rid, (truth.start, truth.end), "absolute")
-                out.append(Window(folder.name, frozenset({truth.klass}), Evidence(ex.explain)))
-            for case in sorted(dbpa.CORPUS.glob("*/case-*")):
-                gt = json.loads((case / "ground_truth.json").read_text())
-                window = (gt.get("abnormal") or {}).get("interval_epochs")
-                if not window or case.parent.name not in dbpa.EXPECTED:
-                    continue
-                rid = import_path(lib, case / "run").id
-                ex = explain_window(data, rid, (float(window[0]), float(window[1])), "absolute")
-                name = f"dbpa/{case.parent.name}/{case.name}"
-                out.append(Window(name, frozenset(dbpa.EXPECTED[case.parent.name]), Evidence(ex.explain)))
+            data = LibraryRunData(lib)
+            for name, folder in folders:
+                yield name, data, import_path(lib, folder).id
         finally:
             lib.close()
+
+
+def windows() -> list[Window]:
+    """Each disturbance's truth window of both corpora, explained."""
+    todo: dict[str, tuple[Path, tuple[float, float], frozenset[str]]] = {}
+    for folder in sorted((score.HERE / "runs").iterdir()):
+        truth = score.read_truth(score.HERE / "truth" / f"{folder.name}.tsv")
+        if truth.start is not None and truth.end is not None and truth.klass:
+            todo[folder.name] = (folder, (truth.start, truth.end), frozenset({truth.klass}))
+    for case in sorted(dbpa.CORPUS.glob("*/case-*")):
+        gt = json.loads((case / "ground_truth.json").read_text())
+        window = (gt.get("abnormal") or {}).get("interval_epochs")
+        if window and case.parent.name in dbpa.EXPECTED:
+            span = (float(window[0]), float(window[1]))
+            todo[f"dbpa/{case.parent.name}/{case.name}"] = (
+                case / "run",
+                span,
+                frozenset(dbpa.EXPECTED[case.parent.name]),
+            )
+    out = []
+    for name, data, rid in imported((name, folder) for name, (folder, _, _) in todo.items()):
+        _, span, classes = todo[name]
+        out.append(Window(name, classes, Evidence(explain_window(data, rid, span, "absolute").explain)))
     return out
 
 

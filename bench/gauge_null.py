@@ -29,8 +29,6 @@ import argparse
 import json
 import math
 import sys
-import tempfile
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,13 +41,11 @@ import cause_margins
 import dbpa
 import score
 
-from benchlens.app.analysis import causes
+from benchlens.app.analysis import causes, drops
 from benchlens.app.analysis.evidence import Change, Evidence
 from benchlens.app.analysis.run_drops import throughput
 from benchlens.app.analysis.window import explain_window
-from benchlens.app.ingest import import_path
 from benchlens.app.rundata import LibraryRunData
-from benchlens.app.store import Library
 
 SHORTEST, LONGEST, MARGIN = 5.0, 40.0, 10.0
 QUANTILES = (0.5, 0.9, 0.95, 0.99, 1.0)
@@ -76,7 +72,7 @@ def stretches(data: LibraryRunData, rid: int, n: int, rng: np.random.Generator) 
     t = np.asarray(data.data(rid, ref)[0], np.float64)
     if len(t) < 4:
         return []
-    step = float(np.median(np.diff(t)))
+    step = drops.sample_step(t)
     lo, hi = t[0] + MARGIN, t[-1] - MARGIN
     out = []
     for _ in range(n):
@@ -103,23 +99,10 @@ def gauge(name: str, seconds: float, ev: Evidence) -> Gauge | None:
     return Gauge(name, round(seconds, 1), running, ev.server("Threads_connected"))
 
 
-def imported(folders: Iterable[tuple[str, Path]]) -> Iterator[tuple[str, LibraryRunData, int]]:
-    """(name, the library's data, run id) of each folder, imported into a library of their own
-    that lasts as long as the loop."""
-    with tempfile.TemporaryDirectory() as tmp:
-        lib = Library(Path(tmp) / "runs.sqlite")
-        try:
-            data = LibraryRunData(lib)
-            for name, folder in folders:
-                yield name, data, import_path(lib, folder).id
-        finally:
-            lib.close()
-
-
 def null_gauges(per_run: int, seed: int) -> list[Gauge]:
     rng = np.random.default_rng(seed)
     out: list[Gauge] = []
-    for name, data, rid in imported(null_folders()):
+    for name, data, rid in cause_margins.imported(null_folders()):
         for a, b in stretches(data, rid, per_run, rng):
             g = gauge(name, b - a, Evidence(explain_window(data, rid, (a, b), "absolute").explain))
             out += [g] if g is not None else []

@@ -31,8 +31,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "drop_quality"))
 
+import cause_margins
 import dbpa
-import gauge_null
 import score
 
 from benchlens.app.analysis import server_rate
@@ -66,12 +66,10 @@ def ends(v: np.ndarray, sessions: np.ndarray) -> tuple[np.ndarray, np.ndarray] |
 
 def readings() -> list[dict[str, object]]:
     rows: list[dict[str, object]] = []
-    for name, data, rid in gauge_null.imported(folders()):
-        have = list(data.available(rid))
-
+    for name, data, rid in cause_margins.imported(folders()):
         load = functools.partial(data.data, rid)
-        got = server_rate.rate(have, load)
-        conn = next((c for ref in server_rate.CONNECTED if ref in have and len((c := load(ref))[0])), None)
+        got = server_rate.rate(data.available(rid), load)
+        conn = server_rate.sessions_connected(load)
         split = ends(got[2], server_rate.last_read(conn, got[1])) if got is not None and conn is not None else None
         if got is None or split is None:
             continue

@@ -128,7 +128,7 @@ def loaded(t: np.ndarray, v: np.ndarray, load: Loader) -> tuple[np.ndarray, np.n
     kept (dool-rebuild-long-hot: an ALTER's metadata lock held the clients at 0 statements to the
     capture's end); so is one without a count of the sessions to tell."""
     pos = v[np.isfinite(v) & (v > 0)]
-    conn = next((c for ref in CONNECTED if (c := load(ref)) is not None and len(c[0])), None)
+    conn = sessions_connected(load)
     if not len(pos) or conn is None:
         return t, v
     busy = v > IDLE * float(np.median(pos))
@@ -145,6 +145,11 @@ def loaded(t: np.ndarray, v: np.ndarray, load: Loader) -> tuple[np.ndarray, np.n
     lo = min(lo + 1, hi - 1) if gone[:lo].any() else 0
     hi = max(hi - 1, lo + 1) if gone[hi:].any() else len(v)
     return t[lo:hi], v[lo:hi]
+
+
+def sessions_connected(load: Loader) -> tuple[np.ndarray, np.ndarray] | None:
+    """The sessions connected (CONNECTED's first the run has, with readings), None without."""
+    return next((c for ref in CONNECTED if (c := load(ref)) is not None and len(c[0])), None)
 
 
 def last_read(gauge: tuple[np.ndarray, np.ndarray], t: np.ndarray) -> np.ndarray:

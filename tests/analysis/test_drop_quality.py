@@ -4,7 +4,7 @@ class, undisturbed runs, and pairs of runs that differ by one setting). A change
 explanation that loses a true drop, shifts its boundaries, flags noise, or stops ranking the
 disturbed resource's class fails here, not only in `make drop-quality`.
 
-The whole corpus (218 runs) takes over half a minute to score on the project's 2-core machine, so the
+The whole corpus (234 runs) takes over half a minute to score on the project's 2-core machine, so the
 suite scores a representative subset (SUBSET, ~15 s: both workloads, short and long, two lasting to
 the end of the run, locks, cpu, disk and buffer pool, the workload spike, a quiet run of each workload, one pair);
 `make drop-quality` scores everything."""
@@ -89,7 +89,7 @@ SUBSET = [
     # by a write burst nobody was known to have made (session 20: causes.disk_burst)
     "dool-pool-shrink-long-smooth",
     # held out (session 20), captured by dool alone: another client's row locks stopped 32 clients on
-    # 10 rows; every session was running already (30 -> 34 of 34 connected) while the CPU idled: no
+    # 10 rows; every session was running already (30 -> 34 of 37 connected) while the CPU idled: no
     # room to pile up, read as clients slowed as recorded (causes._piled: ALL_INSIDE)
     "dool-row-lock-long-bursty",
     # two disturbances in one short run: another writer's dip at 9-14 s confirmed by its bytes, then
