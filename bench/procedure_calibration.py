@@ -35,6 +35,7 @@ import argparse
 import itertools
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -44,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from detection_calibration import ar1, noisy
 
-from benchlens.app.analysis import drops
+from benchlens.app.analysis import drops, level_test
 
 PHIS = (0.0, 0.5, 0.9)
 CVS = (0.1, 0.3, 1.0)
@@ -67,6 +68,8 @@ SHAPES = (
     ("0 for 40 s, +35 % after, in 100 s", 100, ((30, 70, 1.0), (70, 100, -0.35))),
 )
 POWER_DRAWS = 20
+# divisors of a series' alpha the first look is measured at (--first-look)
+SELECTIONS = (1.0, 1.25, 1.5, 2.0)
 EDGE_S = 5.0
 
 
@@ -74,35 +77,74 @@ def _found(t: np.ndarray, v: np.ndarray) -> int:
     return sum(d.tested for d in drops.detect(t, v))
 
 
-def null_rows(seed: int, seconds: float) -> list[dict[str, object]]:
-    """False drops of every null configuration, about `seconds` of each."""
+def _draws(seed: int, kind: str, phi: float, p: float, step: int, n: int, count: int) -> Iterator[np.ndarray]:
+    for k in range(count):
+        rng = np.random.default_rng([seed, int(phi * 10), int(p * 100), n, step, k])
+        if kind == "poisson":
+            yield rng.poisson(p, n).astype(float)
+        else:
+            yield noisy(rng, n * step, phi, p).reshape(n, step).mean(axis=1)
+
+
+def null_cells(seed: int, seconds: float) -> Iterator[tuple[str, int, int, Iterator[np.ndarray]]]:
+    """Every null configuration: its name, samples, step (s) and its draws (about `seconds` of it)."""
     kinds = [("ar1", phi, cv) for phi, cv in itertools.product(PHIS, CVS)] + [("poisson", 0.0, m) for m in COUNTS]
     cells = [(kind, 1, n) for kind, n in itertools.product(kinds, LENGTHS)]
     cells += [(("ar1", 0.9, cv), step, n) for cv in (0.3, 1.0) for step, n in COARSE]
-    out = []
     for (kind, phi, p), step, n in cells:
         count = max(1, int(seconds / (n * step)))
-        hits = runs = 0
-        for k in range(count):
-            rng = np.random.default_rng([seed, int(phi * 10), int(p * 100), n, step, k])
-            if kind == "poisson":
-                v = rng.poisson(p, n).astype(float)
-            else:
-                v = noisy(rng, n * step, phi, p).reshape(n, step).mean(axis=1)
+        name = f"AR(1) phi={phi} cv={p}" if kind == "ar1" else f"Poisson mean={p}"
+        yield (name if step == 1 else f"{step}-s means {name}"), n, step, _draws(seed, kind, phi, p, step, n, count)
+
+
+def null_rows(seed: int, seconds: float) -> list[dict[str, object]]:
+    """False drops of every null configuration, about `seconds` of each."""
+    out = []
+    for name, n, step, draws in null_cells(seed, seconds):
+        hits = runs = count = 0
+        for v in draws:
             got = _found(step * np.arange(1, n + 1, dtype=float), v)
             hits += got
             runs += got > 0
-        name = f"AR(1) phi={phi} cv={p}" if kind == "ar1" else f"Poisson mean={p}"
-        nominal = n * step / 10_000.0
+            count += 1
         out.append(
             {
-                "noise": name if step == 1 else f"{step}-s means {name}",
+                "noise": name,
                 "samples": n,
                 "draws": count,
                 "false_drops": hits,
                 "per_10k": hits / (count * n * step) * 10_000.0,
-                "ratio": (runs / count) / nominal,
+                "ratio": (runs / count) / (n * step / 10_000.0),
             }
+        )
+    return out
+
+
+def first_look_rows(seed: int, seconds: float) -> list[dict[str, object]]:
+    """The first look's null rate at each divisor of SELECTIONS: the draws whose strongest stretch
+    over the samples a short series is tested on (the warm-up and ramp-down cut, the catch-up
+    capped: drops.first_look) reaches the critical value of its m samples at alpha(m) / divisor,
+    per 10,000 s. Every test of the first look (the candidates' step-down, the strongest stretch
+    in their place) proves a stretch whose T is at most that maximum, so at the divisor where every
+    cell is at most one per 10,000 s the first look is too."""
+    out = []
+    for name, n, step, draws in null_cells(seed, seconds):
+        hits = dict.fromkeys(SELECTIONS, 0)
+        count = 0
+        t = step * np.arange(1, n + 1, dtype=float)
+        for v in draws:
+            count += 1
+            look = drops.first_look(t, v)
+            if look is None:
+                continue
+            best, m = look
+            for d in SELECTIONS:
+                hits[d] += best >= level_test.critical(m, level_test.alpha(m, float(step)) / d, step=float(step))
+        seconds_ = count * n * step
+        out.append(
+            {"noise": name, "samples": n, "draws": count}
+            | {f"per_10k at /{d:g}": hits[d] / seconds_ * 10_000.0 for d in SELECTIONS}
+            | {f"drops at /{d:g}": hits[d] for d in SELECTIONS}
         )
     return out
 
@@ -174,7 +216,18 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--beside", action="store_true", help="only the false drops beside a drop a second series proved")
+    ap.add_argument("--first-look", action="store_true", help="only the first look's null rate at each alpha divisor")
     args = ap.parse_args()
+    if args.first_look:
+        rows = first_look_rows(args.seed, args.seconds)
+        if args.json:
+            print(json.dumps(rows, indent=1))
+            return 0
+        print("The first look's false drops per 10,000 s at alpha / " + ", ".join(f"{d:g}" for d in SELECTIONS))
+        for r in rows:
+            rates = "  ".join(f"{r[f'per_10k at /{d:g}']:5.2f}" for d in SELECTIONS)
+            print(f"  {r['noise']:36} {r['samples']:>4} x {r['draws']:>5}  {rates}")
+        return 0
     if args.beside:
         rows = beside_rows(args.seed, args.seconds)
         if args.json:

@@ -27,7 +27,8 @@ long as half the run, or one that lasts to the end of the benchmark, stays below
    regimes (README "How sure a drop is"). A shorter series (most recorded benchmark runs, 75-160
    s) cannot have its noise measured apart from its drops: each candidate of 1-5 is tested
    against the rest of its steady part at critical values simulated for every noise the
-   calibration covers (app/analysis/level_test.py); one that fails, and is not proven either
+   calibration covers (app/analysis/level_test.py), at the series' alpha / SELECTION (the whole
+   procedure's null rate, bench/procedure_calibration.py); one that fails, and is not proven either
    against each side's own level (a drop between two levels, the run back above its level after
    it: level_test.between, a last look at a smaller alpha), is marked untested, for run_drops to
    keep only when another series confirms it (app/analysis/confirm.py).
@@ -181,11 +182,28 @@ SHARED_NOISE = 50
 CAP_SIGMAS = 4.0
 # seconds: the shortest drop the scan looks for beside the candidates
 SCAN_MIN_S = 8.0
-# the strongest stretch in place of fragments of it is tested at the series' alpha / this
-# (_fragments_joined: a second look beside the candidates'). bench/procedure_calibration.py, the
-# same draws: at 4, a drop that deepens halfway (-22 % 15 s, -36 % 25 s) found 7 -> 46 of 60, the
-# null cells +0-2 false drops in ~210,000 s each (the worst, phi 0.9 CV 1 at 120 s, 1.19 -> 1.29
-# per 10,000 s, within its sampling error of 0.25); at 2, 54 of 60 and +3-4 (1.33)
+# the first look of a short series (its candidates' step-down, the strongest stretch in place of
+# the unproven candidates it holds) is tested at the series' alpha / this. The critical values are
+# the maximum's over every interval of noise as drawn; on the noise they are worst for (AR(1) phi
+# 0.9 at CV 1) the maximum itself passes them a third more often than alpha, 1.33 per 10,000 s
+# over 120 s: the tables' own sampling (at 128 samples and alpha 0.01, where no interpolation
+# enters, 7.73 is passed by 1.22 % of 20,000 fresh draws) and their interpolation; the samples
+# the first look tests (the warm-up and ramp-down cut, the catch-up capped: first_look) add a little
+# (1.45). bench/procedure_calibration.py --first-look, that maximum on the null noises (phi 0.9 at
+# CV 1 the only cells above 0.7 per 10,000 s at / 1.5), two seeds, 2,000-10,000 draws a cell: at
+# alpha / 1, 1.00-1.52 false drops per 10,000 s; at / 1.5, 0.76-1.19; at / 2, 0.60-1.10 (the 26
+# 5-s means, 23 of 1,615 draws: +-0.23). The whole procedure (its other looks included) at / 2:
+# every cell at most 0.95 per 10,000 s, where it was at 1.33 (bench/detection_calibration.md, top
+# section)
+SELECTION = 2.0
+# the strongest stretch in place of candidates of the thresholds above even odds but unproven
+# (_fragments_joined: a second look beside the first) is tested at the series' alpha / this.
+# bench/procedure_calibration.py, the same draws, with the first look at alpha / SELECTION: at 4,
+# every null cell at most 0.95 per 10,000 s, a drop that deepens halfway (-22 % 15 s, -36 % 25 s)
+# found 47 of 60 (7 without the look); at SELECTION's 2 (the stretch's T is the first look's
+# maximum), 1.10 and 55 of 60, and held-out dool-restore-long-hot's drop began at the stretch's
+# edge, 3.9 s before its restore, where the candidate's was +0.1 s (its selects fell 14 % 4.9 s
+# before the restore's bytes came)
 JOINED_SHARE = 4.0
 # a candidate every other test left unproven is tested against each side's level at the series'
 # alpha / this (_between_levels: a last look). bench/procedure_calibration.py, the same draws
@@ -608,11 +626,9 @@ def _short_tested(
     # of the candidates it meets when none of them is: a long drop the thresholds cut in pieces,
     # or one lasting to the run's end, which the rolling baseline follows (its last 40 s at -27 %
     # read -1 % against it). Its depth is the two-level fit's, against the rest of the run, as its
-    # test is. (In place of candidates that are above even odds but unproven when it is proven: a
-    # fragment of a -29 % drop's last 47 s of 60, T 6.0 against 6.3, the whole T 29. Measured and
-    # not kept: 35 false drops in 700 draws of 300 s of AR(1) phi 0.9 at CV 1 against 29, since
-    # the warm-up cut before the test is a selection the critical values do not include: 26
-    # without it. bench/detection_calibration.md.)
+    # test is: at the first look's alpha (SELECTION), whose calibration is of this very maximum.
+    # In place of candidates that are above even odds but unproven too, when it is proven at a
+    # smaller alpha (_fragments_joined).
     best = level_test.strongest(v, use)
     whole = None  # the strongest stretch, material, and its level: the rest's median
     if best is not None and best[0] >= even:
@@ -632,7 +648,7 @@ def _short_tested(
         if not any(a <= y and b >= x for x, y in spans):
             spans.append((a, b))
             bases.append(base)
-    said = level_test.judged(v, use, spans, step, sens.alarms)
+    said = level_test.judged(v, use, spans, step, sens.alarms, selection=SELECTION)
     out = [
         replace(_drop(t, raw, base, a, b, step), tested=ok, confirm_alpha=second, own_p=p)
         for (a, b), base, (ok, second, p) in zip(spans, bases, said, strict=True)
@@ -643,7 +659,13 @@ def _short_tested(
     if more is not out:  # judged again: the alpha a second series confirms at shared among them
         out = sorted(more, key=lambda d: d.start)
         said = level_test.judged(
-            v, use, [_indices(t, d, step) for d in out], step, sens.alarms, proven=[d.tested for d in out]
+            v,
+            use,
+            [_indices(t, d, step) for d in out],
+            step,
+            sens.alarms,
+            proven=[d.tested for d in out],
+            selection=SELECTION,
         )
         out = [replace(d, tested=ok, confirm_alpha=c, own_p=p) for d, (ok, c, p) in zip(out, said, strict=True)]
     return _between_levels(t, v, use, sorted(out, key=lambda d: d.start), sens, step)
@@ -740,6 +762,21 @@ def _test_series(
     return _capped(v, use), use
 
 
+def first_look(
+    t: np.ndarray, v: np.ndarray, sensitivity: str | Sensitivity = "normal", params: DetectParams = DETECT
+) -> tuple[float, int] | None:
+    """The T of a short series' strongest stretch over the samples its candidates are tested on
+    (_test_series: the warm-up and ramp-down cut, the catch-up capped), and how many those are;
+    None when there is none. Every test of the first look proves a stretch whose T is at most this:
+    bench/procedure_calibration.py --first-look measures its null rate (SELECTION)."""
+    sens = SENSITIVITY[sensitivity] if isinstance(sensitivity, str) else sensitivity
+    step = sample_step(t)
+    w = smoothing(v, params)
+    x, use = _test_series(t, v, steady_state(t, moving_average(v, w), sens.depth, w, params), sens, step)
+    best = level_test.strongest(x, use)
+    return None if best is None else (best[0], int(use.sum()))
+
+
 def retested(
     t: np.ndarray,
     v: np.ndarray,
@@ -763,7 +800,8 @@ def retested(
         step = sample_step(ts)
         w = smoothing(vs, params)
         x, use = _test_series(ts, vs, steady_state(ts, moving_average(vs, w), sens.depth, w, params), sens, step)
-        said = level_test.judged(x, use, [_indices(ts, d, step) for d in mine], step, sens.alarms, proven=sure)
+        spans = [_indices(ts, d, step) for d in mine]
+        said = level_test.judged(x, use, spans, step, sens.alarms, proven=sure, selection=SELECTION)
         out += [d for d, was, (ok, _, _) in zip(mine, sure, said, strict=True) if ok and not was]
     return out
 
@@ -779,8 +817,8 @@ def _fragments_joined(
 ) -> list[Drop]:
     """The run's strongest stretch (T, its first and last sample, its level) in place of the
     candidates it holds when they are fragments of it that their own tests do not prove and it is
-    proven at the series' alpha / JOINED_SHARE: a second look beside the candidates', paid for by
-    a smaller alpha. A drop that deepens halfway is cut by the thresholds into its deeper part,
+    proven at the series' alpha / JOINED_SHARE: a second look beside the first, paid for by a
+    smaller alpha. A drop that deepens halfway is cut by the thresholds into its deeper part,
     which the rest of the drop, left in its reference, hides (hot-rows-long-hot: -25 % for 16 s,
     then -38 % for 24 s; the deeper part T 4.0 against 8.6, the whole T 16).
     bench/procedure_calibration.py measures its null rate and its power on that shape."""

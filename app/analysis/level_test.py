@@ -344,6 +344,7 @@ def judged(
     scale: float = 1.0,
     log: bool = False,
     proven: list[bool] | None = None,
+    selection: float = 1.0,
 ) -> list[tuple[bool, float, float]]:
     """Per interval [a, b] of `spans` (candidates of one series, apart from each other): whether
     x's own test proves it (significant), and for one it does not, the alpha at which a second
@@ -368,7 +369,10 @@ def judged(
     start, as the step-down's own proofs are, not tested again. The step-down goes on after them:
     on noise alone it reaches the others only through a proof that was false, whose rate is the
     confirmation's (a staircase 27,000 -> 15,700 -> 0 statements/s: the stall read T 3.5 beside the
-    unproven -43 %, T 62 against 11.1 once that one's disk writes proved it)."""
+    unproven -43 %, T 62 against 11.1 once that one's disk writes proved it).
+
+    `selection`: the step-down's alpha divided by it (drops.SELECTION: what a detector's own
+    selections of the samples it tests add to the maximum's null rate)."""
     if not spans:
         return []
     n = int(np.count_nonzero(use))
@@ -381,7 +385,7 @@ def judged(
     first = [strength(x, left, a, b)[0] for a, b in spans]
     for i in sorted((i for i in range(len(spans)) if not sure[i]), key=lambda i: -first[i]):
         t, m = strength(x, left, *spans[i])
-        if t < critical(m, alpha(m, step, scale), log, step):
+        if t < critical(m, alpha(m, step, scale) / selection, log, step):
             break
         sure[i] = True
         left[spans[i][0] : spans[i][1] + 1] = False

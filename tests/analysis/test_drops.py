@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from bench.detection_calibration import ar1
+from benchlens.app.analysis import drops, level_test
 from benchlens.app.analysis.drops import baseline, detect
 from benchlens.app.analysis.explain import explain
 from benchlens.app.analysis.steps import find_steps
@@ -177,7 +178,7 @@ def test_a_drop_that_deepens_halfway_is_found_whole(phi: float) -> None:
     """Held-out hot-rows-long-hot: the benchmark's transactions turned to one row, -25 % for 16 s,
     then -38 % for 24 s. The thresholds took only the deeper part, whose test the shallower part,
     left in its reference, hid (T 4.0 against 8.6); the whole stretch read T 16. The strongest
-    stretch now takes the place of fragments of it proven at half the alpha (_fragments_joined)."""
+    stretch now takes the place of fragments of it proven at alpha / 4 (_fragments_joined)."""
     t = np.arange(1, 101, dtype=float)
     for seed in range(8):
         v = 1450.0 * (1.0 + 0.04 * ar1(np.random.default_rng(seed), 100, phi))
@@ -186,6 +187,31 @@ def test_a_drop_that_deepens_halfway_is_found_whole(phi: float) -> None:
         got = [d for d in detect(t, v) if d.end > 30 and d.start < 70]
         assert len(got) == 1 and got[0].tested, (seed, got)
         assert abs(got[0].start - 30) <= 3 and abs(got[0].end - 70) <= 3, (seed, got)
+
+
+@pytest.mark.parametrize("phi", [0.0, 0.5, 0.9])
+def test_no_candidate_of_the_first_look_is_stronger_than_its_maximum(phi: float) -> None:
+    """drops.SELECTION is calibrated on first_look's maximum (bench/procedure_calibration.py
+    --first-look): the argument that it bounds the first look's null rate is that every stretch the
+    first look tests, each candidate and the strongest stretch, has a T at most that maximum, over
+    the same samples (the warm-up and ramp-down cut, the catch-up capped)."""
+    sens = drops.SENSITIVITY["normal"]
+    t = np.arange(1, 121, dtype=float)
+    for seed in range(6):
+        v = 1000.0 * (1.0 + 0.1 * ar1(np.random.default_rng(seed), 120, phi))
+        v[:6] *= np.linspace(0.2, 1.0, 6)  # a warm-up, cut before the test
+        v[50:62] *= 0.7
+        v[90:93] *= 0.5
+        look = drops.first_look(t, v)
+        assert look is not None
+        w = drops.smoothing(v)
+        st = drops.steady_state(t, drops.moving_average(v, w), sens.depth, w)
+        x, use = drops._test_series(t, v, st, sens, 1.0)
+        assert look[1] == int(use.sum()) < 120
+        found = detect(t, v)
+        assert found, seed
+        for d in found:
+            assert level_test.strength(x, use, *drops._indices(t, d, 1.0))[0] <= look[0] + 1e-9, (seed, d)
 
 
 def test_a_run_that_falls_for_more_than_half_its_length_keeps_its_level() -> None:
