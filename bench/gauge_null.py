@@ -99,14 +99,28 @@ def gauge(name: str, seconds: float, ev: Evidence) -> Gauge | None:
     return Gauge(name, round(seconds, 1), running, ev.server("Threads_connected"))
 
 
-def null_gauges(per_run: int, seed: int) -> list[Gauge]:
+def null_evidence(per_run: int, seed: int) -> list[tuple[str, float, Evidence]]:
+    """(run, seconds, evidence) of per_run null stretches of each run with nothing injected, each
+    explained against the run's steady state as a drop's window is."""
     rng = np.random.default_rng(seed)
-    out: list[Gauge] = []
+    out = []
     for name, data, rid in cause_margins.imported(null_folders()):
         for a, b in stretches(data, rid, per_run, rng):
-            g = gauge(name, b - a, Evidence(explain_window(data, rid, (a, b), "absolute").explain))
-            out += [g] if g is not None else []
+            out.append((name, b - a, Evidence(explain_window(data, rid, (a, b), "absolute").explain)))
     return out
+
+
+def null_gauges(per_run: int, seed: int) -> list[Gauge]:
+    return [g for name, seconds, ev in null_evidence(per_run, seed) if (g := gauge(name, seconds, ev)) is not None]
+
+
+def arguments(doc: str) -> argparse.Namespace:
+    """The null stretches' options (this script's and bench/rules_null.py's)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--per-run", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    return ap.parse_args()
 
 
 def quantiles(values: list[float]) -> dict[str, float]:
@@ -158,11 +172,7 @@ def summary(null: list[Gauge]) -> dict[str, object]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--per-run", type=int, default=40)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args()
+    args = arguments(__doc__)
     null = null_gauges(args.per_run, args.seed)
     got = {"null": summary(null), "grid": grid(null, cause_margins.windows())}
     if args.json:

@@ -21,6 +21,10 @@ short enough to be tested so (drops.TESTABLE):
   found = a tested drop with both edges within 5 s; and two drops between two levels, the run
   back above its level after them.
 
+`--first-look` (~6 min): the null rate of the first look's maximum (drops.first_look: the strongest
+stretch over the samples a short series is tested on) at the series' alpha / each of SELECTIONS,
+per cell: what calibrates drops.SELECTION.
+
 `--beside` (~2 min at --seconds 100000): the false drops beside a drop a second series proved,
 where run_drops goes on with the step-down past it (drops.retested).
 

@@ -20,14 +20,11 @@ that also needs a drop, or a second quantity, passes less often than this says.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import sys
 from collections import Counter
 from pathlib import Path
-
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "drop_quality"))
@@ -36,22 +33,12 @@ import cause_margins
 import gauge_null
 
 from benchlens.app.analysis.evidence import Evidence
-from benchlens.app.analysis.window import explain_window
 
 # multiples of each threshold measured (for a rule passing below its threshold, the same multiples
 # of the distance below 1: a share of a steady level)
 GRID = (0.75, 1.0, 1.25, 1.5, 2.0)
 # the most of the null stretches a threshold may pass (gauge_null's rule)
 NULL_SHARE = 0.01
-
-
-def null_evidence(per_run: int, seed: int) -> list[tuple[str, Evidence]]:
-    rng = np.random.default_rng(seed)
-    out = []
-    for name, data, rid in cause_margins.imported(gauge_null.null_folders()):
-        for a, b in gauge_null.stretches(data, rid, per_run, rng):
-            out.append((name, Evidence(explain_window(data, rid, (a, b), "absolute").explain)))
-    return out
 
 
 def _scaled(threshold: float, k: float, above: bool) -> float:
@@ -62,10 +49,10 @@ def _passes(v: float, at: float, above: bool) -> bool:
     return v >= at if above else v <= at
 
 
-def table(null: list[tuple[str, Evidence]], windows: list[cause_margins.Window]) -> list[dict[str, object]]:
+def table(null: list[tuple[str, float, Evidence]], windows: list[cause_margins.Window]) -> list[dict[str, object]]:
     out: list[dict[str, object]] = []
     for name, threshold, klass, read, above in cause_margins.RULES:
-        values = [(v, run) for run, ev in null if (v := read(ev)) is not None and math.isfinite(v)]
+        values = [(v, run) for run, _, ev in null if (v := read(ev)) is not None and math.isfinite(v)]
         mine = [v for w in windows if klass in w.classes and (v := read(w.ev)) is not None and math.isfinite(v)]
         others = [v for w in windows if klass not in w.classes and (v := read(w.ev)) is not None and math.isfinite(v)]
         grid = []
@@ -99,12 +86,8 @@ def table(null: list[tuple[str, Evidence]], windows: list[cause_margins.Window])
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--per-run", type=int, default=40)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args()
-    got = table(null_evidence(args.per_run, args.seed), cause_margins.windows())
+    args = gauge_null.arguments(__doc__)
+    got = table(gauge_null.null_evidence(args.per_run, args.seed), cause_margins.windows())
     if args.json:
         print(json.dumps(got, indent=1))
         return 0

@@ -183,14 +183,14 @@ CAP_SIGMAS = 4.0
 # seconds: the shortest drop the scan looks for beside the candidates
 SCAN_MIN_S = 8.0
 # the first look of a short series (its candidates' step-down, the strongest stretch in place of
-# the unproven candidates it holds) is tested at the series' alpha / this. The critical values are
+# candidates below even odds) is tested at the series' alpha / this. The critical values are
 # the maximum's over every interval of noise as drawn; on the noise they are worst for (AR(1) phi
 # 0.9 at CV 1) the maximum itself passes them a third more often than alpha, 1.33 per 10,000 s
 # over 120 s: the tables' own sampling (at 128 samples and alpha 0.01, where no interpolation
 # enters, 7.73 is passed by 1.22 % of 20,000 fresh draws) and their interpolation; the samples
 # the first look tests (the warm-up and ramp-down cut, the catch-up capped: first_look) add a little
-# (1.45). bench/procedure_calibration.py --first-look, that maximum on the null noises (phi 0.9 at
-# CV 1 the only cells above 0.7 per 10,000 s at / 1.5), two seeds, 2,000-10,000 draws a cell: at
+# (1.45). bench/procedure_calibration.py --first-look, that maximum on the null noises (every
+# noise but AR(1) phi 0.9 at 0), phi 0.9 at CV 1, two seeds, 2,000-10,000 draws a cell: at
 # alpha / 1, 1.00-1.52 false drops per 10,000 s; at / 1.5, 0.76-1.19; at / 2, 0.60-1.10 (the 26
 # 5-s means, 23 of 1,615 draws: +-0.23). The whole procedure (its other looks included) at / 2:
 # every cell at most 0.95 per 10,000 s, where it was at 1.33 (bench/detection_calibration.md, top
