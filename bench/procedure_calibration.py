@@ -23,7 +23,7 @@ short enough to be tested so (drops.TESTABLE):
 
 `--first-look` (~6 min): the null rate of the first look's maximum (drops.first_look: the strongest
 stretch over the samples a short series is tested on) at the series' alpha / each of SELECTIONS,
-per cell: what calibrates drops.SELECTION.
+per cell, at `--sensitivity`'s false-alarm rate: what calibrates drops.Sensitivity.selection.
 
 `--beside` (~2 min at --seconds 100000): the false drops beside a drop a second series proved,
 where run_drops goes on with the step-down past it (drops.retested).
@@ -73,7 +73,7 @@ SHAPES = (
 )
 POWER_DRAWS = 20
 # divisors of a series' alpha the first look is measured at (--first-look)
-SELECTIONS = (1.0, 1.25, 1.5, 2.0)
+SELECTIONS = (1.0, 1.25, 1.5, 2.0)  # of --first-look
 EDGE_S = 5.0
 
 
@@ -124,13 +124,14 @@ def null_rows(seed: int, seconds: float) -> list[dict[str, object]]:
     return out
 
 
-def first_look_rows(seed: int, seconds: float) -> list[dict[str, object]]:
+def first_look_rows(seed: int, seconds: float, sensitivity: str = "normal") -> list[dict[str, object]]:
     """The first look's null rate at each divisor of SELECTIONS: the draws whose strongest stretch
     over the samples a short series is tested on (the warm-up and ramp-down cut, the catch-up
     capped: drops.first_look) reaches the critical value of its m samples at alpha(m) / divisor,
     per 10,000 s. Every test of the first look (the candidates' step-down, the strongest stretch
     in their place) proves a stretch whose T is at most that maximum, so at the divisor where every
-    cell is at most one per 10,000 s the first look is too."""
+    cell is at most the sensitivity's alarms per 10,000 s the first look is too."""
+    alarms = drops.SENSITIVITY[sensitivity].alarms
     out = []
     for name, n, step, draws in null_cells(seed, seconds):
         hits = dict.fromkeys(SELECTIONS, 0)
@@ -138,12 +139,12 @@ def first_look_rows(seed: int, seconds: float) -> list[dict[str, object]]:
         t = step * np.arange(1, n + 1, dtype=float)
         for v in draws:
             count += 1
-            look = drops.first_look(t, v)
+            look = drops.first_look(t, v, sensitivity)
             if look is None:
                 continue
             best, m = look
             for d in SELECTIONS:
-                hits[d] += best >= level_test.critical(m, level_test.alpha(m, float(step)) / d, step=float(step))
+                hits[d] += best >= level_test.critical(m, level_test.alpha(m, step, alarms) / d, step=step)
         seconds_ = count * n * step
         out.append(
             {"noise": name, "samples": n, "draws": count}
@@ -221,9 +222,10 @@ def main() -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--beside", action="store_true", help="only the false drops beside a drop a second series proved")
     ap.add_argument("--first-look", action="store_true", help="only the first look's null rate at each alpha divisor")
+    ap.add_argument("--sensitivity", default="normal", choices=sorted(drops.SENSITIVITY), help="of --first-look")
     args = ap.parse_args()
     if args.first_look:
-        rows = first_look_rows(args.seed, args.seconds)
+        rows = first_look_rows(args.seed, args.seconds, args.sensitivity)
         if args.json:
             print(json.dumps(rows, indent=1))
             return 0

@@ -27,7 +27,7 @@ long as half the run, or one that lasts to the end of the benchmark, stays below
    regimes (README "How sure a drop is"). A shorter series (most recorded benchmark runs, 75-160
    s) cannot have its noise measured apart from its drops: each candidate of 1-5 is tested
    against the rest of its steady part at critical values simulated for every noise the
-   calibration covers (app/analysis/level_test.py), at the series' alpha / SELECTION (the whole
+   calibration covers (app/analysis/level_test.py), at the series' alpha / its `selection` (the whole
    procedure's null rate, bench/procedure_calibration.py); one that fails, and is not proven either
    against each side's own level (a drop between two levels, the run back above its level after
    it: level_test.between, a last look at a smaller alpha), is marked untested, for run_drops to
@@ -73,6 +73,8 @@ class Sensitivity:
     offset: float = 0.0
     # a short series' test (level_test.py): this many false drops per 10,000 s on noise alone
     alarms: float = 1.0
+    # ... at the series' alpha (alarms' share) / this, the first look's (calibrated: above SENSITIVITY)
+    selection: float = 2.0
 
 
 # Measured on real sysbench runs of this machine (TPS noise 13-22% of its level): z = 2 flags no
@@ -82,10 +84,25 @@ class Sensitivity:
 # On series long enough to test, `offset` sets the false-alarm rate: normal's 0 gives at most ~1-2
 # false drops per 10,000 s on every null series of bench/detection_calibration.py (300 s to 24 h);
 # low (+1) fewer, high (-1) more, measured there too.
+# the first look of a short series (its candidates' step-down, the strongest stretch in place of
+# candidates below even odds) is tested at the series' alpha / `selection`. The critical values are
+# the maximum's over every interval of noise as drawn; on the noise they are worst for (AR(1) phi
+# 0.9 at CV 1) the maximum itself passes them a third more often than alpha, 1.33 per 10,000 s
+# over 120 s: the tables' own sampling (at 128 samples and alpha 0.01, where no interpolation
+# enters, 7.73 is passed by 1.22 % of 20,000 fresh draws) and their interpolation; the samples
+# the first look tests (the warm-up and ramp-down cut, the catch-up capped: first_look) add a little
+# (1.45). bench/procedure_calibration.py --first-look, that maximum on the null noises (every
+# noise but AR(1) phi 0.9 at 0), phi 0.9 at CV 1, two seeds, 2,000-10,000 draws a cell: at
+# alpha / 1, 1.00-1.52 false drops per 10,000 s; at / 1.5, 0.76-1.19; at / 2, 0.60-1.10 (the 26
+# 5-s means, 23 of 1,615 draws: +-0.23). The whole procedure (its other looks included) at / 2:
+# every cell at most 0.95 per 10,000 s, where it was at 1.33 (bench/detection_calibration.md, top
+# section). At high's ten a 10,000 s the tables are less liberal: --first-look --sensitivity high,
+# 60,000 s a cell, at / 1 up to 12.5, at / 1.25 up to 10.2 (26 5-s means of phi 0.9 at CV 1,
+# +-1.3), at / 1.5 up to 8.7. Low's 0.1 is too rare to measure in hours of draws: normal's kept
 SENSITIVITY = {
     "low": Sensitivity(0.45, 5.0, 3.0, floor=0.3, offset=1.0, alarms=0.1),
     "normal": Sensitivity(0.30, 3.0, 2.0),
-    "high": Sensitivity(0.20, 2.0, 1.5, floor=0.1, offset=-1.0, alarms=10.0),
+    "high": Sensitivity(0.20, 2.0, 1.5, floor=0.1, offset=-1.0, alarms=10.0, selection=1.25),
 }
 
 
@@ -182,25 +199,11 @@ SHARED_NOISE = 50
 CAP_SIGMAS = 4.0
 # seconds: the shortest drop the scan looks for beside the candidates
 SCAN_MIN_S = 8.0
-# the first look of a short series (its candidates' step-down, the strongest stretch in place of
-# candidates below even odds) is tested at the series' alpha / this. The critical values are
-# the maximum's over every interval of noise as drawn; on the noise they are worst for (AR(1) phi
-# 0.9 at CV 1) the maximum itself passes them a third more often than alpha, 1.33 per 10,000 s
-# over 120 s: the tables' own sampling (at 128 samples and alpha 0.01, where no interpolation
-# enters, 7.73 is passed by 1.22 % of 20,000 fresh draws) and their interpolation; the samples
-# the first look tests (the warm-up and ramp-down cut, the catch-up capped: first_look) add a little
-# (1.45). bench/procedure_calibration.py --first-look, that maximum on the null noises (every
-# noise but AR(1) phi 0.9 at 0), phi 0.9 at CV 1, two seeds, 2,000-10,000 draws a cell: at
-# alpha / 1, 1.00-1.52 false drops per 10,000 s; at / 1.5, 0.76-1.19; at / 2, 0.60-1.10 (the 26
-# 5-s means, 23 of 1,615 draws: +-0.23). The whole procedure (its other looks included) at / 2:
-# every cell at most 0.95 per 10,000 s, where it was at 1.33 (bench/detection_calibration.md, top
-# section)
-SELECTION = 2.0
 # the strongest stretch in place of candidates of the thresholds above even odds but unproven
 # (_fragments_joined: a second look beside the first) is tested at the series' alpha / this.
-# bench/procedure_calibration.py, the same draws, with the first look at alpha / SELECTION: at 4,
+# bench/procedure_calibration.py, the same draws, the first look at alpha / 2 (normal's): at 4,
 # every null cell at most 0.95 per 10,000 s, a drop that deepens halfway (-22 % 15 s, -36 % 25 s)
-# found 47 of 60 (7 without the look); at SELECTION's 2 (the stretch's T is the first look's
+# found 47 of 60 (7 without the look); at the first look's 2 (the stretch's T is the first look's
 # maximum), 1.10 and 55 of 60, and held-out dool-restore-long-hot's drop began at the stretch's
 # edge, 3.9 s before its restore, where the candidate's was +0.1 s (its selects fell 14 % 4.9 s
 # before the restore's bytes came)
@@ -626,7 +629,7 @@ def _short_tested(
     # of the candidates it meets when none of them is: a long drop the thresholds cut in pieces,
     # or one lasting to the run's end, which the rolling baseline follows (its last 40 s at -27 %
     # read -1 % against it). Its depth is the two-level fit's, against the rest of the run, as its
-    # test is: at the first look's alpha (SELECTION), whose calibration is of this very maximum.
+    # test is: at the first look's alpha (Sensitivity.selection), calibrated on this very maximum.
     # In place of candidates that are above even odds but unproven too, when it is proven at a
     # smaller alpha (_fragments_joined).
     best = level_test.strongest(v, use)
@@ -648,7 +651,7 @@ def _short_tested(
         if not any(a <= y and b >= x for x, y in spans):
             spans.append((a, b))
             bases.append(base)
-    said = level_test.judged(v, use, spans, step, sens.alarms, selection=SELECTION)
+    said = level_test.judged(v, use, spans, step, sens.alarms, selection=sens.selection)
     out = [
         replace(_drop(t, raw, base, a, b, step), tested=ok, confirm_alpha=second, own_p=p)
         for (a, b), base, (ok, second, p) in zip(spans, bases, said, strict=True)
@@ -665,7 +668,7 @@ def _short_tested(
             step,
             sens.alarms,
             proven=[d.tested for d in out],
-            selection=SELECTION,
+            selection=sens.selection,
         )
         out = [replace(d, tested=ok, confirm_alpha=c, own_p=p) for d, (ok, c, p) in zip(out, said, strict=True)]
     return _between_levels(t, v, use, sorted(out, key=lambda d: d.start), sens, step)
@@ -768,7 +771,7 @@ def first_look(
     """The T of a short series' strongest stretch over the samples its candidates are tested on
     (_test_series: the warm-up and ramp-down cut, the catch-up capped), and how many those are;
     None when there is none. Every test of the first look proves a stretch whose T is at most this:
-    bench/procedure_calibration.py --first-look measures its null rate (SELECTION)."""
+    bench/procedure_calibration.py --first-look measures its null rate (Sensitivity.selection)."""
     sens = SENSITIVITY[sensitivity] if isinstance(sensitivity, str) else sensitivity
     step = sample_step(t)
     w = smoothing(v, params)
@@ -801,7 +804,7 @@ def retested(
         w = smoothing(vs, params)
         x, use = _test_series(ts, vs, steady_state(ts, moving_average(vs, w), sens.depth, w, params), sens, step)
         spans = [_indices(ts, d, step) for d in mine]
-        said = level_test.judged(x, use, spans, step, sens.alarms, proven=sure, selection=SELECTION)
+        said = level_test.judged(x, use, spans, step, sens.alarms, proven=sure, selection=sens.selection)
         out += [d for d, was, (ok, _, _) in zip(mine, sure, said, strict=True) if ok and not was]
     return out
 

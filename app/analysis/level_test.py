@@ -371,7 +371,7 @@ def judged(
     confirmation's (a staircase 27,000 -> 15,700 -> 0 statements/s: the stall read T 3.5 beside the
     unproven -43 %, T 62 against 11.1 once that one's disk writes proved it).
 
-    `selection`: the step-down's alpha divided by it (drops.SELECTION: what a detector's own
+    `selection`: the step-down's alpha divided by it (drops.Sensitivity.selection: what a detector's own
     selections of the samples it tests add to the maximum's null rate)."""
     if not spans:
         return []

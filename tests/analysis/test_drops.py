@@ -191,7 +191,7 @@ def test_a_drop_that_deepens_halfway_is_found_whole(phi: float) -> None:
 
 @pytest.mark.parametrize("phi", [0.0, 0.5, 0.9])
 def test_no_candidate_of_the_first_look_is_stronger_than_its_maximum(phi: float) -> None:
-    """drops.SELECTION is calibrated on first_look's maximum (bench/procedure_calibration.py
+    """Sensitivity.selection is calibrated on first_look's maximum (bench/procedure_calibration.py
     --first-look): the argument that it bounds the first look's null rate is that every stretch the
     first look tests, each candidate and the strongest stretch, has a T at most that maximum, over
     the same samples (the warm-up and ramp-down cut, the catch-up capped)."""
