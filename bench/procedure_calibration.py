@@ -73,7 +73,7 @@ SHAPES = (
 )
 POWER_DRAWS = 20
 # divisors of a series' alpha the first look is measured at (--first-look)
-SELECTIONS = (1.0, 1.25, 1.5, 2.0)  # of --first-look
+SELECTIONS = (1.0, 1.25, 1.5, 2.0)
 EDGE_S = 5.0
 
 

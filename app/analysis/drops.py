@@ -765,6 +765,17 @@ def _test_series(
     return _capped(v, use), use
 
 
+def _tested_samples(
+    t: np.ndarray, v: np.ndarray, sens: Sensitivity, params: DetectParams
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """_test_series of a segment from its samples alone (its steady state found as detection finds
+    it), and its sample step."""
+    step = sample_step(t)
+    w = smoothing(v, params)
+    x, use = _test_series(t, v, steady_state(t, moving_average(v, w), sens.depth, w, params), sens, step)
+    return x, use, step
+
+
 def first_look(
     t: np.ndarray, v: np.ndarray, sensitivity: str | Sensitivity = "normal", params: DetectParams = DETECT
 ) -> tuple[float, int] | None:
@@ -773,9 +784,7 @@ def first_look(
     None when there is none. Every test of the first look proves a stretch whose T is at most this:
     bench/procedure_calibration.py --first-look measures its null rate (Sensitivity.selection)."""
     sens = SENSITIVITY[sensitivity] if isinstance(sensitivity, str) else sensitivity
-    step = sample_step(t)
-    w = smoothing(v, params)
-    x, use = _test_series(t, v, steady_state(t, moving_average(v, w), sens.depth, w, params), sens, step)
+    x, use, _ = _tested_samples(t, v, sens, params)
     best = level_test.strongest(x, use)
     return None if best is None else (best[0], int(use.sum()))
 
@@ -800,9 +809,7 @@ def retested(
         sure = [d.tested or id(d) in proven for d in mine]
         if len(ts) < params.min_samples or len(ts) >= TESTABLE or all(sure) or not any(sure):
             continue
-        step = sample_step(ts)
-        w = smoothing(vs, params)
-        x, use = _test_series(ts, vs, steady_state(ts, moving_average(vs, w), sens.depth, w, params), sens, step)
+        x, use, step = _tested_samples(ts, vs, sens, params)
         spans = [_indices(ts, d, step) for d in mine]
         said = level_test.judged(x, use, spans, step, sens.alarms, proven=sure, selection=sens.selection)
         out += [d for d, was, (ok, _, _) in zip(mine, sure, said, strict=True) if ok and not was]
