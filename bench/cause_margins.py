@@ -65,7 +65,7 @@ def foreign(ev: Evidence) -> float | None:
 
 def iowait(ev: Evidence) -> float | None:
     wa = ev.machine("cpu iowait")
-    return _ratio(wa) if wa is not None and wa.change >= causes.EXTRA_EFFECT else None
+    return _ratio(wa) if wa is not None and ev.beyond_noise(wa) >= causes.EXTRA_EFFECT else None
 
 
 def sessions(ev: Evidence) -> float | None:
@@ -84,14 +84,19 @@ def purge(ev: Evidence) -> float | None:
     return _ratio(h) if h is not None and h.during - h.before >= causes.PURGE_MIN else None
 
 
+def _points(ev: Evidence, c: Change | None) -> float | None:
+    """A CPU share's rise in points, where it rose beyond its own noise (causes._moved's second
+    condition, the threshold measured being its first)."""
+    return c.during - c.before if c is not None and ev.beyond_noise(c) >= causes.EXTRA_EFFECT else None
+
+
 def cpu_points(ev: Evidence) -> float | None:
-    got = [c.during - c.before for m in (causes.SYSTEM_CPU, causes.USER_CPU) if (c := causes._cpu(ev, m)) is not None]
+    got = [p for m in (causes.SYSTEM_CPU, causes.USER_CPU) if (p := _points(ev, causes._cpu(ev, m))) is not None]
     return max(got, default=None)
 
 
 def idled(ev: Evidence) -> float | None:
-    idle = ev.machine("cpu idle")
-    return idle.during - idle.before if idle is not None else None
+    return _points(ev, ev.machine("cpu idle"))
 
 
 # (threshold's name, its value, the rule's class, the quantity, passing: above (True) or below)

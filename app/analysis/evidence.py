@@ -5,7 +5,7 @@ series' move) lives here, below explain.py, causes.py and verdict.py, which all 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from benchlens.app.analysis.quantities import MACHINE, SERVER_COLUMNS, quantity
@@ -104,6 +104,7 @@ class Evidence:
         self.levels: dict[SeriesRef, Change] = dict(getattr(changes, "levels", {}))
         # classes of causes that came after the drop (explain.Explanation.late): no verdict
         self.late: frozenset[str] = getattr(changes, "late", frozenset())
+        self._noise: Callable[[SeriesRef], float] | None = getattr(changes, "noise", None)
         for c in self.top:
             self.levels.setdefault(c.ref, c)
 
@@ -127,6 +128,17 @@ class Evidence:
             if (found := self.get("dstat", col)) is not None:
                 break
         return found
+
+    def beyond_noise(self, c: Change) -> float:
+        """How many standard errors of the series' own level over stretches as long as the window
+        (explain._StretchNoise: how it wanders in the steady state) c moved: its effect where the
+        evidence measured no such noise (an explanation built by hand, too few steady samples)."""
+        se = self._noise(c.ref) if self._noise is not None else math.nan
+        if not math.isfinite(se):
+            return c.change
+        if se <= 0:
+            return math.copysign(math.inf, c.during - c.before) if c.during != c.before else 0.0
+        return (c.during - c.before) / se
 
     def rate(self, fmt: str, metric: str, entity: str = "") -> tuple[float, float]:
         c = self.get(fmt, metric, entity)

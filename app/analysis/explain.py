@@ -35,6 +35,7 @@ from benchlens.app.analysis.evidence import Change
 from benchlens.app.analysis.innodb import MAX_AGE
 from benchlens.app.analysis.quantities import quantity as quantity  # re-exported: callers import it here
 from benchlens.app.analysis.relevance import RELEVANCE, RelevanceParams, class_of, importance, is_evidence
+from benchlens.app.analysis.shifts import Variogram
 from benchlens.app.analysis.verdict import classes as classes  # re-exported: callers import them here
 from benchlens.app.analysis.verdict import verdict as verdict
 from benchlens.app.model import SeriesRef
@@ -70,6 +71,9 @@ class ExplainParams:
 
 
 EXPLAIN = ExplainParams()
+# steady samples a series' noise over stretches is measured on, at least (a variogram's lags up
+# to half of them); chosen by hand, not measured
+STRETCH_SAMPLES = 16
 _T = TypeVar("_T")
 
 
@@ -315,10 +319,18 @@ class Explanation(list[Change]):
     began (run_drops: a purge lag's history list must be long before the throughput falls), which
     the verdict passes over."""
 
-    def __init__(self, top: list[Change], levels: dict[SeriesRef, Change] | None = None) -> None:
+    def __init__(
+        self,
+        top: list[Change],
+        levels: dict[SeriesRef, Change] | None = None,
+        noise: Callable[[SeriesRef], float] | None = None,
+    ) -> None:
         super().__init__(top)
         self.levels: dict[SeriesRef, Change] = levels or {}
         self.late: frozenset[str] = frozenset()
+        # a series' own noise at the window's length (_StretchNoise), asked by the causes that
+        # compare a change with it
+        self.noise = noise
 
 
 def explain(
@@ -337,6 +349,7 @@ def explain(
     axes = _Axes(span, ref_span, params)
     sampled = []
     limits: set[SeriesRef] = set()
+    noise = _StretchNoise(ref_span)
     for ref in refs:
         if ref in LIMITS:
             limits.add(ref)  # measured for the verdict, never ranked
@@ -351,11 +364,55 @@ def explain(
         s = _sample(ref, v, axes.of(t), params)
         if s is not None:
             sampled.append(s)
+            noise.add(ref, t, v, s.n)
     measured = _measured(sampled, ref_span, params)
     ranked = _ranked([m for m in measured if not np.isnan(m.raw) and m.raw != 0 and m.ref not in limits], relevance)
     levels = {m.ref: Change(m.ref, m.raw, m.before, m.during, klass=class_of(m.ref)) for m in measured}
     levels.update((c.ref, c) for c in ranked)
-    return Explanation(_one_per_quantity(ranked, top), levels)
+    return Explanation(_one_per_quantity(ranked, top), levels, noise)
+
+
+class _StretchNoise:
+    """The standard error of a series' level over a stretch as long as the window, against its
+    steady level, measured on the run's own steady samples (every one of them, in their order):
+    shifts.Variogram's contrast of a stretch of the window's samples with the rest, which counts
+    how the series wanders over stretches of that length (a CPU share that swings 18 points over
+    tens of seconds) where the window's robust sigmas (_measured: the samples' spread over the
+    square root of their number) take every sample as independent. The variogram of the lagged
+    differences' trimmed variance, not of their median deviation: the I/O wait's bursts of fsyncs
+    are a minority of the samples and most of how a window's mean varies (bench/rules_null.py: 519
+    null stretches pass IOWAIT_RATIO and the certainty 35 times with it, 90 with the median's). Its
+    cost: steady samples that still hold the rest of the disturbance the window is in read as
+    wander (DBPA missing_indexes case-003, a 20-s drop inside its 60-s anomaly, 23 samples of 5 s:
+    user CPU 0.5 -> 10.8 % is 1.8 standard errors, and no second series confirms the drop). On
+    AR(1) noise (phi 0-0.9, 12-128 steady samples, windows of a tenth to a quarter of them) a
+    window passes 5 standard errors by chance at most 0.5 % of the time. Measured when a cause
+    asks, once per series: a variogram costs what a thousand medians do."""
+
+    def __init__(self, reference: Reference) -> None:
+        self.reference = reference
+        self.series: dict[SeriesRef, tuple[np.ndarray, np.ndarray, float]] = {}
+        self.seen: dict[SeriesRef, float] = {}
+
+    def add(self, ref: SeriesRef, t: np.ndarray, v: np.ndarray, n: float) -> None:
+        self.series[ref] = (t, v, n)
+
+    def __call__(self, ref: SeriesRef) -> float:
+        """The standard error, in the series' units; NaN when too few steady samples tell it."""
+        if ref not in self.seen:
+            self.seen[ref] = self._measure(ref)
+        return self.seen[ref]
+
+    def _measure(self, ref: SeriesRef) -> float:
+        if ref not in self.series:
+            return math.nan
+        t, v, n = self.series[ref]
+        x = v[reference_index(t, self.reference, 0, _step(t))]
+        x = x[np.isfinite(x)]
+        if len(x) < STRETCH_SAMPLES:
+            return math.nan
+        length = max(1, round(n))
+        return float(Variogram(x).contrast_se(length, np.array([float(len(x))]))[0])
 
 
 def _monotone_value(ref: SeriesRef, v: np.ndarray) -> bool:
