@@ -26,6 +26,9 @@ UNITS = {
 }
 
 
+# a relative difference this small between two levels is the arithmetic's, not the series'
+ROUNDING = 1e-9
+
 # analysis sits beside app/ticks.py in the layers, not above it: the verdict scales its few units
 # itself, the way the axes label them (kB/s read as bytes, ms/s from 1000 on as s/s)
 _PREFIXES = ((1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))
@@ -133,12 +136,17 @@ class Evidence:
         """How many standard errors of the series' own level over stretches as long as the window
         (explain._StretchNoise: how it wanders in the steady state) c moved: its effect where the
         evidence measured no such noise (an explanation built by hand, too few steady samples)."""
+        moved = c.during - c.before
+        if abs(moved) <= ROUNDING * max(abs(c.before), abs(c.during), 1.0):
+            # a flat series' window mean off its level by a rounding (12.000000000000002 sessions
+            # against 12, held-out dool-disk-writers-long-hot) did not move
+            return 0.0
         se = self._noise(c.ref) if self._noise is not None else math.nan
         if not math.isfinite(se):
             return c.change
         if se <= 0:
-            return math.copysign(math.inf, c.during - c.before) if c.during != c.before else 0.0
-        return (c.during - c.before) / se
+            return math.copysign(math.inf, moved)
+        return moved / se
 
     def rate(self, fmt: str, metric: str, entity: str = "") -> tuple[float, float]:
         c = self.get(fmt, metric, entity)

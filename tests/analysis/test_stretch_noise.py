@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from benchlens.app.analysis.drops import Drop
-from benchlens.app.analysis.evidence import Evidence
+from benchlens.app.analysis.evidence import Change, Evidence
 from benchlens.app.analysis.explain import Explanation, explain
 from benchlens.app.analysis.verdict import verdict
 from benchlens.app.model import SeriesRef
@@ -55,3 +55,14 @@ def test_without_enough_steady_samples_the_effect_stands_in() -> None:
     c = ev.get("mpstat", "%usr", "all")
     assert c is not None and got.noise is not None and math.isnan(got.noise(USR))
     assert ev.beyond_noise(c) == c.change
+
+
+def test_a_flat_series_off_its_level_by_a_rounding_did_not_move() -> None:
+    """Held-out dool-disk-writers-long-hot: 12 sessions connected all along, the window's weighted
+    mean 12.000000000000002; with no wander at all, any difference would read as infinitely many
+    standard errors (and a session that came, causes.session_came)."""
+    ref = SeriesRef("dstat", "mysql5_conn.ThCon")
+    c = Change(ref, 0.0, 12.0, 12.000000000000002)
+    ev = Evidence(Explanation([], {ref: c}, noise=lambda r: 0.0))
+    assert ev.beyond_noise(c) == 0.0
+    assert ev.beyond_noise(Change(ref, 0.0, 12.0, 12.5)) == math.inf
