@@ -3,7 +3,9 @@ gives a `Finding`: its resource class (app/analysis/relevance.py's vocabulary) a
 
 - another client's work, upstream of everything it slows (issue #23: what started, before what piled
   up): rows read by full scans and bytes sent (a scan or a dump), rows written and redo (bulk
-  writes) far above what the server's own throughput explains;
+  writes) far above what the server's own throughput explains; where the capture counts no rows
+  (dool on MariaDB), a session that came with user CPU that work does not explain, or with a burst
+  of disk writes (session_came, disk_burst);
 - a flushing stall: checkpoint age at InnoDB's sync flush point (app/analysis/innodb.py), or
   dirty pages pinned at innodb_max_dirty_pages_pct;
 - lock waits: metadata / global read lock wait time, FLUSH TABLES or LOCK TABLES seen, row lock
