@@ -65,7 +65,7 @@ def foreign(ev: Evidence) -> float | None:
 
 def iowait(ev: Evidence) -> float | None:
     wa = ev.machine("cpu iowait")
-    return _ratio(wa) if wa is not None and ev.beyond_noise(wa) >= causes.EXTRA_EFFECT else None
+    return _ratio(wa) if wa is not None and causes._certain(ev, wa) else None
 
 
 def sessions(ev: Evidence) -> float | None:
@@ -87,7 +87,7 @@ def purge(ev: Evidence) -> float | None:
 def _points(ev: Evidence, c: Change | None) -> float | None:
     """A CPU share's rise in points, where it rose beyond its own noise (causes._moved's second
     condition, the threshold measured being its first)."""
-    return c.during - c.before if c is not None and ev.beyond_noise(c) >= causes.EXTRA_EFFECT else None
+    return c.during - c.before if c is not None and causes._certain(ev, c) else None
 
 
 def cpu_points(ev: Evidence) -> float | None:

@@ -333,7 +333,7 @@ def session_cpu(ev: Evidence) -> tuple[Change, Change, Change, float] | None:
     own, conn, usr = _own_work(ev), _session_came(ev), _cpu(ev, USER_CPU)
     if own is None or conn is None or usr is None or not 0 < own.during < own.before:
         return None
-    if ev.beyond_noise(usr) < EXTRA_EFFECT or usr.during <= usr.before:
+    if not _certain(ev, usr) or usr.during <= usr.before:
         return None
     return conn, usr, own, usr.during - usr.before * own.during / own.before
 
@@ -345,7 +345,7 @@ def _session_came(ev: Evidence) -> Change | None:
     if any((c := ev.server(m)) is not None and (c.before > 0 or c.during > 0) for m in ROW_COUNTERS):
         return None
     conn = ev.server("Threads_connected")
-    if conn is None or conn.during <= conn.before or ev.beyond_noise(conn) < EXTRA_EFFECT:
+    if conn is None or conn.during <= conn.before or not _certain(ev, conn):
         return None
     return conn
 
@@ -660,7 +660,7 @@ def io_waits(ev: Evidence) -> Finding | None:
     wa = ev.machine("cpu iowait")
     # a ratio needs a steady level: a machine that never waited on I/O gets its disk verdicts from
     # the devices' own series (disk_burst, a device busy)
-    if wa is None or wa.before <= 0 or ev.beyond_noise(wa) < EXTRA_EFFECT or wa.during < IOWAIT_RATIO * wa.before:
+    if wa is None or wa.before <= 0 or not _certain(ev, wa) or wa.during < IOWAIT_RATIO * wa.before:
         return None
     moved = [c for q in ("disk writes", "disk reads") if (c := ev.machine(q)) is not None]
     before, during = sum(_bytes(c)[0] for c in moved), sum(_bytes(c)[1] for c in moved)
@@ -725,9 +725,9 @@ def waited_inside(ev: Evidence) -> Finding | None:
     if not _piled(running, connected):
         return None
     idle = ev.machine("cpu idle")
-    if not _moved(ev, idle) or any(_burst(*_bytes(c)) for c in _devices(ev)) or _busy(ev) is not None:
+    if idle is None or not _moved(ev, idle) or any(_burst(*_bytes(c)) for c in _devices(ev)) or _busy(ev) is not None:
         return None
-    idled = _idled(ev)
+    idled = idle.during - idle.before
     of = f" of {connected.during:.3g} connected" if not _piled(running) and connected is not None else ""
     said = (
         f"sessions piled up inside the server (running {span(running.before, running.during, '')}{of}) while its CPUs "
@@ -748,10 +748,15 @@ def _burst(before: float, during: float) -> bool:
     return during - before >= BURST_BYTES and during >= BURST_RATIO * before
 
 
+def _certain(ev: Evidence, c: Change) -> bool:
+    """A rise beyond the series' own noise over stretches as long as the window: EXTRA_EFFECT of
+    Evidence.beyond_noise's standard errors."""
+    return ev.beyond_noise(c) >= EXTRA_EFFECT
+
+
 def _moved(ev: Evidence, c: Change | None) -> bool:
-    """A CPU share (busy or idle) that rose CPU_POINTS and beyond its own noise over stretches as
-    long as the window (EXTRA_EFFECT of Evidence.beyond_noise's standard errors)."""
-    return c is not None and c.during - c.before >= CPU_POINTS and ev.beyond_noise(c) >= EXTRA_EFFECT
+    """A CPU share (busy or idle) that rose CPU_POINTS, and with certainty (_certain)."""
+    return c is not None and c.during - c.before >= CPU_POINTS and _certain(ev, c)
 
 
 def cpu_taken(ev: Evidence) -> Finding | None:
