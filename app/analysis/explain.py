@@ -393,6 +393,9 @@ class _StretchNoise:
         self.reference = reference
         self.series: dict[SeriesRef, tuple[np.ndarray, np.ndarray, float]] = {}
         self.seen: dict[SeriesRef, float] = {}
+        # the steady samples of each time axis (the series of one source share theirs, as _Axes
+        # finds once for all of them), by the axis' identity: self.series holds the axes alive
+        self.steady: dict[int, np.ndarray] = {}
 
     def add(self, ref: SeriesRef, t: np.ndarray, v: np.ndarray, n: float) -> None:
         self.series[ref] = (t, v, n)
@@ -407,7 +410,9 @@ class _StretchNoise:
         if ref not in self.series:
             return math.nan
         t, v, n = self.series[ref]
-        x = v[reference_index(t, self.reference, 0, _step(t))]
+        if id(t) not in self.steady:
+            self.steady[id(t)] = reference_index(t, self.reference, 0, _step(t))
+        x = v[self.steady[id(t)]]
         x = x[np.isfinite(x)]
         if len(x) < STRETCH_SAMPLES:
             return math.nan
