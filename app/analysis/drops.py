@@ -195,6 +195,8 @@ NOT_TESTED = (
 # a candidate shorter than 1 / SHARED_NOISE of a long series is tested against the whole series'
 # noise, measured once (leaving each out changes it by less than its own estimate's spread)
 SHARED_NOISE = 50
+# samples: a longer stretch's median is numpy's (its partition beats a sort from ~5,000 samples on: nan_median)
+SHORT_MEDIAN = 4_000
 # robust sigmas above its upper quartile where a short series' upward excursion is cut before its test
 CAP_SIGMAS = 4.0
 # seconds: the shortest drop the scan looks for beside the candidates
@@ -317,6 +319,21 @@ def row_medians(a: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         out[bad] = np.nanmedian(a[bad], axis=1)
     return out
+
+
+def nan_median(x: np.ndarray) -> float:
+    """float(np.nanmedian(x)) of a 1-D x, the same value (NaN when no sample is finite, without
+    numpy's warning), fast for the short stretches of a drop: numpy's nanmedian costs ~40 us a call
+    in overhead, and a day's 173 drops called it 2,600 times a detection (a third of its time)."""
+    if len(x) > SHORT_MEDIAN:
+        with np.errstate(all="ignore"):
+            return float(np.nanmedian(x)) if not np.isnan(x).all() else math.nan
+    f = np.sort(x[~np.isnan(x)])
+    m = len(f)
+    if not m:
+        return math.nan
+    h = m // 2
+    return float(f[h]) if m % 2 else float((f[h - 1] + f[h]) / 2.0)
 
 
 def _finite_row_medians(a: np.ndarray) -> np.ndarray:
@@ -996,7 +1013,7 @@ def _pass(
             continue  # the benchmark's own ramp-down
         if taken is not None and taken[a : b + 1].any():
             continue
-        core = float(np.nanmedian(v[a : b + 1]))
+        core = nan_median(v[a : b + 1])
         a, b = level_edges(v, base, core, *widened(soft, a, b))
         for lo, hi in _levels(v, base, a, b, sens, params, step):
             d = _drop(t, v, base, lo, hi, step)
@@ -1030,7 +1047,7 @@ def _levels(
     # the means first (cheap: most drops are one level), then the medians decide
     if left[best] - right[best] < sens.depth * base[a + j] / 2:
         return [(a, b)]
-    if float(np.median(x[:j])) - float(np.median(x[j:])) < sens.depth * float(np.nanmedian(base[a : b + 1])):
+    if nan_median(x[:j]) - nan_median(x[j:]) < sens.depth * nan_median(base[a : b + 1]):
         return [(a, b)]
     return [(a, a + j - 1), (a + j, b)]
 
@@ -1114,9 +1131,9 @@ def drop_over(t: np.ndarray, v: np.ndarray, baseline: float, start: float, end: 
 
 def _drop(t: np.ndarray, v: np.ndarray, base: np.ndarray, a: int, b: int, step: float) -> Drop:
     start, end = float(t[a] - step), float(t[b])
-    ref = float(np.nanmedian(base[a : b + 1]))
+    ref = nan_median(base[a : b + 1])
     during = v[a : b + 1]
-    d = max(0.0, 1.0 - float(np.nanmedian(during)) / ref) if ref > 0 else 0.0
+    d = max(0.0, 1.0 - nan_median(during) / ref) if ref > 0 else 0.0
     return Drop(start, end, d, ref, float(np.nanmin(during)), d * (end - start))
 
 

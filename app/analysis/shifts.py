@@ -76,6 +76,7 @@ class Variogram:
         self.sigma = float(np.sqrt(self.nugget + self.sill))
         self.n = int(np.isfinite(x).sum())
         self._seen: dict[tuple[int, float], float] = {}
+        self._tables: dict[tuple[int, int], np.ndarray] = {}
         # prefix sums of gamma(k) and k gamma(k), k = 0 .. n: any sum of gamma over a range of lags,
         # weighted by a linear function of the lag, in O(1)
         # gamma is at its sill to 1e-9 beyond `top` lags (_sum holds its last value there)
@@ -102,25 +103,19 @@ class Variogram:
         """Standard error of mean(interval of `length`) - mean(adjacent side of r samples), for each r:
         Var = 2 S_AB / (L R) - S_AA / L^2 - S_BB / R^2, with S the sums of gamma over the pairs of
         samples within and across the two stretches (for white noise: sigma^2 (1 / L + 1 / R))."""
-        # a side is R samples long but near the ends and the dips left out: few distinct lengths,
-        # most of them the longest
-        r = np.maximum(np.asarray(r, np.float64), 1.0)
-        top = float(r.max()) if len(r) else 1.0
-        out = np.full(len(r), self._one(length, top))
-        short = r < top
-        if short.any():
-            uniq, back = np.unique(r[short], return_inverse=True)
-            out[short] = self._many(length, uniq)[back]
-        return out
+        return self._contrast_se(length, np.maximum(np.asarray(r, np.float64), 1.0))
 
-    def _many(self, length: int, rr: np.ndarray) -> np.ndarray:
-        """contrast_se of several side lengths, remembered as _one's are: the same few short sides
-        (near the series' ends and gaps) come back at every pass and test."""
-        missing = [r for r in rr.tolist() if (length, r) not in self._seen]
-        if missing:
-            for r, se in zip(missing, self._contrast_se(length, np.array(missing)).tolist(), strict=True):
-                self._seen[(length, r)] = se
-        return np.array([self._seen[(length, r)] for r in rr.tolist()])
+    def sides(self, length: int, top: int) -> np.ndarray:
+        """contrast_se(length, k) for every side of k = 0 .. top samples (k = 0 read as 1), the same
+        values, remembered: the scan's short lengths ask tens of thousands of sides of a few
+        distinct sizes, which one table read answers (finding them with np.unique, and the sides
+        of every length with a dictionary, was a third of a day's detection)."""
+        key = (length, top)
+        table = self._tables.get(key)
+        if table is None:
+            table = self.contrast_se(length, np.arange(top + 1, dtype=np.float64))
+            self._tables[key] = table
+        return table
 
     def _one(self, length: int, r: float) -> float:
         """contrast_se of one side length, remembered: the scan and the tests ask the same ones."""
@@ -318,8 +313,13 @@ def _candidates(
             right = (sr[hi] - sr[b]) / cri
         need = min(p.side_min, max(1, r // 2))
         has_l, has_r = cl >= need, cri >= need
-        zl = np.where(has_l, (left - lvl) / nz.contrast_se(length, np.maximum(cl, 1)), np.inf)
-        zr = np.where(has_r, (right - lvl) / nz.contrast_se(length, np.maximum(cri, 1)), np.inf)
+        if len(a) > r:  # more stretches than side lengths: one table of them all
+            table = nz.sides(length, r)
+            se_l, se_r = table[cl], table[cri]
+        else:
+            se_l, se_r = np.split(nz.contrast_se(length, np.concatenate((cl, cri))), 2)
+        zl = np.where(has_l, (left - lvl) / se_l, np.inf)
+        zr = np.where(has_r, (right - lvl) / se_r, np.inf)
         # a missing right side is allowed only at the series' end (a drop lasting to the end)
         ok_sides = has_l & (has_r | (b >= n - need))
         z = np.minimum(zl, zr)

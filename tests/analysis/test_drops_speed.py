@@ -1,5 +1,6 @@
-"""The detector's shortcuts give the values of the plain computation: row medians without numpy's
-median, one steady state for a series' drops and its steady span, no sort of a sorted series."""
+"""The detector's shortcuts give the values of the plain computation: row medians and a stretch's
+median without numpy's median, the scan's table of standard errors, one steady state for a
+series' drops and its steady span, no sort of a sorted series."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import numpy as np
 import pytest
 from numpy.lib.stride_tricks import sliding_window_view
 
-from benchlens.app.analysis.drops import detect, detection, row_medians, steady_span
+from benchlens.app.analysis import shifts
+from benchlens.app.analysis.drops import SHORT_MEDIAN, detect, detection, nan_median, row_medians, steady_span
 from benchlens.app.analysis.steps import find_steps
 from tests.analysis.conftest import steady
 
@@ -26,6 +28,30 @@ def test_row_medians_are_numpy_s_nanmedian(width: int) -> None:
     assert np.array_equal(got, expected, equal_nan=True)
     windows = sliding_window_view(rng.normal(0, 1, 300), width)  # a view, as the rolling median passes
     assert np.array_equal(row_medians(windows), np.median(windows, axis=1))
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 10, 11, 200, SHORT_MEDIAN + 1])
+def test_a_stretch_s_median_is_numpy_s_nanmedian(n: int) -> None:
+    rng = np.random.default_rng(n)
+    for x in (
+        rng.normal(50, 10, n).round(1),  # ties between the middle values
+        np.where(rng.random(n) < 0.3, np.nan, rng.normal(0, 1e6, n)),
+        np.full(n, np.nan),
+        rng.integers(0, 5, n),  # a count
+    ):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # All-NaN slice, Mean of empty slice
+            expected = float(np.nanmedian(x)) if n else np.nan
+        got = nan_median(x)
+        assert got == expected or (np.isnan(got) and np.isnan(expected))
+
+
+def test_the_scan_s_table_of_standard_errors_is_contrast_se() -> None:
+    nz = shifts.Variogram(np.random.default_rng(4).normal(0, 1, 3000))
+    table = nz.sides(12, 40)
+    assert np.array_equal(table, nz.contrast_se(12, np.maximum(np.arange(41), 1)))
+    assert nz.sides(12, 40) is table  # remembered
+    assert table[7] == nz.contrast_se(12, np.array([7.0]))[0]
 
 
 def test_the_steady_span_comes_with_the_drops() -> None:
