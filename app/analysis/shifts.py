@@ -58,7 +58,9 @@ class Variogram:
     dips of a bursty series; the trimming keeps one level shift of the series (k outlying
     differences at lag k) from setting it."""
 
-    def __init__(self, x: np.ndarray, max_lag: int | None = None, robust: bool = False) -> None:
+    def __init__(
+        self, x: np.ndarray, max_lag: int | None = None, robust: bool = False, cap: float | None = None
+    ) -> None:
         n = len(x)
         top = max(1, (n // 2) if max_lag is None else min(max_lag, n // 2))
         lags = np.unique(np.round(np.geomspace(1, top, num=min(top, 24))).astype(int))
@@ -70,8 +72,8 @@ class Variogram:
         gam = np.array([var(x[k::every][: len(x[:-k:every])] - x[:-k:every]) / 2.0 for k in lags])
         ok = np.isfinite(gam)
         self.lags, self.gamma = lags[ok], gam[ok]
-        finite = x[np.isfinite(x)]
-        cap = (_robust_var if robust else _trimmed_var)(finite - np.median(finite)) if len(finite) else 0.0
+        if cap is None:
+            cap = noise_cap(x, robust)
         self.nugget, self.sill, self.phi = _fit(self.lags, self.gamma, n, cap)
         self.sigma = float(np.sqrt(self.nugget + self.sill))
         self.n = int(np.isfinite(x).sum())
@@ -182,15 +184,36 @@ def _fit(lags: np.ndarray, gamma: np.ndarray, n: int, cap: float) -> tuple[float
     return best[1], best[2], best[3]
 
 
+def noise_cap(x: np.ndarray, robust: bool) -> float:
+    """The variance a Variogram of x is capped at (its fit's `cap`): the series' own, about its
+    median, robustly or 1 %-trimmed as its lags are; a caller measuring two variograms of one
+    series computes it once (three medians of a day's 86,400 samples)."""
+    finite = x[np.isfinite(x)]
+    return (_robust_var if robust else _trimmed_var)(finite - np.median(finite)) if len(finite) else 0.0
+
+
+def middle(a: np.ndarray) -> np.ndarray:
+    """np.median(a, axis=-1) of values without NaN, the same values: the middle element, or the
+    mean of the two middle ones, of one partition. np.median also partitions at the last element to
+    look for NaN and takes a mean of one element: 6.6 against 1.1 ms on the 17,256 windows of 25
+    of a 24 h series' rolling median; a variogram's 46 medians of 5,000 lagged differences, 40 %."""
+    h = a.shape[-1] // 2
+    if a.shape[-1] % 2:
+        return np.partition(a, h, axis=-1)[..., h]
+    part = np.partition(a, (h - 1, h), axis=-1)
+    return (part[..., h - 1] + part[..., h]) / 2.0
+
+
 def _robust_var(d: np.ndarray) -> float:
     """The squared median absolute deviation (normal-consistent): k outlying differences of a
     level shift at lag k move it little while they are a minority."""
     d = d[np.isfinite(d)]
     if len(d) < 8:
         return np.nan
-    mad = float(np.median(np.abs(d - np.median(d)))) * MAD_TO_SIGMA
+    centre = float(middle(d))
+    mad = float(middle(np.abs(d - centre))) * MAD_TO_SIGMA
     if not mad > 0:  # a count mostly unchanged from one sample to the next: the mean deviation
-        mad = float(np.mean(np.abs(d - np.median(d)))) * math.sqrt(math.pi / 2.0)
+        mad = float(np.mean(np.abs(d - centre))) * math.sqrt(math.pi / 2.0)
     return mad * mad
 
 
@@ -240,16 +263,22 @@ class Dip:
 
 
 def scan(
-    x: np.ndarray, p: ScanParams, start: int = 0, local: np.ndarray | None = None, taken: np.ndarray | None = None
+    x: np.ndarray,
+    p: ScanParams,
+    start: int = 0,
+    local: np.ndarray | None = None,
+    taken: np.ndarray | None = None,
+    cap: float | None = None,
 ) -> list[Dip]:
     """The dips of x (NaN gaps allowed) at or after sample `start`, most significant first taken,
     none overlapping; `local` is the series' local level for clipping spikes (none: no clipping);
-    `taken`: samples of findings already made, left out of the references and never a dip again."""
+    `taken`: samples of findings already made, left out of the references and never a dip again;
+    `cap`: noise_cap(x[start:], True) when the caller has it."""
     n = len(x)
     if n - start < p.min_len + p.side_min:
         return []
     lag = max(6, 2 * p.min_len, (n - start) // 8)
-    nz = Variogram(x[start:], max_lag=lag, robust=True)
+    nz = Variogram(x[start:], max_lag=lag, robust=True, cap=cap)
     return _passes(x, nz, p, start, local, taken) if nz.sigma > 0 else []
 
 
@@ -302,15 +331,19 @@ def _candidates(
         stride = max(1, length // 4)
         a = np.arange(start, n - length + 1, stride)
         b = a + length
-        cin = cx[b] - cx[a]
+        m = len(a)
+
+        def at(c: np.ndarray, first: int, m: int = m, stride: int = stride) -> np.ndarray:
+            return _strided(c, first, m, stride)
+
+        cin = at(cx, start + length) - at(cx, start)
         with np.errstate(invalid="ignore", divide="ignore"):
-            lvl = (sx[b] - sx[a]) / cin
-            lo = np.maximum(a - r, 0)
-            cl = cr[a] - cr[lo]
-            left = (sr[a] - sr[lo]) / cl
-            hi = np.minimum(b + r, n)
-            cri = cr[hi] - cr[b]
-            right = (sr[hi] - sr[b]) / cri
+            lvl = (at(sx, start + length) - at(sx, start)) / cin
+            # the sides: r samples before a (from 0 at the series' start), after b (to its end)
+            cl = at(cr, start) - at(cr, start - r)
+            left = (at(sr, start) - at(sr, start - r)) / cl
+            cri = at(cr, start + length + r) - at(cr, start + length)
+            right = (at(sr, start + length + r) - at(sr, start + length)) / cri
         need = min(p.side_min, max(1, r // 2))
         has_l, has_r = cl >= need, cri >= need
         if len(a) > r:  # more stretches than side lengths: one table of them all
@@ -336,6 +369,20 @@ def _candidates(
         for i in np.flatnonzero(peak):
             out.append((float(z[i]), int(a[i]), int(b[i]) - 1, float(refl[i]), float(lvl[i])))
     return out
+
+
+def _strided(c: np.ndarray, first: int, m: int, stride: int) -> np.ndarray:
+    """c[np.clip(first + stride * np.arange(m), 0, len(c) - 1)], the same values, read as a strided
+    slice (a view) with the clipped ends filled: the scan reads its cumulative sums at tens of
+    thousands of starts a length, and a gather of them was a tenth of a day's detection."""
+    last = len(c) - 1
+    k_lo = min(m, max(0, -(first // stride))) if first < 0 else 0  # indices below 0
+    k_hi = min(m, (last - first) // stride + 1) if first <= last else 0  # indices up to last
+    k_hi = max(k_hi, k_lo)
+    mid = c[first + stride * k_lo : first + stride * (k_hi - 1) + 1 : stride] if k_hi > k_lo else c[:0]
+    if k_lo == 0 and k_hi == m:
+        return mid
+    return np.concatenate((np.full(k_lo, c[0]), mid, np.full(m - k_hi, c[last])))
 
 
 def _select(cands: list[tuple[float, int, int, float, float]], taken: np.ndarray) -> list[Dip]:
@@ -406,10 +453,10 @@ def significance(
         nz = Variogram(rest, max_lag=max(6, 2 * p.min_len, int(np.isfinite(rest).sum()) // 4), robust=p.robust)
     if not nz.sigma > 0:
         return None
-    level = float(np.mean(inside))
+    level = _mean(inside)
     sides = [s for s in (left, right) if len(s) >= need]
-    z = min(float((np.mean(s) - level) / nz._one(length, float(len(s)))) for s in sides)
-    ref = float(np.mean(np.concatenate(sides)))
+    z = min((_mean(s) - level) / nz._one(length, float(len(s))) for s in sides)
+    ref = _mean(np.concatenate(sides))
     depth = 1.0 - (math.exp(level - ref) if p.log else (level / ref if ref > 0 else 1.0))
     thr = math.sqrt(2.0 * math.log(max(p.horizon / length, math.e))) + p.offset
     # the noise is itself an estimate, from few independent samples in a short or correlated
@@ -424,6 +471,12 @@ def significance(
     if not (z > thr and depth >= p.depth and (p.log or ref > 0)):
         return None
     return Dip(a, b, ref, level, z)
+
+
+def _mean(x: np.ndarray) -> float:
+    """float(np.mean(x)) of a 1-D float array, the same value (numpy's mean is this sum over the
+    count) without its ~6 us of dispatch: a day's 173 drops are tested twice each."""
+    return float(x.sum()) / len(x)
 
 
 def t_quantile(z: float, df: float) -> float:

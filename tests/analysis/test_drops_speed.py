@@ -54,6 +54,24 @@ def test_the_scan_s_table_of_standard_errors_is_contrast_se() -> None:
     assert table[7] == nz.contrast_se(12, np.array([7.0]))[0]
 
 
+def test_the_scan_reads_its_sums_as_slices_with_the_ends_clipped() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(2000):
+        n = int(rng.integers(1, 40))
+        c = rng.integers(0, 100, n)  # a cumulative count: integers, kept as such
+        first, m, stride = int(rng.integers(-60, 60)), int(rng.integers(0, 30)), int(rng.integers(1, 7))
+        expected = c[np.clip(first + stride * np.arange(m), 0, n - 1)]
+        got = shifts._strided(c, first, m, stride)
+        assert np.array_equal(got, expected) and got.dtype == expected.dtype
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 5000, 5001])
+def test_a_variogram_s_medians_are_numpy_s(n: int) -> None:
+    d = np.random.default_rng(n).normal(0, 1, n).round(2)  # ties between the middle values
+    assert shifts.middle(d) == np.median(d)
+    assert np.array_equal(shifts.middle(d.reshape(1, -1)), np.median(d.reshape(1, -1), axis=1))
+
+
 def test_the_steady_span_comes_with_the_drops() -> None:
     t, v = steady(3000)
     v[:200] = np.linspace(100, 1000, 200)  # a warm-up
