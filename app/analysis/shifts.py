@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -105,7 +106,7 @@ class Variogram:
         """Standard error of mean(interval of `length`) - mean(adjacent side of r samples), for each r:
         Var = 2 S_AB / (L R) - S_AA / L^2 - S_BB / R^2, with S the sums of gamma over the pairs of
         samples within and across the two stretches (for white noise: sigma^2 (1 / L + 1 / R))."""
-        return self._contrast_se(length, np.maximum(np.asarray(r, np.float64), 1.0))
+        return self.contrast_se_of(np.full(np.shape(r), float(length)), r)
 
     def sides(self, length: int, top: int) -> np.ndarray:
         """contrast_se(length, k) for every side of k = 0 .. top samples (k = 0 read as 1), the same
@@ -119,15 +120,31 @@ class Variogram:
             self._tables[key] = table
         return table
 
+    def prepare_sides(self, wanted: list[tuple[int, int]]) -> None:
+        """sides(length, top) of each (length, top) pair, computed together: one call of the
+        contrast's thirty array operations for every length of a scan, not one per length (a
+        day's scan asks twenty such tables; each call's cost is numpy's dispatch, not its sums)."""
+        missing = [(length, top) for length, top in dict.fromkeys(wanted) if (length, top) not in self._tables]
+        if not missing:
+            return
+        m = np.concatenate([np.full(top + 1, float(length)) for length, top in missing])
+        rr = np.concatenate([np.maximum(np.arange(top + 1, dtype=np.float64), 1.0) for _, top in missing])
+        se = self.contrast_se_of(m, rr)
+        ends = np.cumsum([top + 1 for _, top in missing])
+        for key, table in zip(missing, np.split(se, ends[:-1]), strict=True):
+            self._tables[key] = table
+
     def _one(self, length: int, r: float) -> float:
         """contrast_se of one side length, remembered: the scan and the tests ask the same ones."""
         key = (length, r)
         if key not in self._seen:
-            self._seen[key] = float(self._contrast_se(length, np.array([r]))[0])
+            self._seen[key] = float(self.contrast_se(length, np.array([r]))[0])
         return self._seen[key]
 
-    def _contrast_se(self, length: int, rr: np.ndarray) -> np.ndarray:
-        m = np.full(len(rr), float(length))
+    def contrast_se_of(self, m: np.ndarray, r: np.ndarray) -> np.ndarray:
+        """contrast_se of intervals of m[i] samples against sides of r[i] samples (at least 1),
+        elementwise: the same value for a pair whatever the others."""
+        rr = np.maximum(np.asarray(r, np.float64), 1.0)
         lo, hi = np.minimum(m, rr), np.maximum(m, rr)
         one, zero = np.ones(len(rr)), np.zeros(len(rr))
         # pairs across at lag k: k (k <= lo), lo (lo < k <= hi), m + r - k (hi < k < m + r)
@@ -318,57 +335,99 @@ def _ladder(p: ScanParams, n: int) -> list[int]:
     return out
 
 
+class _Stretches(NamedTuple):
+    """The intervals of one length a scan looks at: their first samples a, ends b (exclusive), how
+    many finite samples each holds and their mean, and each side's count and mean (r samples)."""
+
+    a: np.ndarray
+    b: np.ndarray
+    r: int
+    cin: np.ndarray
+    lvl: np.ndarray
+    cl: np.ndarray
+    left: np.ndarray
+    cri: np.ndarray
+    right: np.ndarray
+
+
 def _candidates(
     x: np.ndarray, ref: np.ndarray, nz: Variogram, p: ScanParams, start: int
 ) -> list[tuple[float, int, int, float, float]]:
     """(z, a, b, ref, level) of the intervals that pass, local maxima of z at each length."""
     n = len(x)
-    sx, cx = _sums(x)
-    sr, cr = _sums(ref)
+    sums = (*_sums(x), *_sums(ref))
+    lengths = _ladder(p, n - start)
+    every = [_stretches(sums, n, length, max(length, p.ref_min), start) for length in lengths]
+    # stretches that outnumber their sides read one table of them; the standard errors of the
+    # others' sides are computed together: each call's cost is numpy's dispatch, not its sums
+    nz.prepare_sides([(length, st.r) for length, st in zip(lengths, every, strict=True) if len(st.a) > st.r])
+    few = [(length, st) for length, st in zip(lengths, every, strict=True) if len(st.a) <= st.r]
+    sides: dict[int, list[np.ndarray]] = {}
+    if few:
+        m = np.concatenate([np.full(2 * len(st.a), float(length)) for length, st in few])
+        rr = np.concatenate([np.concatenate((st.cl, st.cri)) for _, st in few])
+        se = nz.contrast_se_of(m, rr)
+        for (length, _), both in zip(few, np.split(se, np.cumsum([2 * len(st.a) for _, st in few])[:-1]), strict=True):
+            sides[length] = np.split(both, 2)
     out = []
-    for length in _ladder(p, n - start):
-        r = max(length, p.ref_min)
-        stride = max(1, length // 4)
-        a = np.arange(start, n - length + 1, stride)
-        b = a + length
-        m = len(a)
-
-        def at(c: np.ndarray, first: int, m: int = m, stride: int = stride) -> np.ndarray:
-            return _strided(c, first, m, stride)
-
-        cin = at(cx, start + length) - at(cx, start)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            lvl = (at(sx, start + length) - at(sx, start)) / cin
-            # the sides: r samples before a (from 0 at the series' start), after b (to its end)
-            cl = at(cr, start) - at(cr, start - r)
-            left = (at(sr, start) - at(sr, start - r)) / cl
-            cri = at(cr, start + length + r) - at(cr, start + length)
-            right = (at(sr, start + length + r) - at(sr, start + length)) / cri
-        need = min(p.side_min, max(1, r // 2))
-        has_l, has_r = cl >= need, cri >= need
-        if len(a) > r:  # more stretches than side lengths: one table of them all
-            table = nz.sides(length, r)
-            se_l, se_r = table[cl], table[cri]
+    for length, st in zip(lengths, every, strict=True):
+        if length in sides:
+            se_l, se_r = sides[length]
         else:
-            se_l, se_r = np.split(nz.contrast_se(length, np.concatenate((cl, cri))), 2)
-        zl = np.where(has_l, (left - lvl) / se_l, np.inf)
-        zr = np.where(has_r, (right - lvl) / se_r, np.inf)
-        # a missing right side is allowed only at the series' end (a drop lasting to the end)
-        ok_sides = has_l & (has_r | (b >= n - need))
-        z = np.minimum(zl, zr)
-        refl = np.where(has_r, (left * cl + right * cri) / (cl + cri), left)
-        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-            depth = 1.0 - (np.exp(lvl - refl) if p.log else lvl / refl)
-        thr = math.sqrt(2.0 * math.log(max(p.horizon / length, math.e))) + p.offset
-        positive = True if p.log else refl > 0
-        good = ok_sides & (cin >= max(1, length // 2)) & (z > thr) & (depth >= p.depth) & positive
-        if not good.any():
-            continue
-        zz = np.where(good, z, -np.inf)
-        peak = good & (zz >= np.concatenate(([-np.inf], zz[:-1]))) & (zz >= np.concatenate((zz[1:], [-np.inf])))
-        for i in np.flatnonzero(peak):
-            out.append((float(z[i]), int(a[i]), int(b[i]) - 1, float(refl[i]), float(lvl[i])))
+            table = nz.sides(length, st.r)
+            se_l, se_r = table[st.cl], table[st.cri]
+        out += _passing(st, se_l, se_r, p, n, length)
     return out
+
+
+def _stretches(
+    sums: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], n: int, length: int, r: int, start: int
+) -> _Stretches:
+    """The intervals of `length` from `start` on, every length // 4 samples, from the cumulative
+    sums of x and of the reference (x where it may be a side) and their finite counts."""
+    sx, cx, sr, cr = sums
+    stride = max(1, length // 4)
+    a = np.arange(start, n - length + 1, stride)
+    m = len(a)
+
+    def at(c: np.ndarray, first: int) -> np.ndarray:
+        return _strided(c, first, m, stride)
+
+    cin = at(cx, start + length) - at(cx, start)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lvl = (at(sx, start + length) - at(sx, start)) / cin
+        # the sides: r samples before a (from 0 at the series' start), after b (to its end)
+        cl = at(cr, start) - at(cr, start - r)
+        left = (at(sr, start) - at(sr, start - r)) / cl
+        cri = at(cr, start + length + r) - at(cr, start + length)
+        right = (at(sr, start + length + r) - at(sr, start + length)) / cri
+    return _Stretches(a, a + length, r, cin, lvl, cl, left, cri, right)
+
+
+def _passing(
+    st: _Stretches, se_l: np.ndarray, se_r: np.ndarray, p: ScanParams, n: int, length: int
+) -> list[tuple[float, int, int, float, float]]:
+    """(z, a, b, ref, level) of the stretches of one length that pass, local maxima of z."""
+    need = min(p.side_min, max(1, st.r // 2))
+    has_l, has_r = st.cl >= need, st.cri >= need
+    zl = np.where(has_l, (st.left - st.lvl) / se_l, np.inf)
+    zr = np.where(has_r, (st.right - st.lvl) / se_r, np.inf)
+    # a missing right side is allowed only at the series' end (a drop lasting to the end)
+    ok_sides = has_l & (has_r | (st.b >= n - need))
+    z = np.minimum(zl, zr)
+    refl = np.where(has_r, (st.left * st.cl + st.right * st.cri) / (st.cl + st.cri), st.left)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        depth = 1.0 - (np.exp(st.lvl - refl) if p.log else st.lvl / refl)
+    thr = math.sqrt(2.0 * math.log(max(p.horizon / length, math.e))) + p.offset
+    positive = True if p.log else refl > 0
+    good = ok_sides & (st.cin >= max(1, length // 2)) & (z > thr) & (depth >= p.depth) & positive
+    if not good.any():
+        return []
+    zz = np.where(good, z, -np.inf)
+    peak = good & (zz >= np.concatenate(([-np.inf], zz[:-1]))) & (zz >= np.concatenate((zz[1:], [-np.inf])))
+    return [
+        (float(z[i]), int(st.a[i]), int(st.b[i]) - 1, float(refl[i]), float(st.lvl[i])) for i in np.flatnonzero(peak)
+    ]
 
 
 def _strided(c: np.ndarray, first: int, m: int, stride: int) -> np.ndarray:
