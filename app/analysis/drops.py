@@ -328,7 +328,7 @@ def row_medians(a: np.ndarray) -> np.ndarray:
 def nan_median(x: np.ndarray) -> float:
     """float(np.nanmedian(x)) of a 1-D x, the same value (NaN when no sample is finite, without
     numpy's warning), fast for the short stretches of a drop: numpy's nanmedian costs ~40 us a call
-    in overhead, and a day's 173 drops called it 2,600 times a detection (a third of its time)."""
+    in overhead, and a day's 173 drops called it 2,600 times a detection (a tenth of its time)."""
     if len(x) > SHORT_MEDIAN:
         with np.errstate(all="ignore"):
             return float(np.nanmedian(x)) if not np.isnan(x).all() else math.nan
