@@ -2,14 +2,15 @@
 against one np.median of the same series, counted by valgrind's callgrind: a ratio the other work
 of a shared machine does not move. The best of ten wall-clock timings on this machine's VM moved
 from 80 to 150 ms within minutes, and diagnosis_speed.py's ratio to a median with it (the median
-timed at another moment); an instruction count moves by a few in a million.
+timed at another moment); the detection's instruction count moves by about 1 % between runs
+(401-407 M), the median's by a few % (3.2-3.6 M, so the ratio by as much).
 
     python bench/detection_instructions.py [--calls 3]   # ~1 min; needs valgrind
 
 Each kind runs in a child process under callgrind twice, with 0 and with `calls` calls after the
 same setup (imports, the series, one warm-up call) and the same hash seed; the difference over
 `calls` is one call's (the median's over 50: a few million instructions each, and the setup's
-count moves by about a million between runs).
+count moves by millions between runs).
 """
 
 from __future__ import annotations
