@@ -113,12 +113,8 @@ class Variogram:
         values, remembered: the scan's short lengths ask tens of thousands of sides of a few
         distinct sizes, which one table read answers (finding them with np.unique, and the sides
         of every length with a dictionary, was about a fifth of a day's detection)."""
-        key = (length, top)
-        table = self._tables.get(key)
-        if table is None:
-            table = self.contrast_se(length, np.arange(top + 1, dtype=np.float64))
-            self._tables[key] = table
-        return table
+        self.prepare_sides([(length, top)])
+        return self._tables[(length, top)]
 
     def prepare_sides(self, wanted: list[tuple[int, int]]) -> None:
         """sides(length, top) of each (length, top) pair, computed together: one call of the
