@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "drop_quality"))
 import dbpa
 import score
 
-from benchlens.app.analysis import causes
+from benchlens.app.analysis import causes, statements
 from benchlens.app.analysis.evidence import Change, Evidence
 from benchlens.app.analysis.window import explain_window
 from benchlens.app.ingest import import_path
@@ -105,6 +105,12 @@ def unexplained_cpu(ev: Evidence) -> float | None:
     return got[3] if got is not None else None
 
 
+def work_statements(ev: Evidence) -> float | None:
+    """statements_seen's quantity: how many work statements (statements.WORK_STATEMENTS) were at 0
+    in the steady state and above it in the window."""
+    return float(len(statements.appeared(ev)))
+
+
 # (threshold's name, its value, the rule's class, the quantity, passing: above (True) or below)
 RULES: tuple[tuple[str, float, str, Callable[[Evidence], float | None], bool], ...] = (
     ("EXTRA_RATIO (another client's work)", causes.EXTRA_RATIO, "workload", foreign, True),
@@ -115,6 +121,8 @@ RULES: tuple[tuple[str, float, str, Callable[[Evidence], float | None], bool], .
     ("CPU_POINTS (CPU taken)", causes.CPU_POINTS, "cpu", cpu_points, True),
     ("CPU_POINTS (the CPU idled: network, contention)", causes.CPU_POINTS, "network", idled, True),
     ("CPU_POINTS (a session came: CPU its work leaves)", causes.CPU_POINTS, "workload", unexplained_cpu, True),
+    # no threshold: one statement that the steady state never issued (statements.statements_seen)
+    ("work statements appeared (another client's statements)", 1.0, "workload", work_statements, True),
 )
 
 

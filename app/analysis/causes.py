@@ -145,6 +145,18 @@ def _work_name(own: Change) -> str:
     return {"Questions": "statements", "Com_select": "selects"}.get(counter, "commits")
 
 
+def _work_went(own: Change) -> str:
+    """Where the server's own work went, as a verdict says it: "commits went to 47% of their steady
+    rate"."""
+    return f"{_work_name(own)} went to {own.during / own.before:.0%} of their steady rate"
+
+
+def own_work_name(ev: Evidence) -> str | None:
+    """_work_went of the server's own work, None where no throughput of the server is measured."""
+    own = _own_work(ev)
+    return _work_went(own) if own is not None else None
+
+
 # the server's work at this share of its steady rate or more has held: more sessions then are load
 # come to it, not sessions piling up on a slowdown. Chosen by hand: DBPA's heavy workloads (23-59
 # more sessions) ran their commits at 0.45-1.28 of the steady rate, 6 of 12 at 0.9 or more; the
@@ -287,9 +299,7 @@ def foreign_work(ev: Evidence) -> Finding | None:
         return None
     group = shown[0][2]
     kind = {"scan": "scans or a dump", "join": "queries joining without an index"}.get(group, "bulk writes")
-    ratio = own.during / own.before
-    held = f"{_work_name(own)} went to {ratio:.0%} of their steady rate"
-    text = f"another client's {kind}: {_said_work(shown)}, while {held}"
+    text = f"another client's {kind}: {_said_work(shown)}, while {_work_went(own)}"
     # a join is counted when it starts, and a poorly written one runs for seconds: the count says
     # the joins happened, not when each ran (no cause window, as FLUSH statements: Finding.event)
     return Finding("workload", text, shown[0][0], event=group == "join")
@@ -314,10 +324,9 @@ def session_came(ev: Evidence) -> Finding | None:
     if got is None or got[3] < CPU_POINTS:
         return None
     conn, usr, own, _ = got
-    ratio = own.during / own.before
     text = (
         f"another client's queries: sessions connected {span(conn.before, conn.during, '')}, user CPU "
-        f"+{usr.during - usr.before:.0f} points, while {_work_name(own)} went to {ratio:.0%} of their steady rate "
+        f"+{usr.during - usr.before:.0f} points, while {_work_went(own)} "
         "(no rows counted: which queries, the capture does not say)"
     )
     # the key is the CPU the queries take, not the sessions: a loop of short clients is connected
@@ -515,8 +524,7 @@ def workload_grew(ev: Evidence) -> Finding | None:
     heavier = _extra_work(ev, own)
     theirs = f"; their work: {_said_work(heavier)}" if heavier else ""
     if own.during < WORK_HELD * own.before:
-        said = f"{_work_name(own)} went to {own.during / own.before:.0%} of their steady rate"
-        text = f"more sessions: {connected} while {said}: another client's load{theirs}"
+        text = f"more sessions: {connected} while {_work_went(own)}: another client's load{theirs}"
         return Finding("workload", text, conn, gauge=True)
     said = said or f"{own.ref.metric} held ({own.during / own.before:.0%} of its steady rate)"
     return Finding("workload", f"more sessions and work: {connected}, {said}{theirs}", conn, gauge=True)

@@ -38,10 +38,12 @@ from benchlens.app.analysis.causes import (
     workload_grew,
 )
 from benchlens.app.analysis.evidence import UNITS, Change, Evidence, span
+from benchlens.app.analysis.statements import statements_seen
 
 CAUSES: tuple[Callable[[Evidence], Finding | None], ...] = (
     workload_grew,  # upstream first: what started (many clients, their work said), before what it piled up
     foreign_work,  # another client's (one session's) scans or writes
+    statements_seen,  # another client's work known by its statements, where its rows are drowned
     flushing_stall,
     lock_waits,
     row_locks_stuck,
