@@ -259,6 +259,40 @@ case $scenario in
     done
     note end "$EPOCHREALTIME"
     mariadb -uroot -S "$sock" -e "DROP TABLE IF EXISTS sbtest.restored" ;;
+  checksum)     # another client checksums the benchmark's four 20,000-row tables again and again for
+    # LEN s (CHECKSUM TABLE: each table read whole, one row sent back; sbtest whatever the workload's
+    # own schema). Recorded 2026-11-28 after app/analysis/statements.py, to test it on kinds it was
+    # not written on
+    again "CHECKSUM TABLE sbtest.sbtest1, sbtest.sbtest2, sbtest.sbtest3, sbtest.sbtest4" ;;
+  add-index)    # another client builds an index on a 20,000-row table and drops it, again and again
+    # for LEN s (CREATE INDEX / DROP INDEX on sbtest.sbtest1's c: the rows read and sorted, the
+    # index's pages and redo written, a metadata lock at each statement's end)
+    again "CREATE INDEX bl_c ON sbtest.sbtest1 (c); DROP INDEX bl_c ON sbtest.sbtest1" ;;
+  optimize)     # another client optimizes a 20,000-row table again and again for LEN s (OPTIMIZE
+    # TABLE sbtest.sbtest2: InnoDB rebuilds it and reads its statistics)
+    again "OPTIMIZE TABLE sbtest.sbtest2" ;;
+  load-data)    # another client bulk-loads a 20,000-row file into a table of its own again and again
+    # for LEN s (TRUNCATE, then LOAD DATA LOCAL INFILE of sbtest1's rows, dumped before): rows
+    # inserted, redo and pages written, the file's bytes received
+    mb() { mariadb -uroot -S "$sock" --local-infile=1 -N -B -e "$1"; }
+    mb "SELECT * FROM sbtest.sbtest1" >"$scratch/load.tsv"
+    mb "CREATE TABLE IF NOT EXISTS sbtest.loaded LIKE sbtest.sbtest1"
+    t0=$EPOCHREALTIME; note start "$t0"
+    end=$(python3 -c "print($t0 + $LEN)")
+    while until_ "$end"; do
+      mb "TRUNCATE TABLE sbtest.loaded; LOAD DATA LOCAL INFILE '$scratch/load.tsv' INTO TABLE sbtest.loaded" || true
+    done
+    note end "$EPOCHREALTIME"
+    mb "DROP TABLE sbtest.loaded" ;;
+  dump-locked)  # another client dumps the benchmark's tables for LEN s with mysqldump's defaults
+    # (--lock-tables: each database's tables locked for reading while it is dumped, no
+    # --single-transaction), to /dev/null, again and again: scans, bytes sent, writers held
+    t0=$EPOCHREALTIME; note start "$t0"
+    end=$(python3 -c "print($t0 + $LEN)")
+    while until_ "$end"; do
+      mariadb-dump -uroot -S "$sock" "${DB:-sbtest}" >/dev/null 2>&1 || true
+    done
+    note end "$EPOCHREALTIME" ;;
   net-slow|net-congest)  # every reply of the server held DELAY s by the proxy for LEN s (default 2
     # ms; net-congest: 300 ms, the TPC-C study's network congestion, `tc` adding 300 ms to every
     # packet): round trips slower, the server idle between statements, bytes per transaction unchanged

@@ -198,6 +198,15 @@ io-sync-short-churn       io-sync           disk        short churn  75  30 12
 client-spike-short-hot    client-spike      workload    short hot    75  30 12
 client-spike-long-churn   client-spike      workload    long  churn  100 30 40
 disk-writers-short-churn  disk-writers      disk        short churn  75  30 12
+checksum-long-smooth      checksum          workload    long  smooth 100 30 40
+checksum-short-churn      checksum          workload    short churn  75  30 12
+add-index-long-hot        add-index         workload    long  hot    100 30 40
+add-index-short-bursty    add-index         workload    short bursty 75  30 12
+load-data-long-smooth     load-data         workload    long  smooth 100 30 40
+load-data-long-churn      load-data         workload    long  churn  100 30 40
+optimize-long-bursty      optimize          workload    long  bursty 100 30 40
+dump-locked-long-hot      dump-locked       workload    long  hot    100 30 40
+dump-locked-short-smooth  dump-locked       workload    short smooth 75  30 12
 net-congest-short-churn   net-congest       network     short churn  75  30 12
 rebuild-short-hot         rebuild           workload    short hot    75  30 12
 table-lock-short-churn    table-lock        locks       short churn  75  30 12
