@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from benchlens.app.analysis import level_test
+from benchlens.app.analysis.cause_edges import cause_edges
 from benchlens.app.analysis.causes import Finding
 from benchlens.app.analysis.confirm import key_p
 from benchlens.app.analysis.drops import Drop, detection, drop_over, retested, steady_span
@@ -270,10 +271,25 @@ def _edges_placed(
     explained: Callable[[Drop, Reference], tuple[Explanation, Finding | None, CauseWindow | None]],
 ) -> list[RunDrop]:
     """The kept drops with their edges where the throughput's level changed (app/analysis/edges.py),
-    those that moved explained anew over their new interval, which the steady state then leaves
-    out too. After every decision: which drops a run has is the tests' and the confirmations', on
-    the edges the thresholds gave."""
-    moved = placed(t, v, [r.drop for r in found], (steady.lo, steady.hi))
+    then, where the throughput cannot tell them from its cause's window, at that window
+    (app/analysis/cause_edges.py); those that moved explained anew over their new interval, which
+    the steady state then leaves out too. After every decision: which drops a run has is the tests'
+    and the confirmations', on the edges the thresholds gave."""
+    span = (steady.lo, steady.hi)
+    found, steady = _moved(found, placed(t, v, [r.drop for r in found], span), steady, explained)
+    windows = [(r.cause.start, r.cause.end) if r.cause is not None else None for r in found]
+    return _moved(found, cause_edges(t, v, [r.drop for r in found], windows, span), steady, explained)[0]
+
+
+def _moved(
+    found: list[RunDrop],
+    moved: list[Drop],
+    steady: Reference,
+    explained: Callable[[Drop, Reference], tuple[Explanation, Finding | None, CauseWindow | None]],
+) -> tuple[list[RunDrop], Reference]:
+    """The drops at their moved edges (`moved`, one per drop: the same Drop where it did not move),
+    those that moved explained anew against the steady state without their new intervals, and that
+    steady state."""
     new = tuple((d.start, d.end) for rd, d in zip(found, moved, strict=True) if d is not rd.drop)
     steady = Reference(steady.lo, steady.hi, steady.exclude + new)
     out = []
@@ -283,7 +299,7 @@ def _edges_placed(
             continue
         changes, _, window = explained(d, steady)
         out.append(RunDrop(rd.ref, d, changes if rd.explain else [], window))
-    return out
+    return out, steady
 
 
 def _one_episode(a: RunDrop, b: RunDrop) -> bool:

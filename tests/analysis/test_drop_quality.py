@@ -197,17 +197,11 @@ NOT_FOUND_YET["flushing-short-writes"] = FLUSHING_UNPROVEN
 # hot-rows-short-hot (lock contention for 12 s: -35 % in +-4 % noise, the run back 8 % above its
 # level after it) was here until session 20: T 8.66 against 10.22 with both levels in the rest;
 # against each side's level (drops._between_levels) 11.2 against 9.2
-NOT_FOUND_YET["io-sync-long-churn"] = (
-    "the churn workload's commits swing +-30 % a second: three of the sync loop's first four seconds (490, "
-    "581, 468 against a steady ~650 and a drop level ~250) are above the midpoint of the two levels, so "
-    "the start is placed at 34 s against 30 s (app/analysis/edges.py)"
-)
-NOT_FOUND_YET["dool-disk-writers-long-smooth"] = (
-    "the server's statements stay below the midpoint of the two levels for 6 s after the writers stop "
-    "(8,109, 3,965, 8,814, 8,533 against ~11,800 before and a drop level ~6,000): the end placed at +5.6 s "
-    "(app/analysis/edges.py); +2.6 s while the capture's idle end (4 s at 0, no part of the run since "
-    "session 20: server_rate.loaded) pulled the steady level down"
-)
+# io-sync-long-churn (its start placed at 34 s against 30 s: three of the sync loop's first four
+# seconds above the midpoint of the two levels) and dool-disk-writers-long-smooth (its end at +5.6
+# s: the statements below the midpoint for 6 s after the writers stopped) were here until session
+# 25: the throughput fits their cause's window (the disk busy, the bytes written) within AGREE of
+# its own edges, and takes it (app/analysis/cause_edges.py)
 # dool-row-lock-long-hot (a stall at 0 for 40 s between ~11,000 and ~15,000 statements/s) was here:
 # the capture's last 4 s, at 0 after the clients left, stood in the rest (T 5.5 against 9.0); the
 # capture's idle ends are no part of the run now (server_rate.loaded)
