@@ -103,8 +103,11 @@ def _moved(
     # the drop's noise: the long-run variance its T was computed in
     gap, weight = _contrast(y, pos[own[0]], pos[own[-1]])
     variance = (gap / t_own) ** 2 / weight
+    # a window as short as a test allows, leaving two samples of rest at least (statistic's own)
+    if len(cause) < level_test.MIN_LEN or len(y) - len(cause) < 2:
+        return None
     gap_c, weight_c = _contrast(y, pos[cause[0]], pos[cause[-1]])
-    if gap_c <= 0 or len(cause) < level_test.MIN_LEN:
+    if gap_c <= 0:
         return None
     t_cause = gap_c / np.sqrt(variance * weight_c)
     return (int(cause[0]), int(cause[-1])) if t_own**2 - t_cause**2 <= AGREE else None

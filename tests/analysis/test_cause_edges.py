@@ -78,3 +78,22 @@ def test_the_recorded_bulk_load_under_the_churn_workload_is_found_where_it_ran(t
         assert "bulk writes" in d.verdict()
     finally:
         lib.close()
+
+
+def test_a_window_over_the_whole_steady_span_or_a_series_without_noise_leaves_the_drop() -> None:
+    v = _series((1030.0, 1070.0), 0.3, 0.4, 4)
+    found = drop_over(T, v, 100.0, 1053.0, 1081.0)
+    assert cause_edges(T, v, [found], [(900.0, 1200.0)], SPAN)[0] is found  # no rest left to compare
+    # two flat levels: the drop's own fit leaves no noise, its T is undefined, its edges exact
+    flat = np.where((T > 1030.0) & (T <= 1070.0), 50.0, 100.0)
+    drop = drop_over(T, flat, 100.0, 1030.0, 1070.0)
+    assert cause_edges(T, flat, [drop], [(1035.0, 1070.0)], SPAN)[0] is drop
+    # ... and a drop placed 10 s late on them takes a window at the true edges (the rest it leaves
+    # holds 10 samples of the low level: noise its fit did not explain)
+    late = drop_over(T, flat, 100.0, 1040.0, 1070.0)
+    assert (cause_edges(T, flat, [late], [(1030.0, 1070.0)], SPAN)[0].start, late.start) == (1030.0, 1040.0)
+    nan = v.copy()
+    nan[::3] = np.nan
+    # gaps are no samples: the edges at the window's first and last finite ones
+    got = cause_edges(T, nan, [found], [(1030.0, 1070.0)], SPAN)[0]
+    assert abs(got.start - 1030.0) <= 1 and abs(got.end - 1070.0) <= 1, (got.start, got.end)
