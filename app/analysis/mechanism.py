@@ -200,8 +200,9 @@ def worth_saying(window: CauseWindow, drop: Drop, params: MechanismParams = MECH
     after it by params.said_s or more (and params.said_samples of the series' samples), or it leaves
     params.inside_share of the drop or more at one end to something else (a flushing stall's
     40 s in a 69 s drop whose last 28 s were foreign CPU load). A little inside the drop says
-    less: the key series is one symptom (a dd writing into the page cache slowed the demo's run
-    4 s before its bytes reached the device)."""
+    less: the key series is one symptom, and the throughput's edges are uncertain by a few samples
+    (the demo's disk stall was found 4 s before its O_DIRECT writers started, 03:56:02 against
+    03:56:06, until its edges were taken from the device's bytes: app/analysis/cause_edges.py)."""
     least = max(params.said_s, params.said_samples * window.step)
     beyond = max(drop.start - window.start, window.end - drop.end)
     inside = max(window.start - drop.start, drop.end - window.end)

@@ -50,6 +50,9 @@ class RunDrop:
     # when its proven cause was there (app/analysis/mechanism.py: a purge lag's history list
     # growing, the series that shows any other cause at its drop level); None without one
     cause: CauseWindow | None = None
+    # its edges are its cause's window, which its throughput fits as well as its own
+    # (app/analysis/cause_edges.py)
+    edges_of_cause: bool = False
 
     @property
     def kind(self) -> str:
@@ -61,6 +64,8 @@ class RunDrop:
 
     def verdict(self) -> str:
         said = verdict(self.explain)
+        if self.edges_of_cause:
+            said += "; its edges are its cause's, which the throughput fits as well as its own"
         if self.cause is None or not worth_saying(self.cause, self.drop):
             return said
         return f"{said}; {self.cause.said(self.drop)}"
@@ -72,6 +77,7 @@ class RunDrop:
         d["verdict"] = self.verdict()
         d["classes"] = self.classes()
         d["cause"] = self.cause.as_json() if self.cause is not None else None
+        d["edges_of_cause"] = self.edges_of_cause
         d["explain"] = [c.as_json() for c in self.explain]
         return d
 
@@ -278,7 +284,8 @@ def _edges_placed(
     span = (steady.lo, steady.hi)
     found, steady = _moved(found, placed(t, v, [r.drop for r in found], span), steady, explained)
     windows = [(r.cause.start, r.cause.end) if r.cause is not None else None for r in found]
-    return _moved(found, cause_edges(t, v, [r.drop for r in found], windows, span), steady, explained)[0]
+    moved = cause_edges(t, v, [r.drop for r in found], windows, span)
+    return _moved(found, moved, steady, explained, of_cause=True)[0]
 
 
 def _moved(
@@ -286,10 +293,11 @@ def _moved(
     moved: list[Drop],
     steady: Reference,
     explained: Callable[[Drop, Reference], tuple[Explanation, Finding | None, CauseWindow | None]],
+    of_cause: bool = False,
 ) -> tuple[list[RunDrop], Reference]:
     """The drops at their moved edges (`moved`, one per drop: the same Drop where it did not move),
     those that moved explained anew against the steady state without their new intervals, and that
-    steady state."""
+    steady state. `of_cause`: the edges moved are the drops' causes' windows."""
     new = tuple((d.start, d.end) for rd, d in zip(found, moved, strict=True) if d is not rd.drop)
     steady = Reference(steady.lo, steady.hi, steady.exclude + new)
     out = []
@@ -298,7 +306,7 @@ def _moved(
             out.append(rd)
             continue
         changes, _, window = explained(d, steady)
-        out.append(RunDrop(rd.ref, d, changes if rd.explain else [], window))
+        out.append(RunDrop(rd.ref, d, changes if rd.explain else [], window, of_cause))
     return out, steady
 
 

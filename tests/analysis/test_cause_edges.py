@@ -76,6 +76,9 @@ def test_the_recorded_bulk_load_under_the_churn_workload_is_found_where_it_ran(t
         (d,) = [d for d in run_drops(LibraryRunData(lib), rid) if d.drop.start < end and d.drop.end > start]
         assert abs(d.drop.start - start) <= 3 and abs(d.drop.end - end) <= 3, (d.drop.start - start, d.drop.end - end)
         assert "bulk writes" in d.verdict()
+        # and it says whose edges they are
+        assert d.verdict().endswith("its edges are its cause's, which the throughput fits as well as its own")
+        assert d.as_json()["edges_of_cause"] is True
     finally:
         lib.close()
 
