@@ -207,6 +207,13 @@ load-data-long-churn      load-data         workload    long  churn  100 30 40
 optimize-long-bursty      optimize          workload    long  bursty 100 30 40
 dump-locked-long-hot      dump-locked       workload    long  hot    100 30 40
 dump-locked-short-smooth  dump-locked       workload    short smooth 75  30 12
+checksum-long-churn       checksum          workload    long  churn  100 30 40
+load-data-long-bursty     load-data         workload    long  bursty 100 30 40
+add-index-long-smooth     add-index         workload    long  smooth 100 30 40
+optimize-long-churn       optimize          workload    long  churn  100 30 40
+dump-locked-long-churn    dump-locked       workload    long  churn  100 30 40
+io-sync-long-churn-2      io-sync           disk        long  churn  100 30 40
+purge-lag-long-churn-2    purge-lag         purge       long  churn  100 30 40
 net-congest-short-churn   net-congest       network     short churn  75  30 12
 rebuild-short-hot         rebuild           workload    short hot    75  30 12
 table-lock-short-churn    table-lock        locks       short churn  75  30 12
