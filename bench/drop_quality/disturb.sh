@@ -64,6 +64,15 @@ again() {  # again SQL: another client runs SQL over and over for LEN s through 
   wait "${CLIENT_PID:-}" 2>/dev/null || true
 }
 
+repeat() {  # repeat COMMAND...: COMMAND over and over (its failures ignored) for LEN s, its start
+  # and end noted
+  local t0 end
+  t0=$EPOCHREALTIME; note start "$t0"
+  end=$(python3 -c "print($t0 + $LEN)")
+  while until_ "$end"; do "$@" || true; done
+  note end "$EPOCHREALTIME"
+}
+
 case $scenario in
   quiet) ;;
   disk-burst)   # two writers repeating 128 MiB O_DIRECT writes to the datadir's disk
@@ -205,12 +214,8 @@ case $scenario in
     note end "$t1"; note restored "$EPOCHREALTIME"; note pool "$(mb 'SELECT @@innodb_buffer_pool_size')" ;;
   dump)         # another client dumps the benchmark's tables for LEN s (mysqldump
     # --single-transaction to /dev/null, again and again): full scans, rows read, bytes sent to a client
-    t0=$EPOCHREALTIME; note start "$t0"
-    end=$(python3 -c "print($t0 + $LEN)")
-    while until_ "$end"; do
-      mariadb-dump -uroot -S "$sock" --single-transaction "${DB:-sbtest}" >/dev/null 2>&1 || true
-    done
-    note end "$EPOCHREALTIME" ;;
+    dump_() { mariadb-dump -uroot -S "$sock" --single-transaction "${DB:-sbtest}" >/dev/null 2>&1; }
+    repeat dump_ ;;
   scan)         # another client's analytic queries for LEN s: full scans of the benchmark's tables
     # (sbtest, whatever the workload's own schema) that send one row back each, 20 a connection:
     # rows read by full scans, CPU, no bytes to speak of (a dump's scans send the rows: `dump`)
@@ -226,12 +231,7 @@ case $scenario in
     mb() { mariadb -uroot -S "$sock" -N -B -e "$1"; }
     mb "CREATE TABLE IF NOT EXISTS ${DB:-sbtest}.bulk LIKE ${DB:-sbtest}.sbtest1; ALTER TABLE ${DB:-sbtest}.bulk
       MODIFY id INT NOT NULL, DROP PRIMARY KEY, ADD COLUMN n INT NOT NULL AUTO_INCREMENT PRIMARY KEY"
-    t0=$EPOCHREALTIME; note start "$t0"
-    end=$(python3 -c "print($t0 + $LEN)")
-    while until_ "$end"; do
-      mb "INSERT INTO ${DB:-sbtest}.bulk (id, k, c, pad) SELECT id, k, c, pad FROM ${DB:-sbtest}.sbtest1" || true
-    done
-    note end "$EPOCHREALTIME"
+    repeat mb "INSERT INTO ${DB:-sbtest}.bulk (id, k, c, pad) SELECT id, k, c, pad FROM ${DB:-sbtest}.sbtest1"
     mb "DROP TABLE ${DB:-sbtest}.bulk" ;;
   client-spike) # 16 more sysbench clients for LEN s beside a rate-limited benchmark: a workload spike
     t0=$EPOCHREALTIME; note start "$t0"
@@ -252,12 +252,8 @@ case $scenario in
   restore)      # another client restores a dumped table again and again for LEN s (the TPC-C
     # study's table restore: `mariadb < dump`, the table dropped, created and loaded by multi-row
     # INSERTs, 20,000 rows each time): rows inserted, redo and pages written
-    t0=$EPOCHREALTIME; note start "$t0"
-    end=$(python3 -c "print($t0 + $LEN)")
-    while until_ "$end"; do
-      mariadb -uroot -S "$sock" sbtest <"$scratch/restore.sql" >/dev/null 2>&1 || true
-    done
-    note end "$EPOCHREALTIME"
+    restore_() { mariadb -uroot -S "$sock" sbtest <"$scratch/restore.sql" >/dev/null 2>&1; }
+    repeat restore_
     mariadb -uroot -S "$sock" -e "DROP TABLE IF EXISTS sbtest.restored" ;;
   checksum)     # another client checksums the benchmark's four 20,000-row tables again and again for
     # LEN s (CHECKSUM TABLE: each table read whole, one row sent back; sbtest whatever the workload's
@@ -277,22 +273,13 @@ case $scenario in
     mb() { mariadb -uroot -S "$sock" --local-infile=1 -N -B -e "$1"; }
     mb "SELECT * FROM sbtest.sbtest1" >"$scratch/load.tsv"
     mb "CREATE TABLE IF NOT EXISTS sbtest.loaded LIKE sbtest.sbtest1"
-    t0=$EPOCHREALTIME; note start "$t0"
-    end=$(python3 -c "print($t0 + $LEN)")
-    while until_ "$end"; do
-      mb "TRUNCATE TABLE sbtest.loaded; LOAD DATA LOCAL INFILE '$scratch/load.tsv' INTO TABLE sbtest.loaded" || true
-    done
-    note end "$EPOCHREALTIME"
+    repeat mb "TRUNCATE TABLE sbtest.loaded; LOAD DATA LOCAL INFILE '$scratch/load.tsv' INTO TABLE sbtest.loaded"
     mb "DROP TABLE sbtest.loaded" ;;
   dump-locked)  # another client dumps the benchmark's tables for LEN s with mysqldump's defaults
     # (--lock-tables: each database's tables locked for reading while it is dumped, no
     # --single-transaction), to /dev/null, again and again: scans, bytes sent, writers held
-    t0=$EPOCHREALTIME; note start "$t0"
-    end=$(python3 -c "print($t0 + $LEN)")
-    while until_ "$end"; do
-      mariadb-dump -uroot -S "$sock" "${DB:-sbtest}" >/dev/null 2>&1 || true
-    done
-    note end "$EPOCHREALTIME" ;;
+    dump_locked() { mariadb-dump -uroot -S "$sock" "${DB:-sbtest}" >/dev/null 2>&1; }
+    repeat dump_locked ;;
   net-slow|net-congest)  # every reply of the server held DELAY s by the proxy for LEN s (default 2
     # ms; net-congest: 300 ms, the TPC-C study's network congestion, `tc` adding 300 ms to every
     # packet): round trips slower, the server idle between statements, bytes per transaction unchanged
