@@ -13,7 +13,7 @@ No threshold: zero in every steady sample (explain's reference level of a series
 is 0; one at 0 most of the time but not always is its mean, above 0) and more than zero over the
 window. bench/rules_null.py: 0 of 519 stretches of runs where nothing was injected saw any Com_*
 counter appear, of any statement; the truth windows of the recorded dumps, bulk loads, restores
-and rebuilds all saw theirs (bench/cause_margins.py `statements`).
+and rebuilds all saw theirs (bench/cause_margins.py, its rule "work statements appeared").
 
 Left to other causes: the lock statements (FLUSH TABLES, LOCK TABLES: causes.lock_waits, whose
 waits they make), the session's own bookkeeping (SET, BEGIN, ROLLBACK, savepoints, prepared
