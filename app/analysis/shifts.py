@@ -121,14 +121,17 @@ class Variogram:
         contrast's thirty array operations for every length of a scan, not one per length (a
         day's scan asks twenty such tables; each call's cost is numpy's dispatch, not its sums)."""
         missing = [(length, top) for length, top in dict.fromkeys(wanted) if (length, top) not in self._tables]
-        if not missing:
-            return
-        m = np.concatenate([np.full(top + 1, float(length)) for length, top in missing])
-        rr = np.concatenate([np.arange(top + 1, dtype=np.float64) for _, top in missing])
-        se = self.contrast_se_of(m, rr)
-        ends = np.cumsum([top + 1 for _, top in missing])
-        for key, table in zip(missing, np.split(se, ends[:-1]), strict=True):
-            self._tables[key] = table
+        tables = self.contrast_se_each([(length, np.arange(top + 1, dtype=np.float64)) for length, top in missing])
+        self._tables.update(zip(missing, tables, strict=True))
+
+    def contrast_se_each(self, asked: list[tuple[int, np.ndarray]]) -> list[np.ndarray]:
+        """contrast_se(length, r) of each (length, r) asked, computed in one call of
+        contrast_se_of (elementwise: the same values as one call each)."""
+        if not asked:
+            return []
+        m = np.concatenate([np.full(len(r), float(length)) for length, r in asked])
+        se = self.contrast_se_of(m, np.concatenate([r for _, r in asked]))
+        return np.split(se, np.cumsum([len(r) for _, r in asked])[:-1])
 
     def _one(self, length: int, r: float) -> float:
         """contrast_se of one side length, remembered: the scan and the tests ask the same ones."""
@@ -358,13 +361,8 @@ def _candidates(
     # others' sides are computed together: each call's cost is numpy's dispatch, not its sums
     nz.prepare_sides([(length, st.r) for length, st in zip(lengths, every, strict=True) if len(st.a) > st.r])
     few = [(length, st) for length, st in zip(lengths, every, strict=True) if len(st.a) <= st.r]
-    sides: dict[int, list[np.ndarray]] = {}
-    if few:
-        m = np.concatenate([np.full(2 * len(st.a), float(length)) for length, st in few])
-        rr = np.concatenate([np.concatenate((st.cl, st.cri)) for _, st in few])
-        se = nz.contrast_se_of(m, rr)
-        for (length, _), both in zip(few, np.split(se, np.cumsum([2 * len(st.a) for _, st in few])[:-1]), strict=True):
-            sides[length] = np.split(both, 2)
+    both = nz.contrast_se_each([(length, np.concatenate((st.cl, st.cri))) for length, st in few])
+    sides = {length: np.split(se, 2) for (length, _), se in zip(few, both, strict=True)}
     out = []
     for length, st in zip(lengths, every, strict=True):
         if length in sides:
