@@ -108,7 +108,7 @@ def unexplained_cpu(ev: Evidence) -> float | None:
 def work_statements(ev: Evidence) -> float | None:
     """statements_seen's quantity: how many work statements (statements.WORK_STATEMENTS) were at 0
     in the steady state and above it in the window."""
-    return float(len(statements.appeared(ev)))
+    return float(len(statements.work_appeared(ev)))
 
 
 # (threshold's name, its value, the rule's class, the quantity, passing: above (True) or below)

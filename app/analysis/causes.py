@@ -396,7 +396,7 @@ def _lock_wait(c: Change) -> bool:
 def lock_waits(ev: Evidence) -> Finding | None:
     locks = [c for c in ev.each("perfschema", "SUM_TIMER_WAIT") if _lock_wait(c)]
     waits = [c for c in locks if _grew(c, LOCK_WAIT_MS)]
-    seen = [m for m in ("Com_flush", "Com_lock_tables", "Com_backup", "Com_backup_lock") if _appeared(ev, m)]
+    seen = [m for m in ("Com_flush", "Com_lock_tables", "Com_backup", "Com_backup_lock") if appeared(ev, m) is not None]
     statements = {"Com_flush": "FLUSH TABLES", "Com_lock_tables": "LOCK TABLES"}
     said = "; ".join(f"{statements.get(m, m.removeprefix('Com_').upper())} seen" for m in seen)
     if waits:
@@ -423,9 +423,11 @@ def lock_waits(ev: Evidence) -> Finding | None:
     return None
 
 
-def _appeared(ev: Evidence, metric: str) -> bool:
+def appeared(ev: Evidence, metric: str) -> Change | None:
+    """A status counter at 0 in every steady sample and above it in the window (explain's level of
+    a series at 0 throughout is 0; of one at 0 only most of the time, its mean), else None."""
     c = ev.get(GS, metric)
-    return c is not None and c.before == 0 and c.during > 0
+    return c if c is not None and c.before == 0 and c.during > 0 else None
 
 
 def row_locks_stuck(ev: Evidence) -> Finding | None:

@@ -24,7 +24,7 @@ a stall triggers it: its statements come with the drop, not before it).
 
 from __future__ import annotations
 
-from benchlens.app.analysis.causes import GS, Finding, own_work_name
+from benchlens.app.analysis.causes import Finding, appeared, own_work_name
 from benchlens.app.analysis.evidence import Change, Evidence, span
 
 # the statements that do work on the data, as a verdict names them, and what they say together
@@ -52,10 +52,10 @@ WORK_STATEMENTS = {
 SAID_RATE = 0.01
 
 
-def appeared(ev: Evidence) -> list[Change]:
+def work_appeared(ev: Evidence) -> list[Change]:
     """The work statements (WORK_STATEMENTS) at 0 in the steady state and above it in the window,
     most issued first."""
-    seen = [c for m in WORK_STATEMENTS if (c := ev.get(GS, m)) is not None and c.before == 0 and c.during > 0]
+    seen = [c for m in WORK_STATEMENTS if (c := appeared(ev, m)) is not None]
     return sorted(seen, key=lambda c: -c.during)
 
 
@@ -73,7 +73,7 @@ def statements_seen(ev: Evidence) -> Finding | None:
     issued statement does. The key is that statement's count: it says the work happened and
     confirms a drop (app/analysis/confirm.py), not how long it lasted (an ALTER TABLE is counted
     when it starts): no cause window of its own, as FLUSH TABLES."""
-    seen = appeared(ev)
+    seen = work_appeared(ev)
     if not seen:
         return None
     dump = next((c for c in seen if c.ref.metric == "Com_show_create_table"), None)
