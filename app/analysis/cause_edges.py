@@ -89,32 +89,28 @@ def _moved(
     if (window & others).any():
         return None
     use = steady & ~others
-    at = np.flatnonzero(use & window)
-    if not len(at) or np.array_equal(at, np.flatnonzero(use & mine)):
+    cause, own = np.flatnonzero(use & window), np.flatnonzero(use & mine)
+    if not len(cause) or not len(own) or np.array_equal(cause, own):
         return None
-    y = v[use]
-    pos = np.cumsum(use) - 1  # each used sample's index in y
-    own, cause = np.flatnonzero(use & mine), at
-    if not len(own):
-        return None
-    t_own = float(level_test.statistic(y, np.array([pos[own[0]]]), np.array([pos[own[-1]]]))[0])
+    t_own, n = level_test.strength(v, use, int(own[0]), int(own[-1]))
     if not np.isfinite(t_own) or t_own <= 0:
         return None
     # the drop's noise: the long-run variance its T was computed in
-    gap, weight = _contrast(y, pos[own[0]], pos[own[-1]])
+    gap, weight = _contrast(v, use, own)
     variance = (gap / t_own) ** 2 / weight
     # a window as short as a test allows, leaving two samples of rest at least (statistic's own)
-    if len(cause) < level_test.MIN_LEN or len(y) - len(cause) < 2:
+    if len(cause) < level_test.MIN_LEN or n - len(cause) < 2:
         return None
-    gap_c, weight_c = _contrast(y, pos[cause[0]], pos[cause[-1]])
+    gap_c, weight_c = _contrast(v, use, cause)
     if gap_c <= 0:
         return None
     t_cause = gap_c / np.sqrt(variance * weight_c)
     return (int(cause[0]), int(cause[-1])) if t_own**2 - t_cause**2 <= AGREE else None
 
 
-def _contrast(y: np.ndarray, a: int, b: int) -> tuple[float, float]:
-    """The rest's mean minus the mean of y[a .. b], and 1/k + 1/(n - k) (k = b - a + 1)."""
-    n, k = len(y), b - a + 1
-    inside = float(np.sum(y[a : b + 1]))
-    return (float(np.sum(y)) - inside) / (n - k) - inside / k, 1.0 / k + 1.0 / (n - k)
+def _contrast(v: np.ndarray, use: np.ndarray, inside: np.ndarray) -> tuple[float, float]:
+    """Of the used samples of v (`use`), the rest's mean minus the mean of those at `inside`, and
+    1/k + 1/(n - k) (k of n)."""
+    n, k = int(np.count_nonzero(use)), len(inside)
+    total, within = float(np.sum(v[use])), float(np.sum(v[inside]))
+    return (total - within) / (n - k) - within / k, 1.0 / k + 1.0 / (n - k)
