@@ -76,6 +76,9 @@ def cmd_drops(lib: Library, args: argparse.Namespace) -> int:
         if not d.drop.tested:
             print(f"    {d.drop.untested()}")
         print(f"    {d.verdict()}")
+        for k, phase in enumerate(d.phases, 1):  # the levels it went through, each explained
+            when = f"{_iso(phase.drop.start)} .. {_iso(phase.drop.end)}"
+            print(f"    phase {k}: {when}  {phase.drop.label()}: {phase.verdict()}")
         _print_changes(d.explain)
     if found.dismissed:
         print(

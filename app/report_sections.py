@@ -69,6 +69,9 @@ def _finding(rd: RunDrop) -> str:
     head = f"{when(d.start)} .. {when(d.end)}  {d.label()}  (baseline {number(d.baseline)})"
     out = [f'<div class="finding {esc(d.kind)}"><strong>{esc(head)}</strong>']
     out.append(f'<p class="verdict">{esc(rd.verdict())}</p>')
+    for k, phase in enumerate(rd.phases, 1):  # the levels it went through, each with its verdict
+        when_ = f"{when(phase.drop.start)} .. {when(phase.drop.end)}"
+        out.append(paragraph(f"Phase {k}: {when_}  {phase.drop.label()}: {phase.verdict()}", "note"))
     if rd.cause is not None and worth_saying(rd.cause, d):
         out.append(paragraph(f"Cause window: {rd.cause.what}, {when(rd.cause.start)} .. {when(rd.cause.end)}", "note"))
     if rd.explain:

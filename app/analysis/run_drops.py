@@ -20,7 +20,7 @@ from benchlens.app.analysis import level_test
 from benchlens.app.analysis.cause_edges import cause_edges
 from benchlens.app.analysis.causes import Finding
 from benchlens.app.analysis.confirm import key_p
-from benchlens.app.analysis.drops import Drop, detection, drop_over, retested, steady_span
+from benchlens.app.analysis.drops import Drop, detection, drop_over, retested, sample_step, steady_span
 from benchlens.app.analysis.edges import placed
 from benchlens.app.analysis.evidence import Change
 from benchlens.app.analysis.explain import Explanation, Reference, classes, explain, verdict
@@ -53,6 +53,9 @@ class RunDrop:
     # its edges are its cause's window, which its throughput fits as well as its own
     # (app/analysis/cause_edges.py)
     edges_of_cause: bool = False
+    # the drops it was joined from, each explained over its own interval, when the throughput went
+    # from one level below its baseline to another with no sample back at it (_episodes_joined)
+    phases: tuple[RunDrop, ...] = ()
 
     @property
     def kind(self) -> str:
@@ -63,6 +66,10 @@ class RunDrop:
         return classes(self.explain)
 
     def verdict(self) -> str:
+        if self.phases:  # what started it, then the levels it went through
+            levels = ", then ".join(p.drop.label() for p in self.phases)
+            first = self.phases[0].verdict()
+            return f"began with {first}; in {len(self.phases)} phases, none back at the baseline: {levels}"
         said = verdict(self.explain)
         if self.edges_of_cause:
             said += "; its edges are its cause's, which the throughput fits as well as its own"
@@ -79,6 +86,7 @@ class RunDrop:
         d["cause"] = self.cause.as_json() if self.cause is not None else None
         d["edges_of_cause"] = self.edges_of_cause
         d["explain"] = [c.as_json() for c in self.explain]
+        d["phases"] = [{**p.drop.as_json(), "label": p.drop.label(), "verdict": p.verdict()} for p in self.phases]
         return d
 
 
@@ -254,8 +262,8 @@ def _one_cause_joined(
     series), the cause window of the first reaching the second's. The throughput came back near its
     level for a few seconds inside it, the cause did not (held-out io-sync-long-churn: vda busy from
     30 to 70 s, the churn workload's commits -56 % 34-55 s and -68 % 60-70 s, each with that one
-    window). The joined drop is explained anew; drops of two causes stay apart (a rebuild's disk
-    writes, then the sessions its lock piled up)."""
+    window). The joined drop is explained anew; drops of two causes stay apart until their edges
+    are placed (_phases_joined)."""
     out: list[RunDrop] = []
     for rd in sorted(found, key=lambda r: r.drop.start):
         prev = out[-1] if out else None
@@ -267,6 +275,35 @@ def _one_cause_joined(
             continue
         out.append(rd)
     return out
+
+
+def _phases_joined(found: list[RunDrop], t: np.ndarray, v: np.ndarray) -> list[RunDrop]:
+    """Drops at their placed edges, the next beginning where one ended (no whole sample between
+    them), as one drop in phases: the throughput went from one level below its baseline to another,
+    one excursion from the steady state (held-out add-index-long-hot and rebuild-long-hot: another
+    client's index build or table copy -33 % for 36 s, then its metadata lock at 0 for two
+    minutes). What started it is its cause: the joined drop keeps its first phase's explanation
+    and cause window, and every phase stays with its own (RunDrop.phases). An explanation of the
+    whole interval would average two regimes into neither (held-out dool-rebuild-long-smooth: the
+    copy's disk writes, then the lock's idle CPUs, read as small synchronous I/O). After the edges
+    are placed: the level changes are where they are."""
+    out: list[RunDrop] = []
+    step = sample_step(t) if len(t) > 1 else 1.0
+    for rd in sorted(found, key=lambda r: r.drop.start):
+        prev = out[-1] if out else None
+        if prev is not None and _unbroken(prev, rd, step):
+            phases = (*(prev.phases or (prev,)), rd)
+            d = drop_over(t, v, prev.drop.baseline, prev.drop.start, rd.drop.end)
+            d = replace(d, tested=any(p.drop.tested for p in phases))
+            out[-1] = RunDrop(prev.ref, d, phases[0].explain, phases[0].cause, phases=phases)
+            continue
+        out.append(rd)
+    return out
+
+
+def _unbroken(a: RunDrop, b: RunDrop, step: float) -> bool:
+    """Two drops with no whole sample between them: the throughput never came back to its level."""
+    return a.kind == b.kind == "drop" and b.drop.start - a.drop.end < step
 
 
 def _edges_placed(
@@ -306,7 +343,7 @@ def _moved(
             out.append(rd)
             continue
         changes, _, window = explained(d, steady)
-        out.append(RunDrop(rd.ref, d, changes if rd.explain else [], window, of_cause))
+        out.append(replace(rd, drop=d, explain=changes if rd.explain else [], cause=window, edges_of_cause=of_cause))
     return out, steady
 
 
@@ -408,6 +445,7 @@ def run_findings(
     load = partial(data.data, run_id)
     drops = _one_cause_joined(drops, t, v, lambda d: _explain_one(d, others, load, steady, top))
     drops = _edges_placed(drops, t, v, steady, lambda d, ref: _explain_one(d, others, load, ref, top))
+    drops = _phases_joined(drops, t, v)
     kept = [d.drop for d in drops]
     up = [r for r in every_up if not _mostly_in(r, kept)]
     groups, _ = recurring(kept)

@@ -139,6 +139,8 @@ class DropsView(QWidget):
             item.setForeground(0, QColor("#999999"))
         item.setToolTip(0, "\n".join(x for x in (rd.verdict() or label, rd.drop.untested()) if x))
         item.setData(0, DROP, (r, rd))
+        for phase in rd.phases:  # the levels it went through, each a drop of its own to click
+            self._drop(item, r, phase)
         for c, also in proof_first(rd.explain):  # the rows of What changed: one per quantity, the proof first
             arrow = "\u2191" if c.change > 0 else "\u2193"
             unit = self.session.unit(r, c.ref)  # one unit chosen for the values, never 9.541e+04

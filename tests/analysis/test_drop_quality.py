@@ -370,28 +370,46 @@ def test_a_history_list_that_grew_with_the_drop_is_no_purge_lag(monkeypatch: pyt
     assert rows[0].found and rows[0].classes[0] != "purge", (rows[0].verdict, rows[0].classes)
 
 
-def test_a_stall_after_a_proven_slowdown_is_tested_without_it() -> None:
+def findings_of(run: str, tmp_path: Path) -> tuple[Any, list[tuple[float, float]]]:
+    """run_findings of a recorded run, as `benchlens drops` reads it, and the phases of its one
+    drop in s from the benchmark's start (the capture's without a benchmark log, as score.py)."""
+    lib = Library(tmp_path / "library.sqlite")
+    try:
+        run = lib.run(import_path(lib, score.HERE / "runs" / run).id)
+        found = run_findings(LibraryRunData(lib), run.id)
+    finally:
+        lib.close()
+    t0 = run.bench_start or run.start or 0.0
+    (rd,) = found.drops
+    return found, [(p.drop.start - t0, p.drop.end - t0) for p in rd.phases]
+
+
+def test_a_stall_after_a_proven_slowdown_is_tested_without_it(tmp_path: Path) -> None:
     """dool-rebuild-long-smooth: another client's table rebuilds slowed the statements -43 % (its
     disk writes x4 confirm it), then its last ALTER's exclusive lock stalled them at 0 to the
     capture's end. With the unproven slowdown in its rest the stall read T 3.5; once the disk
     writes proved the slowdown, the stall is tested without it and proven by its own series
-    (level_test.judged's `proven`, run_drops' turns), said as the sessions' pile-up it was."""
-    rows, _ = score.score(["dool-rebuild-long-smooth"])
-    r = rows[0]
-    stall = [(a, b) for a, b, kind in r.detected if kind == "drop" and a >= 70]
-    assert len(stall) == 1 and abs(stall[0][0] - 73) <= 2 and stall[0][1] >= 105, r.detected
-    assert any(a < 40 and b < 76 for a, b, _ in r.detected), r.detected  # the slowdown, on its own
+    (level_test.judged's `proven`, run_drops' turns), said as the sessions' pile-up it was. The two
+    are one drop in two phases (run_drops._phases_joined), the first's cause the drop's."""
+    found, (slow, stall) = findings_of("dool-rebuild-long-smooth", tmp_path)
+    (rd,) = found.drops
+    assert abs(stall[0] - 73) <= 2 and stall[1] >= 105 and rd.phases[1].drop.tested, (slow, stall)
+    assert slow[0] < 40 and slow[1] < 76  # the slowdown, on its own
+    assert "piled up" in rd.phases[1].verdict() and rd.verdict().startswith("began with disk writes"), rd.verdict()
 
 
-def test_a_slowdown_before_a_stall_of_most_of_the_run_is_its_own_drop() -> None:
+def test_a_slowdown_before_a_stall_of_most_of_the_run_is_its_own_phase(tmp_path: Path) -> None:
     """rebuild-long-hot: another client's rebuilds took the hot workload -35 % for 31 s, then its
     last ALTER's metadata lock stalled it at 0 for 120 s, two thirds of the run. Only the stall was
     a candidate (the rolling baseline sat at the slowdown's level); once the stall is proven, the
-    strongest stretch of the rest is (drops._beyond), and the redo the rebuilds wrote confirms it."""
+    strongest stretch of the rest is (drops._beyond), and the redo the rebuilds wrote confirms it.
+    No sample between them back at the baseline: one drop in two phases (run_drops._phases_joined),
+    found against the truth's 30-182 s."""
     rows, _ = score.score(["rebuild-long-hot"])
-    drops = sorted((a, b) for a, b, kind in rows[0].detected if kind == "drop")
-    assert len(drops) == 2, rows[0].detected
-    assert abs(drops[0][0] - 30) <= 2 and abs(drops[0][1] - 62) <= 2 and drops[1][1] >= 180, drops
+    assert rows[0].found and [k for *_, k in rows[0].detected] == ["drop"], rows[0].detected
+    found, (slow, stall) = findings_of("rebuild-long-hot", tmp_path)
+    assert abs(slow[0] - 30) <= 2 and abs(slow[1] - 62) <= 2 and stall[0] == slow[1] and stall[1] >= 180, (slow, stall)
+    assert "ALTER TABLE" in found.drops[0].phases[1].verdict(), found.drops[0].phases[1].verdict()
 
 
 def test_a_key_the_cause_names_is_one_look_not_one_of_every_event() -> None:

@@ -16,10 +16,10 @@ from benchlens.app.analysis.window import explain_window
 from benchlens.app.cli import main
 from benchlens.app.rundata import LibraryRunData
 from benchlens.app.store import Library
-from tests.conftest import rid
+from tests.conftest import ROOT, rid
 
 DROP_KEYS = {"source", "metric", "entity", "start", "end", "depth", "baseline", "min", "score", "label", "explain"}
-DROP_KEYS |= {"kind", "verdict", "classes", "cause", "tested", "edges_of_cause"}
+DROP_KEYS |= {"kind", "verdict", "classes", "cause", "tested", "edges_of_cause", "phases"}
 ENTRY_KEYS = {"source", "metric", "entity", "change", "before", "during", "similar", "class", "score"}
 
 
@@ -77,6 +77,21 @@ def test_dips_the_short_test_leaves_out_are_counted_and_found_at_high_sensitivit
     assert isinstance(out, list)
     (d,) = [d for d in out if d["label"] == "\u2212100% \u00b7 14 s"]
     assert d["kind"] == "drop" and d["tested"] is True
+
+
+def test_a_drop_in_phases_lists_each_with_its_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Held-out add-index-long-hot: another client's index build (-33 %), then its metadata lock (0
+    commits) with no second back at the baseline: one drop, each phase said in text and JSON."""
+    db = str(tmp_path / "lib.sqlite")
+    assert main(["--db", db, "import", str(ROOT / "bench" / "drop_quality" / "runs" / "add-index-long-hot")]) == 0
+    (d,) = run_json(capsys, "--db", db, "drops", "add-index-long-hot", "--json")
+    phases = d["phases"]
+    assert len(phases) == 2 and phases[0]["end"] == phases[1]["start"] and phases[0]["depth"] < phases[1]["depth"]
+    assert (d["start"], d["end"]) == (phases[0]["start"], phases[1]["end"])
+    assert d["verdict"].startswith("began with " + phases[0]["verdict"]), d["verdict"]
+    assert main(["--db", db, "drops", "add-index-long-hot"]) == 0
+    text = capsys.readouterr().out
+    assert "    phase 2: " in text and phases[1]["verdict"] in text and "CREATE INDEX" in phases[1]["verdict"]
 
 
 def test_explain_a_window_json_and_text(

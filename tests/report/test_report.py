@@ -163,3 +163,20 @@ def test_three_runs_carry_their_trend(demo_page: str, report_db: Path) -> None:
     assert sorted(p["id"] for p in points) == sorted(ids)
     for name in DEMO_RUNS:
         assert name in trend
+
+
+def test_a_drop_in_phases_lists_each_phase_with_its_verdict() -> None:
+    """A drop joined from two levels (run_drops._phases_joined) says each phase on the page."""
+    from benchlens.app.analysis.drops import Drop
+    from benchlens.app.analysis.run_drops import RunDrop
+    from benchlens.app.model import SeriesRef
+    from benchlens.app.report_html import when
+    from benchlens.app.report_sections import _finding
+
+    ref = SeriesRef("sysbench", "tps")
+    a = RunDrop(ref, Drop(30.0, 60.0, 0.35, 1000.0, 600.0, 10.5), [])
+    b = RunDrop(ref, Drop(60.0, 120.0, 1.0, 1000.0, 0.0, 60.0), [])
+    html = _finding(RunDrop(ref, Drop(30.0, 120.0, 1.0, 1000.0, 0.0, 90.0), [], phases=(a, b)))
+    for k, p in enumerate((a, b), 1):
+        assert esc(f"Phase {k}: {when(p.drop.start)} .. {when(p.drop.end)}  {p.drop.label()}: {p.verdict()}") in html
+    assert html.index("Phase 1: ") < html.index("Phase 2: ")

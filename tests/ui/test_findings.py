@@ -110,3 +110,25 @@ def test_the_window_shows_the_database_panel_of_the_verdict(qtbot, tmp_path: Pat
         titles = [p.title for p in w.session.comparison.panels]
         assert "Checkpoint age" in titles and "History list length" not in titles, titles
         assert figure_of(w.session.rundata, w.session.comparison).panels == w.session.comparison.panels
+
+
+def test_a_drop_in_phases_is_one_band_and_one_item_with_each_phase_under_it(qtbot, tmp_path: Path) -> None:
+    """Held-out add-index-long-hot: another client's index build, then its metadata lock, with no
+    second back at the baseline: one drop (one band, one label), its phases under its item, each
+    a drop to click and explain."""
+    run_dir = Path(__file__).parents[2] / "bench" / "drop_quality" / "runs" / "add-index-long-hot"
+    db = library_of(tmp_path / "phases.sqlite", {"add-index": run_dir})
+    for w in comparing_all(qtbot, db, tmp_path / "settings.ini"):
+        run = w.session.runs()[0].id
+        (rd,) = w.session.findings(run).drops
+        spans = [
+            tuple(round(float(x), 3) for x in w.session.x_of(run, np.array([d.start, d.end])))
+            for d in (rd.drop, *(p.drop for p in rd.phases))
+        ]
+        regions = [tuple(round(float(x), 3) for x in b.getRegion()) for b in bands(w, run)]
+        assert len(rd.phases) == 2 and regions.count(spans[0]) == 1 and not set(spans[1:]) & set(regions), regions
+        assert [t.textItem.toPlainText() for t in w.chart.drop_labels] == [rd.drop.label()]
+        top = w.drops.tree.topLevelItem(0)
+        (item,) = [top.child(j) for j in range(top.childCount()) if top.child(j).data(0, Qt.ItemDataRole.UserRole)]
+        under = [item.child(j).data(0, Qt.ItemDataRole.UserRole) for j in range(item.childCount())]
+        assert [u[1] for u in under if u] == list(rd.phases)
