@@ -220,6 +220,10 @@ class Finding(NamedTuple):
     # (the sessions' wait for their clients' next statement: perfschema's `idle`, one of its 117
     # events, which the factor of every event's count kept from confirming net-slow-short-churn)
     looks: int = 0
+    # other series the cause itself shows in (another process's syncs: the system CPU they spend
+    # beside the CPUs' iowait), tried with the key to confirm a drop, the factor counting each
+    # (app/analysis/run_drops._cause_confirms); never its window, which is the key's
+    also: tuple[Change, ...] = ()
 
 
 def flushing_stall(ev: Evidence) -> Finding | None:
@@ -682,11 +686,16 @@ def io_waits(ev: Evidence) -> Finding | None:
     blocked = ev.machine("processes blocked")
     if blocked is not None and blocked.during > blocked.before:
         said += f" (processes blocked {span(blocked.before, blocked.during, '')})"
+    # the syncs' own time in the kernel, where it rose: a second series of the same cause, said
+    # where beyond its noise
+    kernel = ev.machine("cpu system")
+    also = (kernel,) if kernel is not None and kernel.during > kernel.before else ()
+    if also and _certain(ev, also[0]):
+        said += f", system CPU {span(also[0].before, also[0].during, '%')}"
     if moved and before > 0:
         said += f" while the disks moved {span(before, during, 'B/s')}"
-    return Finding(
-        "disk", f"{said}: I/O slowed without more bytes (other syncs or small writes, or a slower device)", wa
-    )
+    said += ": I/O slowed without more bytes (other syncs or small writes, or a slower device)"
+    return Finding("disk", said, wa, also=also)
 
 
 def _piled(

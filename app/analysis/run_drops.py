@@ -403,18 +403,34 @@ def _cause_confirms(
     series moved its way over the candidate's interval, its p-value (times the entities of its
     metric: a cause names the CPU or the device that moved most, one of several looks) combined
     with the candidate's own at `alpha` (app/analysis/confirm.py: the two together at the series'
-    own false-alarm rate). A cause shown by no one series (row lock time counted when waits end)
-    confirms nothing."""
+    own false-alarm rate). A cause that shows in more than one series (Finding.also) tries each,
+    the least p-value times their number (Bonferroni). A cause shown by no one series (row lock
+    time counted when waits end) confirms nothing."""
     if proven is None or proven.key is None or alpha <= 0:
         return False
-    key = proven.key.ref
-    got = load(key)
-    if got is None:
-        return False
-    looks = proven.looks or max(1, sum(r.format == key.format and r.metric == key.metric for r in others))
-    up = proven.key.during > proven.key.before
-    p_key = min(1.0, looks * key_p(got[0], got[1], (d.start, d.end), steady, up, proven.gauge))
+    keys = [proven.key, *proven.also]
+    p_keys = [_key_p(k, proven, d, load, steady, others, looks=proven.looks if k is proven.key else 0) for k in keys]
+    p_key = min(1.0, len(keys) * min(p_keys))
     return level_test.combined(d.own_p, p_key) <= alpha
+
+
+def _key_p(
+    key: Change,
+    proven: Finding,
+    d: Drop,
+    load: Callable[[SeriesRef], Any],
+    steady: Reference,
+    others: list[SeriesRef],
+    looks: int,
+) -> float:
+    """One key series' p-value over the candidate (confirm.key_p), times the entities of its metric
+    or the looks the cause says it chose among; 1 where the run has no such series."""
+    got = load(key.ref)
+    if got is None:
+        return 1.0
+    ref = key.ref
+    looks = looks or max(1, sum(r.format == ref.format and r.metric == ref.metric for r in others))
+    return looks * key_p(got[0], got[1], (d.start, d.end), steady, key.during > key.before, proven.gauge)
 
 
 def run_drops(

@@ -5,6 +5,7 @@ critical values of those less correlated noises against fresh noise."""
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -16,9 +17,13 @@ sys.path.insert(0, str(ROOT / "bench"))
 from detection_calibration import ar1, noisy  # noqa: E402
 
 from benchlens.app.analysis import level_test  # noqa: E402
+from benchlens.app.analysis.causes import Finding  # noqa: E402
 from benchlens.app.analysis.confirm import key_p  # noqa: E402
+from benchlens.app.analysis.drops import Drop  # noqa: E402
+from benchlens.app.analysis.evidence import Change  # noqa: E402
 from benchlens.app.analysis.explain import Reference  # noqa: E402
-from benchlens.app.analysis.run_drops import _holm  # noqa: E402
+from benchlens.app.analysis.run_drops import _cause_confirms, _holm  # noqa: E402
+from benchlens.app.model import SeriesRef  # noqa: E402
 
 
 def test_sample_phi_is_the_correlation_of_block_means() -> None:
@@ -206,3 +211,43 @@ def test_the_means_table_holds_on_means_of_clipped_1_s_noise(n: int, alpha: floa
     assert alpha / 4 <= rate <= alpha + 3 * np.sqrt(alpha * (1 - alpha) / draws)
     cap = min(c for c in level_test.CRITICAL_CAPPED if c >= level_test.sample_phi(5) - 1e-3)
     assert crit < dict(level_test.CRITICAL_CAPPED[cap][n])[alpha]
+
+
+def _keyed(key: SeriesRef, also: SeriesRef | None) -> Finding:
+    up = Change(key, 5.0, 1.0, 2.0)
+    return Finding("disk", "io", up, also=(Change(also, 5.0, 0.2, 0.9),) if also is not None else ())
+
+
+def test_a_cause_in_two_series_confirms_by_either_at_twice_its_p() -> None:
+    """DBPA's I/O saturation (sync() in a loop): the CPUs' iowait rose little, the system CPU the
+    syncs spend x4. A cause that shows in two series (Finding.also) is confirmed by the stronger,
+    its p-value doubled (Bonferroni over the two); with the iowait alone, not."""
+    t = 5.0 * np.arange(1.0, 27.0)
+    wait, kernel = SeriesRef("dstat", "cpu.wai", "total"), SeriesRef("dstat", "cpu.sys", "total")
+    rng = np.random.default_rng(4)
+    series = {wait: 1.5 + 0.3 * rng.standard_normal(26), kernel: 0.2 + 0.05 * rng.standard_normal(26)}
+    series[kernel][6:20] += 0.7
+    d = Drop(t[5], t[19], 0.4, 10.0, 2.0, 28.0, tested=False, confirm_alpha=0.013, own_p=0.2)
+    steady = Reference(0.0, t[-1] + 1, ((d.start, d.end),))
+    others = [wait, kernel]
+    load = lambda ref: (t, series[ref])  # noqa: E731
+    assert _cause_confirms(_keyed(wait, kernel), d, load, steady, others, d.confirm_alpha)
+    assert not _cause_confirms(_keyed(wait, None), d, load, steady, others, d.confirm_alpha)
+    p_kernel = key_p(t, series[kernel], (d.start, d.end), steady, True)
+    assert level_test.combined(d.own_p, 2 * p_kernel) <= d.confirm_alpha < level_test.combined(d.own_p, 1.0)
+
+
+def test_two_keys_keep_the_false_alarm_rate_on_noise() -> None:
+    """Two independent noises as a cause's two series and a candidate's own p uniform: some key
+    confirms the candidate at alpha at most alpha of the time (the least of two p-values doubled)."""
+    t = 5.0 * np.arange(1.0, 27.0)
+    wait, kernel = SeriesRef("dstat", "cpu.wai", "total"), SeriesRef("dstat", "cpu.sys", "total")
+    rng = np.random.default_rng(41)
+    d0 = Drop(t[5], t[19], 0.4, 10.0, 2.0, 28.0, tested=False)
+    steady = Reference(0.0, t[-1] + 1, ((d0.start, d0.end),))
+    draws, alpha, hits = 600, 0.1, 0
+    for _ in range(draws):
+        series = {r: 1.0 + 0.3 * ar1(rng, 26, 0.5) for r in (wait, kernel)}
+        d = replace(d0, own_p=float(rng.uniform()))
+        hits += _cause_confirms(_keyed(wait, kernel), d, lambda r, s=series: (t, s[r]), steady, [wait, kernel], alpha)
+    assert hits / draws <= alpha + 3 * (alpha * (1 - alpha) / draws) ** 0.5
