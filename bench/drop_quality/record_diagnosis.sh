@@ -274,6 +274,12 @@ dool-join-long-hot        join              workload    long  hot    100 30 40
 dool-flush-tables-long-churn flush-tables   locks       long  churn  100 30 40
 dool-scan-long-churn      scan              workload    long  churn  100 30 40
 dool-rebuild-long-churn   rebuild           workload    long  churn  100 30 40
+add-index-long-churn      add-index         workload    long  churn  100 30 40
+add-index-long-bursty     add-index         workload    long  bursty 100 30 40
+optimize-long-hot         optimize          workload    long  hot    100 30 40
+dool-add-index-long-smooth add-index        workload    long  smooth 100 30 40
+dool-add-index-long-hot   add-index         workload    long  hot    100 30 40
+dool-io-sync-long-churn   io-sync           disk        long  churn  100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -406,6 +412,11 @@ dool-rebuild-long-churn   rebuild           workload    long  churn  100 30 40
 # FLUSH TABLES and scans under the bursty workload again, and joins, FLUSH TABLES, scans and
 # rebuilds captured by dool alone on workloads dool had not met with them; classes written down
 # and committed before recording, scored as recorded.
+# add-index-long-churn ... dool-io-sync-long-churn (2026-11-28, issue 23, session 26, recorded at
+# a9134dc, after a drop in phases and the syncs' system CPU as a second key): index builds and a
+# table rebuild (a copy, then the metadata lock) on workloads and captures they had not been
+# recorded on, and a sync() loop captured by dool under churn; classes written down and committed
+# before recording, scored as recorded.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
