@@ -28,7 +28,9 @@ for.
 A cause that names one of several series of a metric (the CPU or the device that moved most) has
 chosen among them: run_drops multiplies the key's p-value by their number (Bonferroni), or by the
 number the cause says it chose among (causes.Finding.looks: 1 for the one event it names, the
-sessions' `idle` wait; the lock-wait events for the one that grew most).
+sessions' `idle` wait; the lock-wait events for the one that grew most). A cause that shows in
+more than one series (causes.Finding.also: another process's syncs in the CPUs' iowait and in the
+system CPU they spend) is confirmed by the least of their p-values times their number.
 
 The independence is the assumption: a cause's key series is upstream of the throughput (another
 client's sessions or rows, iowait, another process's CPU, a device's bytes, a client's round trip),
