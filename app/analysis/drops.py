@@ -238,6 +238,9 @@ class Drop:
     # its own series' p-value (level_test.p_value, on the series without its other candidates): the
     # second series' test is combined with it (level_test.combined), 1 where it was not measured
     own_p: float = 1.0
+    # the depths of the levels it went through, in order, when it was joined from drops at
+    # different levels with no sample back at the baseline between them (run_drops._phases_joined)
+    levels: tuple[float, ...] = ()
 
     @property
     def duration(self) -> float:
@@ -246,7 +249,9 @@ class Drop:
     def label(self) -> str:
         if self.kind == "latency":
             return f"latency \u00d7{1 + self.depth:.1f} \u00b7 {self.duration:.0f} s"
-        return f"\u2212{self.depth * 100:.0f}% \u00b7 {self.duration:.0f} s"
+        depths = self.levels or (self.depth,)
+        said = " \u2192 ".join(f"\u2212{d * 100:.0f}%" for d in depths)
+        return f"{said} \u00b7 {self.duration:.0f} s"
 
     def as_json(self) -> dict[str, object]:
         return {

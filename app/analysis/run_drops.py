@@ -294,7 +294,7 @@ def _phases_joined(found: list[RunDrop], t: np.ndarray, v: np.ndarray) -> list[R
         if prev is not None and _unbroken(prev, rd, step):
             phases = (*(prev.phases or (prev,)), rd)
             d = drop_over(t, v, prev.drop.baseline, prev.drop.start, rd.drop.end)
-            d = replace(d, tested=any(p.drop.tested for p in phases))
+            d = replace(d, tested=any(p.drop.tested for p in phases), levels=tuple(p.drop.depth for p in phases))
             out[-1] = RunDrop(prev.ref, d, phases[0].explain, phases[0].cause, phases=phases)
             continue
         out.append(rd)

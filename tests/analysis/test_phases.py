@@ -38,6 +38,11 @@ def test_two_levels_with_no_sample_between_are_one_drop_in_two_phases() -> None:
     (joined,) = _phases_joined([second, first], t, v)
     assert (joined.drop.start, joined.drop.end) == (30.0, 120.0) and joined.phases == (first, second)
     assert joined.drop.baseline == 1000.0 and joined.drop.depth == 1.0  # the median of 30 s at 650, 60 at 0
+    # its label says the levels it went through, not the median's -100 % alone
+    assert (
+        joined.drop.label() == "\u221235% \u2192 \u2212100% \u00b7 90 s"
+        and first.drop.label() == "\u221235% \u00b7 30 s"
+    )
     levels = "\u221235% \u00b7 30 s, then \u2212100% \u00b7 60 s"
     assert joined.verdict().endswith(f"in 2 phases, none back at the baseline: {levels}"), joined.verdict()
     phases = joined.as_json()["phases"]
