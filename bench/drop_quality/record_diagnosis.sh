@@ -280,6 +280,11 @@ optimize-long-hot         optimize          workload    long  hot    100 30 40
 dool-add-index-long-smooth add-index        workload    long  smooth 100 30 40
 dool-add-index-long-hot   add-index         workload    long  hot    100 30 40
 dool-io-sync-long-churn   io-sync           disk        long  churn  100 30 40
+optimize-long-smooth      optimize          workload    long  smooth 100 30 40
+add-index-short-hot       add-index         workload    short hot    75  30 12
+dool-optimize-long-hot    optimize          workload    long  hot    100 30 40
+dool-io-sync-short-smooth io-sync           disk        short smooth 75  30 12
+io-sync-long-hot-2        io-sync           disk        long  hot    100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -417,6 +422,10 @@ dool-io-sync-long-churn   io-sync           disk        long  churn  100 30 40
 # table rebuild (a copy, then the metadata lock) on workloads and captures they had not been
 # recorded on, and a sync() loop captured by dool under churn; classes written down and committed
 # before recording, scored as recorded.
+# optimize-long-smooth ... io-sync-long-hot-2 (the same session, recorded at the commit after it:
+# a drop in phases labelled by its levels): OPTIMIZE and an index build where their metadata lock
+# may stall the workload, by sysbench's log and by dool alone, and sync() loops again; classes
+# written down and committed before recording, scored as recorded.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
