@@ -54,7 +54,7 @@ class RunDrop:
     # (app/analysis/cause_edges.py)
     edges_of_cause: bool = False
     # the drops it was joined from, each explained over its own interval, when the throughput went
-    # from one level below its baseline to another with no sample back at it (_episodes_joined)
+    # from one level below its baseline to another with no sample back at it (_phases_joined)
     phases: tuple[RunDrop, ...] = ()
 
     @property
