@@ -79,6 +79,8 @@ def cmd_drops(lib: Library, args: argparse.Namespace) -> int:
         for k, phase in enumerate(d.phases, 1):  # the levels it went through, each explained
             when = f"{_iso(phase.drop.start)} .. {_iso(phase.drop.end)}"
             print(f"    phase {k}: {when}  {phase.drop.label()}: {phase.verdict()}")
+            if not phase.drop.tested:
+                print(f"        {phase.drop.untested()}")
         _print_changes(d.explain)
     if found.dismissed:
         print(
