@@ -213,7 +213,8 @@ class Finding(NamedTuple):
     gauge: bool = False
     # the key counts statements issued (another client's FLUSH TABLES): it says that the cause
     # happened, and confirms it, not how long it lasted (one FLUSH TABLES WITH READ LOCK, a lock
-    # held 8 s): no cause window of its own (app/analysis/mechanism.py)
+    # held 8 s): its window is only where a loop of them was counted sample after sample
+    # (app/analysis/mechanism.counted_window)
     event: bool = False
     # how many series the key was chosen among (a confirmation's Bonferroni factor): 0 for every
     # entity of its metric (the CPU or the device that moved most), 1 for an entity the cause names

