@@ -264,17 +264,13 @@ def _one_cause_joined(
     30 to 70 s, the churn workload's commits -56 % 34-55 s and -68 % 60-70 s, each with that one
     window). The joined drop is explained anew; drops of two causes stay apart until their edges
     are placed (_phases_joined)."""
-    out: list[RunDrop] = []
-    for rd in sorted(found, key=lambda r: r.drop.start):
-        prev = out[-1] if out else None
-        if prev is not None and _one_episode(prev, rd):
-            d = drop_over(t, v, prev.drop.baseline, prev.drop.start, rd.drop.end)
-            d = replace(d, tested=prev.drop.tested or rd.drop.tested)
-            changes, _, window = explained(d)
-            out[-1] = RunDrop(prev.ref, d, changes if prev.explain else [], window)
-            continue
-        out.append(rd)
-    return out
+
+    def made(prev: RunDrop, rd: RunDrop, d: Drop) -> RunDrop:
+        d = replace(d, tested=prev.drop.tested or rd.drop.tested)
+        changes, _, window = explained(d)
+        return RunDrop(prev.ref, d, changes if prev.explain else [], window)
+
+    return _consecutive_joined(found, t, v, _one_episode, made)
 
 
 def _phases_joined(found: list[RunDrop], t: np.ndarray, v: np.ndarray) -> list[RunDrop]:
@@ -287,15 +283,30 @@ def _phases_joined(found: list[RunDrop], t: np.ndarray, v: np.ndarray) -> list[R
     whole interval would average two regimes into neither (held-out dool-rebuild-long-smooth: the
     copy's disk writes, then the lock's idle CPUs, read as small synchronous I/O). After the edges
     are placed: the level changes are where they are."""
-    out: list[RunDrop] = []
     step = sample_step(t) if len(t) > 1 else 1.0
+
+    def made(prev: RunDrop, rd: RunDrop, d: Drop) -> RunDrop:
+        phases = (*(prev.phases or (prev,)), rd)
+        d = replace(d, tested=any(p.drop.tested for p in phases), levels=tuple(p.drop.depth for p in phases))
+        return RunDrop(prev.ref, d, phases[0].explain, phases[0].cause, phases=phases)
+
+    return _consecutive_joined(found, t, v, lambda a, b: _unbroken(a, b, step), made)
+
+
+def _consecutive_joined(
+    found: list[RunDrop],
+    t: np.ndarray,
+    v: np.ndarray,
+    joins: Callable[[RunDrop, RunDrop], bool],
+    made: Callable[[RunDrop, RunDrop, Drop], RunDrop],
+) -> list[RunDrop]:
+    """The drops by time, each that `joins` the one before it (as joined so far) made one with it
+    by `made`, from the throughput over both (drops.drop_over, the first one's baseline)."""
+    out: list[RunDrop] = []
     for rd in sorted(found, key=lambda r: r.drop.start):
-        prev = out[-1] if out else None
-        if prev is not None and _unbroken(prev, rd, step):
-            phases = (*(prev.phases or (prev,)), rd)
-            d = drop_over(t, v, prev.drop.baseline, prev.drop.start, rd.drop.end)
-            d = replace(d, tested=any(p.drop.tested for p in phases), levels=tuple(p.drop.depth for p in phases))
-            out[-1] = RunDrop(prev.ref, d, phases[0].explain, phases[0].cause, phases=phases)
+        if out and joins(out[-1], rd):
+            prev = out[-1]
+            out[-1] = made(prev, rd, drop_over(t, v, prev.drop.baseline, prev.drop.start, rd.drop.end))
             continue
         out.append(rd)
     return out
