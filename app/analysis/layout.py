@@ -51,7 +51,7 @@ DISK_FORMATS = ("iostat", "diskstats", "sar")
 NETWORK_SOURCES = (("sar", "rxkB/s", "txkB/s", "kB/s"), ("dstat", "net.recv", "net.send", "B/s"))
 # The database panels, in the order that breaks a tie (and decides when nothing rates them).
 DATABASE_ROLES = ("checkpoint_age", "history_list", "waits")
-HEAD_ROLES = ("throughput", "latency")  # always shown, always first
+HEAD_ROLES = ("throughput", "server_throughput", "latency")  # always shown, always first
 # server counters proving the drops' verdicts shown in a panel of their own, at most
 PROOF_SERIES = 2
 # panels of the blog preset: a 1200x675 figure keeps about 110 px of plot per panel with 4, the
@@ -305,15 +305,18 @@ def candidate_panels(
     def pick(*refs: SeriesRef) -> list[SeriesRef]:
         return [r for r in refs if r in have]
 
-    for src in THROUGHPUT_FORMATS:
-        if SeriesRef(src, "tps") in have:
-            title = f"Server throughput ({server or 'per second'})" if src == "server" else "Throughput (tps)"
-            out.append(("throughput", Panel(title, [SeriesRef(src, "tps")])))
-            lat = sorted(r for r in have if r.format == src and r.metric == "lat_ms")
-            if lat:
-                which = ", ".join(f"p{r.entity}" if r.entity.replace(".", "").isdigit() else r.entity for r in lat[:2])
-                out.append(("latency", Panel(f"Latency {which} (ms)", lat[:2])))
-            break
+    served = Panel(f"Server throughput ({server or 'per second'})", [server_rate.SERVER_TPS])
+    src = next((f for f in THROUGHPUT_FORMATS if SeriesRef(f, "tps") in have), None)
+    if src is not None:
+        out.append(("throughput", served if src == "server" else Panel("Throughput (tps)", [SeriesRef(src, "tps")])))
+        # a run without a benchmark log beside one with it: its server's rate counts other
+        # things, in a panel of its own, not missing from the benchmark's
+        if src != "server" and server_rate.SERVER_TPS in have:
+            out.append(("server_throughput", served))
+        lat = sorted(r for r in have if r.format == src and r.metric == "lat_ms")
+        if lat:
+            which = ", ".join(f"p{r.entity}" if r.entity.replace(".", "").isdigit() else r.entity for r in lat[:2])
+            out.append(("latency", Panel(f"Latency {which} (ms)", lat[:2])))
     for fmt, entity, *metrics in CPU_SOURCES:
         cpu = pick(*(SeriesRef(fmt, m, entity) for m in metrics))
         if SeriesRef(fmt, metrics[0], entity) in have:  # its user time: sar -u and -u ALL share %iowait

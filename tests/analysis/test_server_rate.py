@@ -71,6 +71,21 @@ def test_the_default_layout_and_drops_use_it(lib, tmp_path: Path) -> None:
     run_findings(data, bare, None, "normal", 5)  # detection and explanation run on it
 
 
+def test_a_run_with_its_log_beside_one_without_shows_both_rates(lib, tmp_path: Path) -> None:
+    """The benchmark's tps and the server's rate count different things: the run without a log
+    gets a panel of its own under the benchmark's, each line in its own units."""
+    whole = _import(lib, tmp_path, "whole")
+    bare = _import(lib, tmp_path, "bare", drop=("bench.log",))
+    data = LibraryRunData(lib)
+    for runs in ([whole, bare], [bare, whole]):
+        panels = layout_for_runs(runs, data.available, data.data)
+        assert [p.title for p in panels[:2]] == ["Throughput (tps)", "Server throughput (commits + rollbacks /s)"]
+        assert panels[0].refs == [SeriesRef("sysbench", "tps")] and panels[1].refs == [server_rate.SERVER_TPS]
+        assert panels[2].title.startswith("Latency")
+    # alone, a run with its log has no server panel
+    assert "Server throughput" not in " ".join(p.title for p in layout_for_runs([whole], data.available, data.data))
+
+
 def test_the_panel_says_what_is_counted_and_nothing_when_runs_differ() -> None:
     """said(): the head of the chosen candidate's label, one for every run that has the server's
     throughput; runs counting different things (commits here, statements there) get no unit
