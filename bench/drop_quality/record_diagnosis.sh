@@ -18,6 +18,8 @@
 #           delete-and-insert of an id leaves a delete-marked (id, row) entry until purge removes it
 #   hot     the smooth workload's tables from 8 threads through hot.lua (oltp_read_write whose
 #           transactions all turn to one row of one table, updated first, while HOT_FLAG exists)
+#   tpcc    tpcc.lua, a TPC-C-like mix (new order, payment, order status, delivery, stock level) on
+#           2 warehouses (tpcc.sql), 8 threads (~500 transactions a second, +-10 %)
 #   writes  sysbench oltp_update_non_index --rand-type=uniform, 16 tables x 300,000 rows, 4 threads
 #           on its own server (WRITES_OPTS: 2 GB buffer pool holding all ~95,000 pages, a 16 MB redo
 #           log written buffered): each update dirties a page of its own, the checkpoint age sits at
@@ -227,6 +229,18 @@ dump-long-churn           dump              workload    long  churn  100 30 40
 global-read-lock-short-churn global-read-lock locks     short churn  75  30 12
 scan-long-bursty          scan              workload    long  bursty 100 30 40
 cpu-system-short-bursty   cpu-system        cpu         short bursty 75  30 12
+dump-long-tpcc            dump              workload    long  tpcc   100 30 40
+scan-long-tpcc            scan              workload    long  tpcc   100 30 40
+join-long-tpcc            join              workload    long  tpcc   100 30 40
+restore-long-tpcc         restore           workload    long  tpcc   100 30 40
+client-spike-long-tpcc    client-spike      workload    long  tpcc   100 30 40
+hot-rows-long-tpcc        hot-rows          locks       long  tpcc   100 30 40
+hot-rows-short-tpcc       hot-rows          locks       short tpcc   75  30 12
+flush-tables-long-tpcc    flush-tables      locks       long  tpcc   100 30 40
+cpu-user-long-tpcc        cpu-user          cpu         long  tpcc   100 30 40
+io-sync-long-tpcc         io-sync           disk        long  tpcc   100 30 40
+net-congest-long-tpcc     net-congest       network     long  tpcc   100 30 40
+quiet-tpcc                quiet             -           -     tpcc   100 30 0
 net-congest-long-smooth   net-congest       network     long  smooth 100 30 40
 disk-writers-short-smooth disk-writers      disk        short smooth 75  30 12
 table-lock-long-bursty    table-lock        locks       long  bursty 100 30 40
@@ -426,6 +440,11 @@ io-sync-long-hot-2        io-sync           disk        long  hot    100 30 40
 # a drop in phases labelled by its levels): OPTIMIZE and an index build where their metadata lock
 # may stall the workload, by sysbench's log and by dool alone, and sync() loops again; classes
 # written down and committed before recording, scored as recorded.
+# dump-long-tpcc ... quiet-tpcc (2026-11-29, issue 23, session 27, recorded at the commit that
+# added them): the kinds of the TPC-C anomaly study on a TPC-C-like workload (tpcc.lua, a workload
+# none of the rules had met: five transactions, warehouse and district rows hot), its lock
+# contention by the mix turning to one warehouse and district; classes written down and committed
+# before recording, scored as recorded.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
@@ -454,6 +473,7 @@ sb() {  # sb WORKLOAD: the sysbench command line of that workload, one word a li
     bursty) printf '%s\n' sysbench oltp_read_write "${common[@]}" --mysql-db=sbburst --tables=1 --table-size=10 --threads=32 ;;
     churn) printf '%s\n' sysbench oltp_read_write "${common[@]}" --mysql-db=sbchurn --tables=1 --table-size=10 --secondary=on --threads=32 ;;
     hot) printf '%s\n' sysbench "$here/hot.lua" "${common[@]}" --tables=4 --table-size=20000 --threads=8 ;;
+    tpcc) printf '%s\n' sysbench "$here/tpcc.lua" "${common[@]}" --mysql-db=tpcc --threads=8 ;;
     writes) printf '%s\n' sysbench oltp_update_non_index "${common[@]}" --mysql-db=sbwrite --tables=16 --table-size=300000 \
       --rand-type=uniform --threads=4 ;;
   esac
@@ -472,6 +492,7 @@ server() {  # server KIND [extra option]: a fresh private server, its schemas pr
     mapfile -t s < <(sb smooth); "${ENV[@]}" "${s[@]}" prepare >/dev/null
     mapfile -t s < <(sb bursty); "${ENV[@]}" "${s[@]}" prepare >/dev/null
     mapfile -t s < <(sb churn); "${ENV[@]}" "${s[@]}" prepare >/dev/null
+    db <"$here/tpcc.sql"
     mapfile -t s < <(sb smooth); "${ENV[@]}" "${s[@]}" --time=30 run >/dev/null  # discarded warm-up
   fi
   SERVER_OPTS=("${OPTS[@]}" "$@")
@@ -499,7 +520,7 @@ finish() {  # finish FOLDER: the server's configuration beside the logs, the log
   done
 }
 schema() {  # schema WORKLOAD: the tables, rows a table and schema its disturbances act on
-  case $1 in bursty) echo 1 10 sbburst ;; churn) echo 1 10 sbchurn ;; writes) echo 16 300000 sbwrite ;; *) echo 4 20000 sbtest ;; esac
+  case $1 in tpcc) echo 0 0 tpcc ;; bursty) echo 1 10 sbburst ;; churn) echo 1 10 sbchurn ;; writes) echo 16 300000 sbwrite ;; *) echo 4 20000 sbtest ;; esac
 }
 record_one() {  # record_one NAME SCENARIO CLASS LENGTH WORKLOAD DURATION AT LEN [SETTING]
   local name=$1 scenario=$2 class=$3 length=$4 workload=$5 duration=$6 at=$7 len=$8 setting=${9:-}
