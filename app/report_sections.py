@@ -69,9 +69,12 @@ def _finding(rd: RunDrop) -> str:
     head = f"{when(d.start)} .. {when(d.end)}  {d.label()}  (baseline {number(d.baseline)})"
     out = [f'<div class="finding {esc(d.kind)}"><strong>{esc(head)}</strong>']
     out.append(f'<p class="verdict">{esc(rd.verdict())}</p>')
+    if d.untested():  # kept because a second series confirmed it: a reader must know (`drops` says it too)
+        out.append(paragraph(d.untested(), "note"))
     for k, phase in enumerate(rd.phases, 1):  # the levels it went through, each with its verdict
         when_ = f"{when(phase.drop.start)} .. {when(phase.drop.end)}"
-        out.append(paragraph(f"Phase {k}: {when_}  {phase.drop.label()}: {phase.verdict()}", "note"))
+        said = " ".join(x for x in (phase.verdict(), phase.drop.untested()) if x)
+        out.append(paragraph(f"Phase {k}: {when_}  {phase.drop.label()}: {said}", "note"))
     if rd.cause is not None and worth_saying(rd.cause, d):
         out.append(paragraph(f"Cause window: {rd.cause.what}, {when(rd.cause.start)} .. {when(rd.cause.end)}", "note"))
     if rd.explain:

@@ -166,17 +166,23 @@ def test_three_runs_carry_their_trend(demo_page: str, report_db: Path) -> None:
 
 
 def test_a_drop_in_phases_lists_each_phase_with_its_verdict() -> None:
-    """A drop joined from two levels (run_drops._phases_joined) says each phase on the page."""
-    from benchlens.app.analysis.drops import Drop
+    """A drop joined from two levels (run_drops._phases_joined) says each phase on the page, and
+    the one its own series did not prove says so, as `drops` does."""
+    from benchlens.app.analysis.drops import NOT_TESTED, Drop
     from benchlens.app.analysis.run_drops import RunDrop
     from benchlens.app.model import SeriesRef
     from benchlens.app.report_html import when
     from benchlens.app.report_sections import _finding
 
     ref = SeriesRef("sysbench", "tps")
-    a = RunDrop(ref, Drop(30.0, 60.0, 0.35, 1000.0, 600.0, 10.5), [])
+    a = RunDrop(ref, Drop(30.0, 60.0, 0.35, 1000.0, 600.0, 10.5, tested=False), [])
     b = RunDrop(ref, Drop(60.0, 120.0, 1.0, 1000.0, 0.0, 60.0), [])
     html = _finding(RunDrop(ref, Drop(30.0, 120.0, 1.0, 1000.0, 0.0, 90.0), [], phases=(a, b)))
     for k, p in enumerate((a, b), 1):
         assert esc(f"Phase {k}: {when(p.drop.start)} .. {when(p.drop.end)}  {p.drop.label()}: {p.verdict()}") in html
     assert html.index("Phase 1: ") < html.index("Phase 2: ")
+    first, second = html.split("Phase 2: ")
+    assert esc(NOT_TESTED) in first.split("Phase 1: ")[1] and esc(NOT_TESTED) not in second
+    # a drop its own series did not prove says so under its verdict
+    alone = _finding(RunDrop(ref, Drop(30.0, 60.0, 0.35, 1000.0, 600.0, 10.5, tested=False), []))
+    assert esc(NOT_TESTED) in alone and esc(NOT_TESTED) not in _finding(b)
