@@ -38,6 +38,14 @@ not what any slowdown makes grow (sessions waiting, latency), which causes.py ne
 cause. The cause itself is chosen among the series that moved most over the same window, so the
 second test's p-value is nominal; the recorded quiet runs and DBPA's normal cases measure what it
 gives (bench/drop_quality).
+
+Lock waits are the exception, and say so: lock contention is waiting (the verdict when lock waits
+grew and nothing upstream did), and its series (the sessions in a row-lock wait, row lock time)
+move with any slowdown of a workload bound by its locks. What stands between them and noise is
+the cause's own condition (causes.lock_waits: row lock time up LOCK_WAIT_MS and LOCK_RATIO times
+its steady level; row_locks_stuck: most running sessions in a wait), measured where nothing was
+injected: the quiet runs of the lock-bound workloads (bursty, churn twice, hot rows, TPC-C-like),
+the stretches of every run beside its disturbance and DBPA's normal cases, no drop confirmed so.
 """
 
 from __future__ import annotations

@@ -415,33 +415,37 @@ def _cause_confirms(
     metric: a cause names the CPU or the device that moved most, one of several looks) combined
     with the candidate's own at `alpha` (app/analysis/confirm.py: the two together at the series'
     own false-alarm rate). A cause that shows in more than one series (Finding.also) tries each,
-    the least p-value times their number (Bonferroni). A cause shown by no one series (row lock
-    time counted when waits end) confirms nothing."""
+    the least p-value times their number (Bonferroni); the key alone is read as a gauge when the
+    cause says so (Finding.gauge). A cause shown by no one series confirms nothing."""
     if proven is None or proven.key is None or alpha <= 0:
         return False
     keys = [proven.key, *proven.also]
-    p_keys = [_key_p(k, proven, d, load, steady, others, looks=proven.looks if k is proven.key else 0) for k in keys]
+    p_keys = [
+        _key_p(k, d, load, steady, others, proven.looks if k is proven.key else 0, proven.gauge and k is proven.key)
+        for k in keys
+    ]
     p_key = min(1.0, len(keys) * min(p_keys))
     return level_test.combined(d.own_p, p_key) <= alpha
 
 
 def _key_p(
     key: Change,
-    proven: Finding,
     d: Drop,
     load: Callable[[SeriesRef], Any],
     steady: Reference,
     others: list[SeriesRef],
     looks: int,
+    gauge: bool,
 ) -> float:
-    """One key series' p-value over the candidate (confirm.key_p), times the entities of its metric
-    or the looks the cause says it chose among; 1 where the run has no such series."""
+    """One key series' p-value over the candidate (confirm.key_p; `gauge`: a value read at an
+    instant), times the entities of its metric or the looks the cause says it chose among; 1 where
+    the run has no such series."""
     got = load(key.ref)
     if got is None:
         return 1.0
     ref = key.ref
     looks = looks or max(1, sum(r.format == ref.format and r.metric == ref.metric for r in others))
-    return looks * key_p(got[0], got[1], (d.start, d.end), steady, key.during > key.before, proven.gauge)
+    return looks * key_p(got[0], got[1], (d.start, d.end), steady, key.during > key.before, gauge)
 
 
 def run_drops(
