@@ -241,6 +241,18 @@ cpu-user-long-tpcc        cpu-user          cpu         long  tpcc   100 30 40
 io-sync-long-tpcc         io-sync           disk        long  tpcc   100 30 40
 net-congest-long-tpcc     net-congest       network     long  tpcc   100 30 40
 quiet-tpcc                quiet             -           -     tpcc   100 30 0
+cpu-system-long-tpcc      cpu-system        cpu         long  tpcc   100 30 40
+disk-writers-long-tpcc    disk-writers      disk        long  tpcc   100 30 40
+purge-lag-long-tpcc       purge-lag         purge       long  tpcc   100 30 40
+global-read-lock-short-tpcc global-read-lock locks      short tpcc   75  30 12
+dump-locked-long-tpcc     dump-locked       workload    long  tpcc   100 30 40
+checksum-long-tpcc        checksum          workload    long  tpcc   100 30 40
+rebuild-long-tpcc         rebuild           workload    long  tpcc   100 30 40
+scan-short-tpcc           scan              workload    short tpcc   75  30 12
+hot-rows-long-tpcc-2      hot-rows          locks       long  tpcc   100 30 40
+io-sync-short-tpcc        io-sync           disk        short tpcc   75  30 12
+net-slow-long-tpcc        net-slow          network     long  tpcc   100 30 40
+quiet-tpcc-2              quiet             -           -     tpcc   100 30 0
 net-congest-long-smooth   net-congest       network     long  smooth 100 30 40
 disk-writers-short-smooth disk-writers      disk        short smooth 75  30 12
 table-lock-long-bursty    table-lock        locks       long  bursty 100 30 40
@@ -445,6 +457,9 @@ io-sync-long-hot-2        io-sync           disk        long  hot    100 30 40
 # none of the rules had met: five transactions, warehouse and district rows hot), its lock
 # contention by the mix turning to one warehouse and district; classes written down and committed
 # before recording, scored as recorded.
+# cpu-system-long-tpcc ... quiet-tpcc-2 (the same session, recorded at the commit that added them,
+# after lock contention was confirmed by its waits): more of the study's kinds and their neighbours
+# on the TPC-C-like workload, the same way.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
