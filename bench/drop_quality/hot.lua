@@ -5,22 +5,11 @@
 --   HOT_FLAG=/tmp/hot.flag sysbench bench/drop_quality/hot.lua [oltp_read_write options] run
 require("oltp_read_write")
 
-local flag = os.getenv("HOT_FLAG") or ""
+-- hot_flag.lua beside this script
+package.path = debug.getinfo(1, "S").source:match("^@(.*/)") .. "?.lua;" .. package.path
+local is_hot = require("hot_flag")
 local rows = tonumber(os.getenv("HOT_ROWS") or "1")
 local default, uniform = sysbench.rand.default, sysbench.rand.uniform
-local checked, hot = -1, false
-
--- the flag is looked at once a second per thread (an open() per id would be the benchmark's work)
-local function is_hot()
-   local now = os.time()
-   if now ~= checked then
-      checked = now
-      local f = flag ~= "" and io.open(flag, "r")
-      hot = f and true or false
-      if f then f:close() end
-   end
-   return hot
-end
 
 -- oltp_common.lua's get_id() reads sysbench.rand.default at each call, and each statement's table
 -- is sysbench.rand.uniform(1, tables)

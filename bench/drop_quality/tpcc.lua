@@ -13,10 +13,11 @@ sysbench.cmdline.options = {
    customers = { "Customers per district", 3000 },
 }
 
+-- hot_flag.lua beside this script
+package.path = debug.getinfo(1, "S").source:match("^@(.*/)") .. "?.lua;" .. package.path
+local is_hot = require("hot_flag")
 local R = sysbench.rand.uniform
 local con
-local flag = os.getenv("HOT_FLAG") or ""
-local checked, hot = -1, false
 
 function thread_init()
    con = sysbench.sql.driver():connect()
@@ -37,20 +38,6 @@ end
 -- TPC-C's non-uniform random number (clause 2.1.6), the constant C fixed
 local function nurand(a, x, y)
    return (bit.bor(R(0, a), R(x, y)) + 42) % (y - x + 1) + x
-end
-
--- the flag is looked at once a second per thread
-local function is_hot()
-   local now = os.time()
-   if now ~= checked then
-      checked = now
-      local f = flag ~= "" and io.open(flag, "r")
-      hot = f and true or false
-      if f then
-         f:close()
-      end
-   end
-   return hot
 end
 
 local function where()
