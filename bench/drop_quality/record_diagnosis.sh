@@ -253,6 +253,10 @@ hot-rows-long-tpcc-2      hot-rows          locks       long  tpcc   100 30 40
 io-sync-short-tpcc        io-sync           disk        short tpcc   75  30 12
 net-slow-long-tpcc        net-slow          network     long  tpcc   100 30 40
 quiet-tpcc-2              quiet             -           -     tpcc   100 30 0
+dool-dump-long-tpcc       dump              workload    long  tpcc   100 30 40
+dool-hot-rows-long-tpcc   hot-rows          locks       long  tpcc   100 30 40
+dool-io-sync-long-tpcc    io-sync           disk        long  tpcc   100 30 40
+dool-quiet-tpcc           quiet             -           -     tpcc   100 30 0
 net-congest-long-smooth   net-congest       network     long  smooth 100 30 40
 disk-writers-short-smooth disk-writers      disk        short smooth 75  30 12
 table-lock-long-bursty    table-lock        locks       long  bursty 100 30 40
@@ -460,6 +464,9 @@ io-sync-long-hot-2        io-sync           disk        long  hot    100 30 40
 # cpu-system-long-tpcc ... quiet-tpcc-2 (the same session, recorded at the commit that added them,
 # after lock contention was confirmed by its waits): more of the study's kinds and their neighbours
 # on the TPC-C-like workload, the same way.
+# dool-dump-long-tpcc ... dool-quiet-tpcc (the same session): a dump, the hot district and a sync
+# loop on the TPC-C-like workload captured by dool alone (a DBSherlock-style folder: OS and server
+# counters at 1 s, no benchmark log), classes written down and committed before recording.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
