@@ -6,7 +6,7 @@
 require("oltp_read_write")
 
 -- hot_flag.lua beside this script
-package.path = debug.getinfo(1, "S").source:match("^@(.*/)") .. "?.lua;" .. package.path
+package.path = (debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "?.lua;" .. package.path
 local is_hot = require("hot_flag")
 local rows = tonumber(os.getenv("HOT_ROWS") or "1")
 local default, uniform = sysbench.rand.default, sysbench.rand.uniform

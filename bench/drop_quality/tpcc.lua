@@ -14,7 +14,7 @@ sysbench.cmdline.options = {
 }
 
 -- hot_flag.lua beside this script
-package.path = debug.getinfo(1, "S").source:match("^@(.*/)") .. "?.lua;" .. package.path
+package.path = (debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "?.lua;" .. package.path
 local is_hot = require("hot_flag")
 local R = sysbench.rand.uniform
 local con
