@@ -14,7 +14,8 @@ column that read it) during it against before it: their ratio and their differen
 of the sessions connected that ran during it.
 
 A threshold on a pile-up must lie above what the gauge does on its own: the script prints the
-quantiles of each quantity over the null stretches, then a grid of causes._piled's thresholds
+quantiles of each quantity over the null stretches (the rise in the gauge's own standard errors
+too), then a grid of causes._piled's thresholds
 with, for each pair, how many null stretches it calls piled up, and how many windows of the
 corpora's disturbances (bench/cause_margins.py's: the truth windows) of lock waits (what a pile-up
 is evidence of) and of slowed clients (network: a pile-up rules them out, so none may pass). The
@@ -51,6 +52,8 @@ SHORTEST, LONGEST, MARGIN = 5.0, 40.0, 10.0
 QUANTILES = (0.5, 0.9, 0.95, 0.99, 1.0)
 PILED_GRID, MORE_GRID = (1.25, 1.5, 2.0), (1.0, 1.5, 2.0, 3.0)
 HELD_GRID, INSIDE_GRID = (1.0, 1.05, 1.1, 1.2, 1.3), (0.8, 0.9, 0.95, 1.0)
+SIGMAS_GRID = (3.0, 4.0, 5.0, 6.0, 8.0, 12.0)
+OFF = (math.inf, math.inf)  # a path of causes._piled left out of a grid's row
 
 
 def null_folders() -> list[tuple[str, Path]]:
@@ -90,13 +93,14 @@ class Gauge:
     seconds: float
     running: Change
     connected: Change | None
+    sigmas: float  # the rise in the gauge's own standard errors (Evidence.beyond_noise)
 
 
 def gauge(name: str, seconds: float, ev: Evidence) -> Gauge | None:
     running = ev.server("Threads_running")
     if running is None or running.before <= 0:
         return None
-    return Gauge(name, round(seconds, 1), running, ev.server("Threads_connected"))
+    return Gauge(name, round(seconds, 1), running, ev.server("Threads_connected"), ev.beyond_noise(running))
 
 
 def null_evidence(per_run: int, seed: int) -> list[tuple[str, float, Evidence]]:
@@ -135,15 +139,22 @@ def grid(null: list[Gauge], windows: list[cause_margins.Window]) -> list[dict[st
         for klass in ("locks", "network")
     }
     cells: list[tuple[str, dict[str, tuple[float, float]]]] = [
-        (f"PILED {p:g}, PILED_MORE {m:g}", {"piled": (p, m), "inside": (math.inf, 1.0)})
+        (f"PILED {p:g}, PILED_MORE {m:g}", {"piled": (p, m), "inside": OFF, "certain": OFF})
         for p in PILED_GRID
         for m in MORE_GRID
-    ] + [(f"RUNNING_HELD {h:g}, ALL_INSIDE {i:g}", {"inside": (h, i)}) for h in HELD_GRID for i in INSIDE_GRID]
+    ]
+    cells += [
+        (f"RUNNING_HELD {h:g}, ALL_INSIDE {i:g}", {"inside": (h, i), "certain": OFF})
+        for h in HELD_GRID
+        for i in INSIDE_GRID
+    ]
+    # the rows of the gauge's rise beyond its own noise include both rules above at their values
+    cells += [(f"RUNNING_HELD {h:g}, PILED_SIGMAS {k:g}", {"certain": (h, k)}) for h in HELD_GRID for k in SIGMAS_GRID]
     out: list[dict[str, object]] = []
     for label, kw in cells:
 
         def count(gs: list[Gauge], kw: dict[str, tuple[float, float]] = kw) -> int:
-            return sum(causes._piled(g.running, g.connected, **kw) for g in gs)
+            return sum(causes._piled(g.running, g.connected, g.sigmas, **kw) for g in gs)
 
         out.append(
             {
@@ -167,6 +178,7 @@ def summary(null: list[Gauge]) -> dict[str, object]:
         "ratio": quantiles(ratio),
         "more": quantiles(more),
         "share": quantiles(share),
+        "sigmas": quantiles([g.sigmas for g in null if math.isfinite(g.sigmas)]),
         "largest_ratios": [(g.run, g.seconds, round(g.running.before, 2), round(g.running.during, 2)) for g in worst],
     }
 

@@ -510,6 +510,24 @@ def test_four_sessions_piled_up_are_a_pile_up() -> None:
     assert said.startswith("sessions piled up inside the server (running 3 \u2192 5.95)"), said
 
 
+def test_a_smaller_rise_beyond_the_gauges_noise_over_a_long_window_is_a_pile_up() -> None:
+    """Held-out dool-hot-rows-long-tpcc: 8 TPC-C-like clients turned to one district, dool alone (no
+    lock counter). Running 6 -> 8.5 of 12 connected for 40 s, 6.8 standard errors of the gauge's own
+    wander, while the CPU idled 29 points: neither x1.5 nor 0.9 of the connected, so it read as
+    clients slowed, whose sessions sit idle between statements. A rise within the gauge's noise
+    (causes.PILED_SIGMAS: 11 of 1,454 null stretches reach 6) is still not one."""
+    rows = [
+        ("mysql5_cmds.sel", 5100, 3400, -9.0),
+        ("mysql5_io.sent", 21e6, 14e6, -9.0),
+        ("mysql5_conn.ThCon", 12.0, 12.0, 0.0),
+        ("cpu.idl", 4.0, 33.0, 20.0),
+        ("cpu.usr", 70.0, 48.0, -9.0),
+    ]
+    said = verdict(_dool(*rows, ("mysql5_conn.ThRun", 6.0, 8.5, 6.8)))
+    assert said.startswith("sessions piled up inside the server (running 6 \u2192 8.5)"), said
+    assert "round trips" in verdict(_dool(*rows, ("mysql5_conn.ThRun", 6.0, 8.5, 4.0)))
+
+
 def test_the_servers_own_reads_from_disk_are_buffer_pool_misses() -> None:
     """Held-out dool-pool-shrink-long-smooth (no pool size in dool's columns): the device's reads
     x75 with InnoDB's own data reads: its pages read back, not another reader."""
