@@ -20,6 +20,8 @@
 #           transactions all turn to one row of one table, updated first, while HOT_FLAG exists)
 #   tpcc    tpcc.lua, a TPC-C-like mix (new order, payment, order status, delivery, stock level) on
 #           2 warehouses (tpcc.sql), 8 threads (~500 transactions a second, +-10 %)
+#   tpcc32  the same on the same 2 warehouses from 32 threads: 16 terminals a warehouse where TPC-C
+#           has 10, its district rows contended (a study's TPC-C runs many terminals a warehouse)
 #   writes  sysbench oltp_update_non_index --rand-type=uniform, 16 tables x 300,000 rows, 4 threads
 #           on its own server (WRITES_OPTS: 2 GB buffer pool holding all ~95,000 pages, a 16 MB redo
 #           log written buffered): each update dirties a page of its own, the checkpoint age sits at
@@ -257,6 +259,23 @@ dool-dump-long-tpcc       dump              workload    long  tpcc   100 30 40
 dool-hot-rows-long-tpcc   hot-rows          locks       long  tpcc   100 30 40
 dool-io-sync-long-tpcc    io-sync           disk        long  tpcc   100 30 40
 dool-quiet-tpcc           quiet             -           -     tpcc   100 30 0
+quiet-tpcc32              quiet             -           -     tpcc32 100 30 0
+dump-long-tpcc32          dump              workload    long  tpcc32 100 30 40
+scan-long-tpcc32          scan              workload    long  tpcc32 100 30 40
+join-long-tpcc32          join              workload    long  tpcc32 100 30 40
+restore-long-tpcc32       restore           workload    long  tpcc32 100 30 40
+client-spike-long-tpcc32  client-spike      workload    long  tpcc32 100 30 40
+hot-rows-long-tpcc32      hot-rows          locks       long  tpcc32 100 30 40
+flush-tables-long-tpcc32  flush-tables      locks       long  tpcc32 100 30 40
+cpu-user-long-tpcc32      cpu-user          cpu         long  tpcc32 100 30 40
+io-sync-long-tpcc32       io-sync           disk        long  tpcc32 100 30 40
+net-congest-long-tpcc32   net-congest       network     long  tpcc32 100 30 40
+disk-writers-long-tpcc32  disk-writers      disk        long  tpcc32 100 30 40
+global-read-lock-short-tpcc32 global-read-lock locks    short tpcc32 75  30 12
+dool-quiet-tpcc32         quiet             -           -     tpcc32 100 30 0
+dool-scan-long-tpcc32     scan              workload    long  tpcc32 100 30 40
+dool-cpu-user-long-tpcc32 cpu-user          cpu         long  tpcc32 100 30 40
+dool-net-congest-long-tpcc32 net-congest    network     long  tpcc32 100 30 40
 net-congest-long-smooth   net-congest       network     long  smooth 100 30 40
 disk-writers-short-smooth disk-writers      disk        short smooth 75  30 12
 table-lock-long-bursty    table-lock        locks       long  bursty 100 30 40
@@ -467,6 +486,11 @@ io-sync-long-hot-2        io-sync           disk        long  hot    100 30 40
 # dool-dump-long-tpcc ... dool-quiet-tpcc (the same session): a dump, the hot district and a sync
 # loop on the TPC-C-like workload captured by dool alone (a DBSherlock-style folder: OS and server
 # counters at 1 s, no benchmark log), classes written down and committed before recording.
+# quiet-tpcc32 ... dool-net-congest-long-tpcc32 (2026-11-29, issue 23, session 28, recorded at the
+# commit that added them): the study's kinds again on the TPC-C-like mix from 32 threads (tpcc32,
+# a regime no rule had met: the district rows contended, sessions in lock waits all along), by
+# the recorder and by dool alone; classes written down and committed before recording, scored as
+# recorded.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
@@ -496,6 +520,7 @@ sb() {  # sb WORKLOAD: the sysbench command line of that workload, one word a li
     churn) printf '%s\n' sysbench oltp_read_write "${common[@]}" --mysql-db=sbchurn --tables=1 --table-size=10 --secondary=on --threads=32 ;;
     hot) printf '%s\n' sysbench "$here/hot.lua" "${common[@]}" --tables=4 --table-size=20000 --threads=8 ;;
     tpcc) printf '%s\n' sysbench "$here/tpcc.lua" "${common[@]}" --mysql-db=tpcc --threads=8 ;;
+    tpcc32) printf '%s\n' sysbench "$here/tpcc.lua" "${common[@]}" --mysql-db=tpcc --threads=32 ;;
     writes) printf '%s\n' sysbench oltp_update_non_index "${common[@]}" --mysql-db=sbwrite --tables=16 --table-size=300000 \
       --rand-type=uniform --threads=4 ;;
   esac
@@ -542,7 +567,7 @@ finish() {  # finish FOLDER: the server's configuration beside the logs, the log
   done
 }
 schema() {  # schema WORKLOAD: the tables, rows a table and schema its disturbances act on
-  case $1 in tpcc) echo 0 0 tpcc ;; bursty) echo 1 10 sbburst ;; churn) echo 1 10 sbchurn ;; writes) echo 16 300000 sbwrite ;; *) echo 4 20000 sbtest ;; esac
+  case $1 in tpcc | tpcc32) echo 0 0 tpcc ;; bursty) echo 1 10 sbburst ;; churn) echo 1 10 sbchurn ;; writes) echo 16 300000 sbwrite ;; *) echo 4 20000 sbtest ;; esac
 }
 record_one() {  # record_one NAME SCENARIO CLASS LENGTH WORKLOAD DURATION AT LEN [SETTING]
   local name=$1 scenario=$2 class=$3 length=$4 workload=$5 duration=$6 at=$7 len=$8 setting=${9:-}
