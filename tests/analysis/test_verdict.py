@@ -538,7 +538,7 @@ def test_a_smaller_rise_beyond_the_gauges_noise_over_a_long_window_is_a_pile_up(
     lock counter). Running 6 -> 8.5 of 12 connected for 40 s, 6.8 standard errors of the gauge's own
     wander, while the CPU idled 29 points: neither x1.5 nor 0.9 of the connected, so it read as
     clients slowed, whose sessions sit idle between statements. A rise within the gauge's noise
-    (causes.PILED_SIGMAS: 11 of 1,454 null stretches reach 6) is still not one."""
+    (causes.PILED_SIGMAS: 12 of 1,622 null stretches reach 6) is still not one."""
     rows = [
         ("mysql5_cmds.sel", 5100, 3400, -9.0),
         ("mysql5_io.sent", 21e6, 14e6, -9.0),
