@@ -276,6 +276,16 @@ dool-quiet-tpcc32         quiet             -           -     tpcc32 100 30 0
 dool-scan-long-tpcc32     scan              workload    long  tpcc32 100 30 40
 dool-cpu-user-long-tpcc32 cpu-user          cpu         long  tpcc32 100 30 40
 dool-net-congest-long-tpcc32 net-congest    network     long  tpcc32 100 30 40
+dool-dump-long-tpcc32     dump              workload    long  tpcc32 100 30 40
+dool-join-long-tpcc32     join              workload    long  tpcc32 100 30 40
+dool-restore-long-tpcc32  restore           workload    long  tpcc32 100 30 40
+dool-client-spike-long-tpcc32 client-spike  workload    long  tpcc32 100 30 40
+dool-hot-rows-long-tpcc32 hot-rows          locks       long  tpcc32 100 30 40
+dool-flush-tables-long-tpcc32 flush-tables  locks       long  tpcc32 100 30 40
+dool-global-read-lock-long-tpcc32 global-read-lock locks long tpcc32 100 30 40
+dool-io-sync-long-tpcc32  io-sync           disk        long  tpcc32 100 30 40
+dool-disk-writers-long-tpcc32 disk-writers  disk        long  tpcc32 100 30 40
+dool-cpu-system-long-tpcc32 cpu-system      cpu         long  tpcc32 100 30 40
 net-congest-long-smooth   net-congest       network     long  smooth 100 30 40
 disk-writers-short-smooth disk-writers      disk        short smooth 75  30 12
 table-lock-long-bursty    table-lock        locks       long  bursty 100 30 40
@@ -491,6 +501,11 @@ io-sync-long-hot-2        io-sync           disk        long  hot    100 30 40
 # a regime no rule had met: the district rows contended, sessions in lock waits all along), by
 # the recorder and by dool alone; classes written down and committed before recording, scored as
 # recorded.
+# dool-dump-long-tpcc32 ... dool-cpu-system-long-tpcc32 (the same session, recorded at the commit
+# that added them, after row-lock waits on a lock-bound workload): the study's other kinds on the
+# same workload captured by dool alone (a DBSherlock-style folder: OS and server counters at 1 s,
+# no benchmark log, no row or lock counter on MariaDB); classes written down and committed before
+# recording, scored as recorded.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
