@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from benchlens.app.analysis.idle import is_idle_wait
+from benchlens.app.analysis.quantities import BYTES_PER_UNIT
 from benchlens.app.analysis.system_classes import system_class
 from benchlens.app.model import SeriesRef
 
@@ -150,12 +151,12 @@ def importance(
 
 
 # a device's bytes a second as each collector prints them, and the bytes in one of their units
-# (kB/s; sar -b's 512-byte blocks; dstat's and dool's bytes: quantities.BYTES_PER_UNIT), and its
-# requests a second (iostat, sar -d; sar -b; dstat's and dool's --io)
+# (quantities.BYTES_PER_UNIT: kB/s and vmstat's bi/bo, sar -b's 512-byte blocks, dstat's and dool's
+# bytes; and a link's), and its requests a second (iostat, sar -d; sar -b; dstat's and dool's --io)
 _DEVICE_BYTES = {
-    **dict.fromkeys(("rkB/s", "wkB/s", "dkB/s", "rxkB/s", "txkB/s", "pgpgin/s", "pgpgout/s"), 1024.0),
-    **dict.fromkeys(("bread/s", "bwrtn/s"), 512.0),
-    **dict.fromkeys(("dsk.read", "dsk.writ", "net.recv", "net.send"), 1.0),
+    **BYTES_PER_UNIT,
+    **dict.fromkeys(("dkB/s", "rxkB/s", "txkB/s"), 1024.0),
+    **dict.fromkeys(("net.recv", "net.send"), 1.0),
 }
 _DEVICE_REQUESTS = {"r/s", "w/s", "d/s", "f/s", "rtps", "wtps", "dtps", "io.read", "io.writ"}
 
@@ -165,8 +166,6 @@ def _device_floor(ref: SeriesRef, params: RelevanceParams) -> float:
     quantity weighs the same from every tool (a dool capture's reads, 0 -> 42.6 kB/s over a
     FLUSH TABLES loop, led held-out dool-flush-tables-long-smooth's evidence as "the disk" where
     iostat's rkB/s of the same reads weighs 4 %)."""
-    if ref.format == "vmstat" and ref.metric in ("bi", "bo"):
-        return params.device_kb
     if ref.metric in _DEVICE_BYTES:
         return params.device_kb * 1024.0 / _DEVICE_BYTES[ref.metric]
     if ref.metric in _DEVICE_REQUESTS:
