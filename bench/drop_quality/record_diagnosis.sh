@@ -21,7 +21,7 @@
 #   tpcc    tpcc.lua, a TPC-C-like mix (new order, payment, order status, delivery, stock level) on
 #           2 warehouses (tpcc.sql), 8 threads (~500 transactions a second, +-10 %)
 #   tpcc32  the same on the same 2 warehouses from 32 threads: 16 terminals a warehouse where TPC-C
-#           has 10, its district rows contended (a study's TPC-C runs many terminals a warehouse)
+#           has 10, its district rows contended all along (an overloaded TPC-C)
 #   writes  sysbench oltp_update_non_index --rand-type=uniform, 16 tables x 300,000 rows, 4 threads
 #           on its own server (WRITES_OPTS: 2 GB buffer pool holding all ~95,000 pages, a 16 MB redo
 #           log written buffered): each update dirties a page of its own, the checkpoint age sits at
