@@ -448,16 +448,10 @@ def lock_waits(ev: Evidence) -> Finding | None:
         detail = f"MDL wait {span(w.before, w.during, 'ms/s')}" + (f"; {said}" if said else "")
         return Finding("locks", f"sessions waited on {what} ({detail})", w, looks=len(locks))
     row = ev.get(GS, "Innodb_row_lock_time")
-    idle, running = ev.machine("cpu idle"), ev.server("Threads_running")
-    more = (
-        row is not None
-        and not _grew(row, LOCK_WAIT_MS)
-        and _more_waited(ev, row)
-        and _moved(ev, idle)
-        and running is not None
-        and _piled(running, ev.server("Threads_connected"), ev.beyond_noise(running))
-    )
-    if row is not None and (_grew(row, LOCK_WAIT_MS) or more):
+    idle = ev.machine("cpu idle")
+    grew = row is not None and _grew(row, LOCK_WAIT_MS)
+    more = not grew and row is not None and _more_waited(ev, row) and _moved(ev, idle) and _sessions_piled(ev)
+    if row is not None and (grew or more):
         # row lock time counts a wait when it ends (a 12 s wait lands after the lock's release): the
         # key, whose window the cause's is, is the waits in progress, when they grew (sessions in a
         # row-lock wait, a gauge read every few seconds); the time confirms too (many short waits
@@ -784,6 +778,12 @@ def _piled(
     )
 
 
+def _sessions_piled(ev: Evidence) -> bool:
+    """_piled on the evidence's sessions running and connected, their rise beyond their noise."""
+    running = ev.server("Threads_running")
+    return running is not None and _piled(running, ev.server("Threads_connected"), ev.beyond_noise(running))
+
+
 def _idled(ev: Evidence) -> float:
     """How many points of CPU time went idle (not waiting on I/O) over the window; 0 unknown. A
     drop that frees the CPU while its sessions wait on I/O shows it as I/O wait, an idle CPU with
@@ -897,7 +897,7 @@ def clients_slowed(ev: Evidence) -> Finding | None:
     if not moved or not all(_bytes_held(c, unit) for c, _ in moved):
         return None
     running = ev.server("Threads_running")
-    if running is None or _piled(running, ev.server("Threads_connected"), ev.beyond_noise(running)):
+    if running is None or _sessions_piled(ev):
         return None  # sessions piled up inside the server: it is what slowed
     sys_, usr = _cpu(ev, SYSTEM_CPU), _cpu(ev, USER_CPU)
     if any(_moved(ev, c) for c in (sys_, usr)):
