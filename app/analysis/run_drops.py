@@ -421,7 +421,16 @@ def _cause_confirms(
         return False
     keys = [proven.key, *proven.also]
     p_keys = [
-        _key_p(k, d, load, steady, others, proven.looks if k is proven.key else 0, proven.gauge and k is proven.key)
+        _key_p(
+            k,
+            d,
+            load,
+            steady,
+            others,
+            proven.looks if k is proven.key else 0,
+            proven.gauge and k is proven.key,
+            proven.event and k is proven.key,
+        )
         for k in keys
     ]
     p_key = min(1.0, len(keys) * min(p_keys))
@@ -436,16 +445,17 @@ def _key_p(
     others: list[SeriesRef],
     looks: int,
     gauge: bool,
+    event: bool = False,
 ) -> float:
     """One key series' p-value over the candidate (confirm.key_p; `gauge`: a value read at an
-    instant), times the entities of its metric or the looks the cause says it chose among; 1 where
-    the run has no such series."""
+    instant; `event`: statements counted), times the entities of its metric or the looks the
+    cause says it chose among; 1 where the run has no such series."""
     got = load(key.ref)
     if got is None:
         return 1.0
     ref = key.ref
     looks = looks or max(1, sum(r.format == ref.format and r.metric == ref.metric for r in others))
-    return looks * key_p(got[0], got[1], (d.start, d.end), steady, key.during > key.before, gauge)
+    return looks * key_p(got[0], got[1], (d.start, d.end), steady, key.during > key.before, gauge, event)
 
 
 def run_drops(

@@ -4,6 +4,7 @@ critical values of those less correlated noises against fresh noise."""
 
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -18,7 +19,7 @@ from detection_calibration import ar1, noisy  # noqa: E402
 
 from benchlens.app.analysis import level_test  # noqa: E402
 from benchlens.app.analysis.causes import Finding  # noqa: E402
-from benchlens.app.analysis.confirm import key_p  # noqa: E402
+from benchlens.app.analysis.confirm import binomial_tail, count_p, key_p  # noqa: E402
 from benchlens.app.analysis.drops import Drop  # noqa: E402
 from benchlens.app.analysis.evidence import Change  # noqa: E402
 from benchlens.app.analysis.explain import Reference  # noqa: E402
@@ -250,4 +251,63 @@ def test_two_keys_keep_the_false_alarm_rate_on_noise() -> None:
         series = {r: 1.0 + 0.3 * ar1(rng, 26, 0.5) for r in (wait, kernel)}
         d = replace(d0, own_p=float(rng.uniform()))
         hits += _cause_confirms(_keyed(wait, kernel), d, lambda r, s=series: (t, s[r]), steady, [wait, kernel], alpha)
+    assert hits / draws <= alpha + 3 * (alpha * (1 - alpha) / draws) ** 0.5
+
+
+def test_statements_counted_now_and_then_confirm_as_arrivals() -> None:
+    """A key at 0 in every steady sample that counts seven joins one at a time in the 21 of 46
+    samples a drop covers (held-out join-long-tpcc, rates of a 2-s status loop): p = 0.46^7 as
+    arrivals, where level_test, holding the series to every noise it is calibrated on, reads
+    weakly; the same rates claimed down, or not whole counts, are not tested as counts."""
+    t = 1000.0 + 2.0 * np.arange(1, 47)
+    x = np.zeros(46)
+    x[[12, 15, 18, 21, 24, 27, 30]] = 1 / 2.0
+    span = (t[11] - 2.0, t[31])
+    ref = Reference(1000.0, 1100.0, (span,))
+    assert key_p(t, x, span, ref, up=True, event=True) == pytest.approx((21 / 46) ** 7, rel=1e-6)
+    assert key_p(t, x, span, ref, up=True) > 0.05
+    assert key_p(t, x * 1.3, span, ref, up=True, event=True) > 0.05
+    assert key_p(t, x, span, ref, up=False, event=True) == 1.0
+
+
+def test_a_loop_counted_sample_after_sample_is_a_level_not_arrivals() -> None:
+    """A FLUSH TABLES loop counted 12 a second in every sample of a window is one bunch: no
+    arrival test (level_test's), nor where most samples count some; statements every other sample
+    are arrivals."""
+    inside = np.zeros(40, bool)
+    inside[12:30] = True
+    counts = np.where(inside, 12.0, 0.0)
+    assert count_p(counts, inside, np.ones(40)) is None
+    counts[1::2] = 0.0
+    assert count_p(counts, inside, np.ones(40)) == pytest.approx(binomial_tail(9, 9, 18 / 40))
+    counts[:12] = 3.0
+    assert count_p(counts, inside, np.ones(40)) is None
+
+
+def test_binomial_tail_is_the_sum_of_its_terms() -> None:
+    for k, n, f in ((0, 5, 0.3), (3, 10, 0.2), (7, 7, 0.46), (40, 1000, 0.02), (11, 10, 0.5)):
+        want = sum(math.comb(n, j) * f**j * (1 - f) ** (n - j) for j in range(k, n + 1)) if k > 0 else 1.0
+        assert binomial_tail(k, n, f) == pytest.approx(want, rel=1e-9, abs=1e-300)
+
+
+@pytest.mark.parametrize("rate", [0.05, 0.3])
+def test_arrivals_keep_the_false_alarm_rate_when_statements_come_in_bunches(rate: float) -> None:
+    """Statements in bunches over several samples (a job that issues them for a while, on and off
+    at random): counted one by one, a window meeting a bunch reads far beyond chance (P(p <= 0.05)
+    near 0.1); as arrivals, at most the nominal rate. Independent draws of 50 samples, a window
+    of 3-25 of them at random."""
+    rng = np.random.default_rng(5)
+    draws, alpha, hits = 3000, 0.05, 0
+    for _ in range(draws):
+        on, state = np.zeros(50, bool), rng.random() < 0.2
+        for i in range(50):
+            state = bool(rng.random() < 0.8) if state else bool(rng.random() < rate)
+            on[i] = state
+        counts = rng.poisson(2.0 * on).astype(float)
+        length = int(rng.integers(3, 26))
+        start = int(rng.integers(0, 50 - length))
+        inside = np.zeros(50, bool)
+        inside[start : start + length] = True
+        p = count_p(counts, inside, np.ones(50))
+        hits += p is not None and p <= alpha
     assert hits / draws <= alpha + 3 * (alpha * (1 - alpha) / draws) ** 0.5
