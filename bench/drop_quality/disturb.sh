@@ -249,6 +249,18 @@ case $scenario in
     t0=$EPOCHREALTIME; : >"$HOT_FLAG"; note start "$t0"
     sleep "$LEN"
     t1=$EPOCHREALTIME; rm -f "$HOT_FLAG"; note end "$t1" ;;
+  drop-index)   # the benchmark's own queries lose an index for LEN s (the TPC-C study's poor
+    # physical design: an index the workload uses dropped, then built again): tpcc.lua's order
+    # status finds a customer's last order through orders.by_customer; without it, it reads the
+    # district's orders backwards from the newest (thousands of rows). Starts when the drop is
+    # done, ends when the index is built again (the build is inside the window)
+    [ "${DB:-sbtest}" = tpcc ] || { echo "drop-index needs the tpcc workload" >&2; kill "$bench"; exit 2; }
+    mb() { mariadb -uroot -S "$sock" -N -B -e "$1"; }
+    t0=$EPOCHREALTIME; mb "ALTER TABLE tpcc.orders DROP INDEX by_customer"
+    note requested "$t0"; note start "$EPOCHREALTIME"
+    sleep "$LEN"
+    t1=$EPOCHREALTIME; mb "ALTER TABLE tpcc.orders ADD INDEX by_customer (o_w_id, o_d_id, o_c_id, o_id)"
+    note rebuild "$t1"; note end "$EPOCHREALTIME" ;;
   restore)      # another client restores a dumped table again and again for LEN s (the TPC-C
     # study's table restore: `mariadb < dump`, the table dropped, created and loaded by multi-row
     # INSERTs, 20,000 rows each time): rows inserted, redo and pages written
