@@ -243,6 +243,15 @@ class Finding(NamedTuple):
     # beside the CPUs' iowait), tried with the key to confirm a drop, the factor counting each
     # (app/analysis/run_drops._cause_confirms); never its window, which is the key's
     also: tuple[Change, ...] = ()
+    # where no one series is the cause (a verdict inferred from what rose and what idled: sessions
+    # piled up inside the server while its CPUs idled), the series it was read from: shown with the
+    # verdict (first in what changed, the proof panel), confirming nothing and giving no window
+    shows: tuple[Change, ...] = ()
+
+    def proof(self) -> tuple[Change, ...]:
+        """The series that prove the verdict, to show with it: its key, else the series it was
+        inferred from."""
+        return (self.key,) if self.key is not None else self.shows
 
 
 def flushing_stall(ev: Evidence) -> Finding | None:
@@ -820,7 +829,7 @@ def waited_inside(ev: Evidence) -> Finding | None:
         "locks, latches)"
     )
     # no key: sessions pile up on any slowdown, so their count confirms no drop (confirm.py)
-    return Finding("locks", said)
+    return Finding("locks", said, shows=(running, idle))
 
 
 def _bytes(c: Change) -> tuple[float, float]:
@@ -933,7 +942,9 @@ def clients_slowed(ev: Evidence) -> Finding | None:
         said += f", TCP retransmits {span(retrans.before, retrans.during, '/s')}"
     if each is None or not each.before > 0:
         # no key series: what slowed is outside the server, none of its series is the cause itself
-        return Finding("network", f"{said}: its clients' round trips slowed (the network or the clients)")
+        return Finding(
+            "network", f"{said}: its clients' round trips slowed (the network or the clients)", shows=(idle, running, c)
+        )
     # the key: the round trip itself as the server sees it, upstream of everything it then waits on
     waited = span(each.before / 1000, each.during / 1000, "ms")
     return Finding(

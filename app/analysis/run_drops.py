@@ -513,8 +513,7 @@ def explained_classes(found: Iterable[Findings]) -> Explained:
         proven = finding(rd.explain)
         if proven is not None:
             per[proven.klass] = sum(per.values()) + 1.0
-            if proven.key is not None:
-                proof.append((rd.drop.score, proven.key.ref))
+            proof.extend((rd.drop.score, c.ref) for c in proven.proof())
         for klass, w in per.items():
             out[klass] = max(out.get(klass, 0.0), w)
     return Explained(out, tuple(r for _, r in sorted(proof, key=lambda x: -x[0])))

@@ -71,11 +71,12 @@ def effect(c: Change, unit: str) -> str:
 
 
 def proof_first(changes: list[Change]) -> list[tuple[Change, list[SeriesRef]]]:
-    """One row per quantity, with the other series of it; the series that proves the verdict (its
-    finding's key) first, though the ranking put it lower or left it out of the top entries."""
+    """One row per quantity, with the other series of it; the series that prove the verdict (its
+    finding's key, or what it was inferred from: Finding.proof) first, though the ranking put them
+    lower or left them out of the top entries."""
     found = finding(changes)
-    key = [found.key] if found is not None and found.key is not None else []
-    rows = by_quantity([*key, *changes], lambda c: c.ref)
+    proof = list(found.proof()) if found is not None else []
+    rows = by_quantity([*proof, *changes], lambda c: c.ref)
     similar = {c.ref: c.similar for c in changes}  # a row's others: its own, and those of the entries it took in
     out = []
     for c, also in rows:

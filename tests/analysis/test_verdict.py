@@ -18,12 +18,13 @@ from benchlens.app.analysis.explain import Explanation, _statistics
 from benchlens.app.analysis.innodb import flush_points, from_max_checkpoint_age, run_flush_points
 from benchlens.app.analysis.layout import Panel
 from benchlens.app.analysis.run_drops import run_drops
-from benchlens.app.analysis.verdict import classes, verdict
+from benchlens.app.analysis.verdict import classes, finding, verdict
 from benchlens.app.figure import build
 from benchlens.app.ingest import import_path
 from benchlens.app.model import SeriesRef
 from benchlens.app.rundata import LibraryRunData
 from benchlens.app.store import Library
+from benchlens.app.ui.changed_view import proof_first
 from tests.conftest import FIXTURES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -337,6 +338,12 @@ def test_sessions_piled_up_while_nothing_moved_waited_on_each_other() -> None:
     contention = _dool(*work, ("cpu.idl", 2.0, 36.9, 20.0), ("cpu.wai", 0.23, 3.39, 9.0), ("cpu.usr", 60, 38, -9))
     assert verdict(contention).startswith("sessions piled up inside the server (running 3 \u2192 8.2)")
     assert classes(contention)[0] == "locks"
+    # no one series is the cause: the verdict confirms nothing (no key), and shows what it was read
+    # from, the sessions running and the CPU idle, first in what changed and in the proof panel
+    found = finding(contention)
+    assert found is not None and found.key is None
+    assert [c.ref.metric for c in found.proof()] == ["mysql5_conn.ThRun", "cpu.idl"]
+    assert [c.ref.metric for c, _ in proof_first(contention)][:2] == ["mysql5_conn.ThRun", "cpu.idl"]
     # DBPA's I/O saturation: the CPU idled less, the I/O wait rose: the disk
     io = _dool(*work, ("cpu.idl", 98.1, 95.9, -3.0), ("cpu.wai", 0.99, 1.98, 9.0))
     assert verdict(io).startswith("CPU time waiting on I/O")
