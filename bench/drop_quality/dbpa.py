@@ -37,9 +37,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from score import median_fall
 
 from benchlens.app.analysis.diff import diff_runs
 from benchlens.app.analysis.run_drops import _series, run_findings
@@ -140,17 +140,13 @@ def score_case(lib: Library, case: Path, normal_id: int | None, sensitivity: str
 
 
 def _fall(data: LibraryRunData, run_id: int, a: float, b: float) -> float | None:
-    """The median of the server's throughput over the abnormal interval (a sample in it when the
-    interval it averages ends in it) over the median of the other samples; None without both."""
+    """The median of the server's throughput over the abnormal interval (to half a second past
+    its end) over the median of the case's other samples (score.median_fall)."""
     try:
         _, t, v = _series(data, run_id, None)
     except AnalysisError:
         return None
-    inside = (t > a) & (t <= b + 0.5)
-    if not inside.any() or inside.all():
-        return None
-    rest = float(np.median(v[~inside]))
-    return float(np.median(v[inside])) / rest if rest > 0 else None
+    return median_fall(t, v, (a, b + 0.5))
 
 
 def _falls(rows: list[CaseScore]) -> list[CaseScore]:

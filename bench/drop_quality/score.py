@@ -36,6 +36,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from benchlens.app.analysis.diff import diff_runs
@@ -51,6 +53,10 @@ TOLERANCE = {"bursty": 5.0}  # seconds; every other workload 3 s
 DEFAULT_TOLERANCE = 3.0
 # found as a latency rise too: a rate-limited throughput rides these out, an unlimited one falls
 RISE_SCENARIOS = {"client-spike"}
+# a disturbance "falls" where the throughput's median over its window is at most this share of the
+# median over the rest of the steady span: the size floor of the default sensitivity
+# (drops.Sensitivity.floor, 20 %). Found counts every disturbance; found_where_falls those only
+FALLS = 0.8
 
 
 @dataclass
@@ -101,6 +107,8 @@ class RunScore:
     top5: list[str] = field(default_factory=list)
     explain_first: str = ""  # first class of `benchlens explain` over the truth's window
     cause_edges: tuple[float, float] | None = None  # the best detection's cause window's errors, s
+    # the throughput's median over the truth's window against the rest of the steady span's (FALLS)
+    fall: float | None = None
 
 
 def _best(found: list[RunDrop], a: float, b: float) -> RunDrop | None:
@@ -153,7 +161,34 @@ def score_run(lib: Library, folder: Path, truth: Truth, sensitivity: str = "norm
         if best.cause is not None:
             score.cause_edges = (round(best.cause.start - a, 1), round(best.cause.end - b, 1))
     score.explain_first = next(iter(explain_window(data, run_id, (a, b), "absolute").classes()), "")
+    score.fall = _fall(data.data(run_id, f.ref), (a, b), f.steady)
     return score
+
+
+def _fall(
+    got: tuple[np.ndarray, np.ndarray] | None, window: tuple[float, float], steady: tuple[float, float]
+) -> float | None:
+    """The throughput's median over the window against its median over the rest of the steady
+    span (the warm-up and ramp-down left out), None where either has no sample."""
+    if got is None:
+        return None
+    t, v = got
+    fall = median_fall(t, v, window, steady)
+    return round(fall, 2) if fall is not None else None
+
+
+def median_fall(
+    t: np.ndarray, v: np.ndarray, window: tuple[float, float], span: tuple[float, float] = (-math.inf, math.inf)
+) -> float | None:
+    """A throughput's median over the samples of `window` (a sample in it when the interval it
+    averages ends in it) over the median of the other samples of `span`; None without both."""
+    ok = np.isfinite(v) & (t >= span[0]) & (t <= span[1])
+    inside = ok & (t > window[0]) & (t <= window[1])
+    rest = ok & ~inside
+    if not inside.any() or not rest.any():
+        return None
+    level = float(np.median(v[rest]))
+    return float(np.median(v[inside])) / level if level > 0 else None
 
 
 @dataclass
@@ -231,9 +266,12 @@ def _cause_found(r: RunScore) -> bool:
 def totals(rows: list[RunScore], pair_rows: list[PairScore]) -> dict[str, object]:
     disturbed = [r for r in rows if r.found is not None]
     first = sum(r.rank == 1 for r in disturbed)
+    falls = [r for r in disturbed if r.fall is not None and r.fall <= FALLS]
     return {
         "disturbances": len(disturbed),
         "found": sum(bool(r.found) for r in disturbed),
+        "falls": len(falls),
+        "found_where_falls": sum(bool(r.found) for r in falls),
         "found_with_cause": sum(bool(r.found) or _cause_found(r) for r in disturbed),
         "class_first": f"{first}/{len(disturbed)}",
         "class_first_share": round(first / len(disturbed), 3) if disturbed else None,
@@ -270,6 +308,7 @@ def _cell(r: RunScore) -> list[str]:
     mark: Callable[[bool | None], str] = lambda x: {None: "", True: "yes", False: "**no**"}[x]  # noqa: E731
     edges = f"{r.edges[0]:+g} / {r.edges[1]:+g}" if r.edges else ""
     truth = f"{r.truth[0]:g}–{r.truth[1]:g}" if r.truth else "none"
+    truth += f" (x{r.fall:g})" if r.fall is not None else ""
     det = "; ".join(f"{a:g}–{b:g}" + ("" if k == "drop" else f" ({k})") for a, b, k in r.detected) or "none"
     rank = "" if r.found is None else (str(r.rank) if r.rank else "**–**")
     cause = f"{r.cause_edges[0]:+g} / {r.cause_edges[1]:+g}" if r.cause_edges else ""
