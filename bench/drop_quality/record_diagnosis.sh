@@ -290,6 +290,11 @@ drop-index-long-tpcc      drop-index        workload    long  tpcc   100 30 40
 drop-index-short-tpcc     drop-index        workload    short tpcc   75  30 12
 drop-index-long-tpcc32    drop-index        workload    long  tpcc32 100 30 40
 dool-drop-index-long-tpcc drop-index        workload    long  tpcc   100 30 40
+join-long-tpcc-2          join              workload    long  tpcc   100 30 40
+join-short-tpcc           join              workload    short tpcc   75  30 12
+join-short-tpcc32         join              workload    short tpcc32 75  30 12
+flush-tables-short-tpcc   flush-tables      locks       short tpcc   75  30 12
+quiet-tpcc-3              quiet             -           -     tpcc   100 30 0
 net-congest-long-smooth   net-congest       network     long  smooth 100 30 40
 disk-writers-short-smooth disk-writers      disk        short smooth 75  30 12
 table-lock-long-bursty    table-lock        locks       long  bursty 100 30 40
@@ -515,6 +520,10 @@ io-sync-long-hot-2        io-sync           disk        long  hot    100 30 40
 # the workload uses dropped for 40 or 12 s, then built again), by the recorder and by dool alone;
 # class written down and committed before recording (workload: the benchmark's own queries do
 # more work, as DBPA's missing indexes expect first), scored as recorded.
+# join-long-tpcc-2 ... quiet-tpcc-3 (the same session, recorded at the commit that added them,
+# after the arrival test of another client's statements, confirm.count_p): held-out joins and a
+# FLUSH loop (a key counted now and then, and one counted sample after sample) and the workload
+# undisturbed; classes committed first, scored as recorded.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
