@@ -314,7 +314,8 @@ def dirty_pinned(ev: Evidence) -> Finding | None:
     if pct < limit - DIRTY_POINTS or was >= limit - DIRTY_POINTS:
         return None
     at = f"at the page cleaner's limit ({limit:.0f} %)"
-    return Finding("flushing", f"dirty pages {was:.0f} \u2192 {pct:.0f} % of the pool, {at}: a flushing stall")
+    said = f"dirty pages {was:.0f} \u2192 {pct:.0f} % of the pool, {at}: a flushing stall"
+    return Finding("flushing", said, shows=(dirty,))
 
 
 def _grew(c: Change, by: float) -> bool:
@@ -471,7 +472,9 @@ def lock_waits(ev: Evidence) -> Finding | None:
         text = f"sessions waited on row locks (row lock time {span(row.before, row.during, 'ms/s')})"
         if more and idle is not None:
             text = text[:-1] + f", while the CPUs idled +{idle.during - idle.before:.0f} points)"
-        return Finding("locks", text, key, gauge=key is not None, also=(row,) if key is not None else ())
+        if key is None:
+            return Finding("locks", text, shows=(row,))
+        return Finding("locks", text, key, gauge=True, also=(row,))
     if seen:
         running = ev.get(GS, "Threads_running")
         extra = f", threads running {span(running.before, running.during, '')}" if running is not None else ""

@@ -168,6 +168,8 @@ def test_a_growing_history_list_is_purge_lag_and_pinned_dirty_pages_a_stall() ->
         ("global_status", "Innodb_checkpoint_max_age", 8e7, 8e7),  # MariaDB's, without semaphores: 10.6+
     )
     assert "at the page cleaner's limit (90 %)" in verdict(dirty)
+    found = finding(dirty)  # no key: the dirty pages shown with the verdict, confirming nothing
+    assert found is not None and [c.ref.metric for c in found.proof()] == ["Innodb_buffer_pool_pages_dirty"]
 
 
 def test_statistics_are_numpys_own_numbers() -> None:
@@ -243,6 +245,10 @@ def test_lock_time_that_barely_grew_is_not_the_cause() -> None:
     grew = _levels(("global_status", "Innodb_row_lock_time", 0, 1810))
     assert verdict(grew) == "sessions waited on row locks (row lock time 0 \u2192 1.81 s/s)"
     assert classes(grew) == ["locks"]
+    # no waits in progress read: no key, the row lock time shown as what the verdict rests on
+    found = finding(grew)
+    assert found is not None and found.key is None
+    assert [c.ref.metric for c in found.proof()] == ["Innodb_row_lock_time"]
 
 
 def test_a_workload_bound_by_its_row_locks_that_waited_more_waited_on_row_locks() -> None:
