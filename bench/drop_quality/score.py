@@ -41,7 +41,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from benchlens.app.analysis.diff import diff_runs
-from benchlens.app.analysis.drops import Drop
+from benchlens.app.analysis.drops import SENSITIVITY, Drop
 from benchlens.app.analysis.run_drops import RunDrop, run_findings
 from benchlens.app.analysis.window import explain_window
 from benchlens.app.ingest import import_path
@@ -55,8 +55,8 @@ DEFAULT_TOLERANCE = 3.0
 RISE_SCENARIOS = {"client-spike"}
 # a disturbance "falls" where the throughput's median over its window is at most this share of the
 # median over the rest of the steady span: the size floor of the default sensitivity
-# (drops.Sensitivity.floor, 20 %). Found counts every disturbance; found_where_falls those only
-FALLS = 0.8
+# (drops.Sensitivity.floor). Found counts every disturbance; found_where_falls those only
+FALLS = 1.0 - SENSITIVITY["normal"].floor
 
 
 @dataclass
