@@ -296,6 +296,7 @@ join-short-tpcc32         join              workload    short tpcc32 75  30 12
 flush-tables-short-tpcc   flush-tables      locks       short tpcc   75  30 12
 quiet-tpcc-3              quiet             -           -     tpcc   100 30 0
 quiet-long-tpcc           quiet             -           -     tpcc   900 30 0
+quiet-long-tpcc32         quiet             -           -     tpcc32 900 30 0
 net-congest-long-smooth   net-congest       network     long  smooth 100 30 40
 disk-writers-short-smooth disk-writers      disk        short smooth 75  30 12
 table-lock-long-bursty    table-lock        locks       long  bursty 100 30 40
@@ -527,6 +528,8 @@ io-sync-long-hot-2        io-sync           disk        long  hot    100 30 40
 # undisturbed; classes committed first, scored as recorded.
 # quiet-long-tpcc (the same session): the TPC-C-like mix undisturbed for 15 minutes, the false
 # findings of real noise over a horizon nearer the detector's 10,000 s than a 100-s run's.
+# quiet-long-tpcc32 (the same session): the same from 32 threads, its district rows contended all
+# along.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
