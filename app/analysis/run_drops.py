@@ -420,42 +420,31 @@ def _cause_confirms(
     if proven is None or proven.key is None or alpha <= 0:
         return False
     keys = [proven.key, *proven.also]
-    p_keys = [
-        _key_p(
-            k,
-            d,
-            load,
-            steady,
-            others,
-            proven.looks if k is proven.key else 0,
-            proven.gauge and k is proven.key,
-            proven.event and k is proven.key,
-        )
-        for k in keys
-    ]
-    p_key = min(1.0, len(keys) * min(p_keys))
+    p_key = min(1.0, len(keys) * min(_key_p(k, proven, d, load, steady, others) for k in keys))
     return level_test.combined(d.own_p, p_key) <= alpha
 
 
 def _key_p(
-    key: Change,
+    series: Change,
+    proven: Finding,
     d: Drop,
     load: Callable[[SeriesRef], Any],
     steady: Reference,
     others: list[SeriesRef],
-    looks: int,
-    gauge: bool,
-    event: bool = False,
 ) -> float:
-    """One key series' p-value over the candidate (confirm.key_p; `gauge`: a value read at an
-    instant; `event`: statements counted), times the entities of its metric or the looks the
-    cause says it chose among; 1 where the run has no such series."""
-    got = load(key.ref)
+    """One of a cause's series' p-value over the candidate (confirm.key_p), times the entities of
+    its metric or, for the key, the looks the cause says it chose among; 1 where the run has no
+    such series. What the cause says of its key (a gauge, statements counted) is for the key
+    alone; the other series (Finding.also) are rates."""
+    got = load(series.ref)
     if got is None:
         return 1.0
-    ref = key.ref
-    looks = looks or max(1, sum(r.format == ref.format and r.metric == ref.metric for r in others))
-    return looks * key_p(got[0], got[1], (d.start, d.end), steady, key.during > key.before, gauge, event)
+    ref, key = series.ref, series is proven.key
+    looks = (proven.looks if key else 0) or max(
+        1, sum(r.format == ref.format and r.metric == ref.metric for r in others)
+    )
+    span, up = (d.start, d.end), series.during > series.before
+    return looks * key_p(got[0], got[1], span, steady, up, key and proven.gauge, key and proven.event)
 
 
 def run_drops(
