@@ -201,3 +201,64 @@ def test_a_drop_between_two_levels_is_tested_against_each() -> None:
     assert t3 >= level_test.critical(m, level_test.alpha(m, 1.0) / share, apart=True)
     (d,) = detect(np.arange(1, 76, dtype=float), v)
     assert d.tested and abs(d.start - 30) <= 1 and abs(d.end - 42) <= 1
+
+
+def test_a_drop_whose_run_comes_back_below_its_level_is_tested_up_to_its_end() -> None:
+    """dool bulk-insert-long-hot's shape: a level, a -40 % drop, then back to only -23 % for the
+    rest of the run. The thresholds take the drop and the level after it as one stretch to the
+    end, which has no after side; the strongest stretch between two levels meeting it does, and
+    is the drop (level_test.strongest_between)."""
+    rng = np.random.default_rng(8)
+    v = np.concatenate([np.full(30, 1500.0), np.full(20, 900.0), np.full(30, 1150.0)]) + 60 * rng.standard_normal(80)
+    use = np.ones(80, bool)
+    _, (a, b) = level_test.strongest_between(v, use, 30, 79)
+    assert (a, b) == (30, 49)
+    assert level_test.strongest_between(v, use, 0, 10)[1][0] <= 10  # it meets the span asked
+    (d,) = [d for d in detect(np.arange(1, 81, dtype=float), v) if d.start < 50]
+    assert d.tested and abs(d.start - 30) <= 1 and abs(d.end - 50) <= 1, d
+
+
+# sysbench's tps of flushing-short-writes (bench/drop_quality/runs), 1-s reports: the writes' first
+# 3 s at ~10,000, then ~3,600 with stalls, the disk throttled from 30 s to 42 s
+_FLUSHING_SHORT_WRITES_TEXT = (
+    "9874 10519 9533 3977 0 3466 3510 2132 1647 787 2981 0 0 3477 3741 3844 3016 3770 439 2390 2178 4477 "
+    "2452 3190 3732 4626 3591 6727 5035 3837 2406 0 0 0 281 3479 0 0 0 0 0 3703 2651 935 1012 4046 5908 "
+    "5951 5050 2545 4931 3700 364 3891 2242 1412 3656 4661 4848 1731 3738 3729 4005 2343 3636 4854 3776 "
+    "3743 5664 1997 3798 3723 3473 3294 4419"
+)
+FLUSHING_SHORT_WRITES = np.array(_FLUSHING_SHORT_WRITES_TEXT.split(), float)
+
+
+def test_a_short_high_start_is_not_a_drop_of_the_rest_of_the_run() -> None:
+    """The strongest stretch of flushing-short-writes is the rest of the run below its first 3 s,
+    which the warm-up's median of 11 samples does not see: not a candidate (drops._high_start),
+    the stalls of 31-44 s are (from 1 s)."""
+    found = detect(np.arange(1, 76, dtype=float), FLUSHING_SHORT_WRITES)
+    assert all(d.start >= 5 for d in found), found
+    assert any(abs(d.start - 31) <= 1 and abs(d.end - 43) <= 1 for d in found), found
+
+
+# dool-bulk-insert-long-smooth's commits a second (bench/drop_quality/runs: the server's own
+# throughput of a dool capture, no benchmark log): the capture starts before the benchmark is at
+# its level (~10,000 for 2 s, ~0 for 12 s, the level from 18 s), another client's INSERT ... SELECT
+# copies from 29 s to 70 s
+_DOOL_BULK_INSERT_LONG_SMOOTH_TEXT = (
+    "8959 12592 5413 0 0 18 36 162 72 306 126 990 2796 138 6 4260 6424 6194 10188 14161 12934 10874 15054 "
+    "15606 14201 17035 11116 12767 12402 12628 8267 4982 4202 7417 6581 4449 6898 7242 7349 5471 4864 "
+    "5404 4341 5509 7064 7170 4990 6793 8806 8396 8205 8415 4219 7320 7040 6305 6939 5475 4899 7124 6989 "
+    "8198 8071 6987 7697 6103 6962 7564 8195 3368 8663 9481 12133 11721 12494 12651 14363 13299 11115 "
+    "13421 12451 12563 10001 10584 12673 12081 12334 13583 13035 12136 11700 9033 10109 9352 8640 8643 "
+    "11985 12573 12069"
+)
+DOOL_BULK_INSERT_LONG_SMOOTH = np.array(_DOOL_BULK_INSERT_LONG_SMOOTH_TEXT.split(), float)
+
+
+def test_the_warm_up_ends_where_the_level_is_reached_and_held() -> None:
+    """A first sample at the level is not the level reached when the series falls away again:
+    the warm-up ends at 18 s (drops._settled, ahead), and the copies' drop, which the start-up's
+    zeros outdid as the strongest stretch, is proven on its own."""
+    t = np.arange(0, 99, dtype=float)
+    found = drops.detection(t, DOOL_BULK_INSERT_LONG_SMOOTH)
+    assert found.span[0] >= 17.0
+    (d,) = found.drops
+    assert d.tested and abs(d.start - 29) <= 1 and abs(d.end - 70) <= 1, d
