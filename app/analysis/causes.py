@@ -67,17 +67,18 @@ STUCK_SHARE, STUCK_ENDED = 0.5, 0.1
 # the server's work (queries, commits) this many times its steady level, or this many more
 # sessions connected, is a heavier workload: another client's load, not a resource's fault
 WORK_RATIO, MORE_SESSIONS = 1.5, 4.0
-# sessions connected this many times their steady level is material (the size floor drops use,
-# drops.Sensitivity.floor 0.2), with MORE_SESSIONS more and certain (EXTRA_EFFECT sigmas)
+# sessions connected this many times their steady level is material (the size floor drops used
+# when it was set, drops.Sensitivity.floor 0.2; 0.15 since session 30), with MORE_SESSIONS more
+# and certain (EXTRA_EFFECT sigmas)
 SESSIONS_RATIO = 1.2
 # a device's bytes: up this many times and by this much (B/s) is a burst; InnoDB's own writes under
 # this share of it leave another writer
 BURST_RATIO, BURST_BYTES, OWN_SHARE = 3.0, 10e6, 0.25
-# CPU time waiting on I/O this many times its steady level is material (the size floor drops use,
-# drops.Sensitivity.floor 0.2), and certain at EXTRA_EFFECT standard errors of its own wander over
-# stretches as long as the window (Evidence.beyond_noise); the disks' bytes under it did not grow
-# as much: the waits are not more work done. DBPA's I/O saturation (`stress-ng -i 4`, sync() in a
-# loop) put iowait at 1.29-1.98x with 5.9-19.8 sigmas and the bytes written down 0.6-0.8x; no case
+# CPU time waiting on I/O this many times its steady level is material (the size floor drops used
+# when it was set, drops.Sensitivity.floor 0.2), and certain at EXTRA_EFFECT standard errors of its
+# own wander over stretches as long as the window (Evidence.beyond_noise); the disks' bytes under
+# it did not grow as much: the waits are not more work done. DBPA's I/O saturation (`stress-ng
+# -i 4`, sync() in a loop) put iowait at 1.29-1.98x with 5.9-19.8 sigmas and the bytes written down 0.6-0.8x; no case
 # of its six other window types reached both (heavy workload case-002 came closest: 1.25x, 5.0
 # sigmas). bench/rules_null.py: 519 stretches of runs with nothing injected pass the ratio and the
 # certainty 35 times (the flush-log pair's fsyncs 16 of them) where the window's robust sigmas

@@ -69,7 +69,7 @@ class Sensitivity:
     min_s: float
     z: float
     # the scan's size floor: a drop it finds is at least this fraction below its reference
-    floor: float = 0.2
+    floor: float = 0.15
     # the scan's offset to its multiscale penalty (shifts.py): sets the false-alarm rate
     offset: float = 0.0
     # a short series' test (level_test.py): this many false drops per 10,000 s on noise alone
@@ -151,6 +151,11 @@ class DetectParams:
     # (a warm-up from above: the bursty table of bench/drop_quality goes 430 -> 250 tps in 25 s);
     # chosen by hand, not measured
     settle_samples: int = 11
+    # seconds of steady samples before a drop that lasts to the series' end, the least that is a
+    # level for it to be a drop from: the warm-up's median window at 1 s (settle_samples); a start
+    # above the level shorter than half of it is not cut, and a warm-up cut where it came within
+    # (1 + depth) of the level may still be coming down (bench/detection_calibration.md, session 30)
+    level_s: float = 11.0
     # a sample at or below this fraction of the baseline is a stall (a complete stall: 0 commits)
     stall: float = 0.1
     # samples: only stretches this long far below the run's level are left out of its steady
@@ -675,7 +680,7 @@ def _short_tested(
     # smaller alpha (_fragments_joined).
     best = level_test.strongest(v, use)
     whole = None  # the strongest stretch, material, and its level: the rest's median
-    if best is not None and best[0] >= even and not _high_start(use, *best[1], params):
+    if best is not None and best[0] >= even and not _no_level_before(use, *best[1], step, params):
         a, b = best[1]
         rest = use.copy()
         rest[a : b + 1] = False
@@ -712,15 +717,18 @@ def _short_tested(
             selection=sens.selection,
         )
         out = [replace(d, tested=ok, confirm_alpha=c, own_p=p) for d, (ok, c, p) in zip(out, said, strict=True)]
-    return _between_levels(t, raw, v, use, sorted(out, key=lambda d: d.start), sens, st.base, step)
+    out = _between_levels(t, raw, v, use, sorted(out, key=lambda d: d.start), sens, st.base, step)
+    return [d for d in out if not _no_level_before(use, *_indices(t, d, step), step, params)]
 
 
-def _high_start(use: np.ndarray, a: int, b: int, params: DetectParams) -> bool:
-    """Whether the stretch a .. b of the tested samples `use` lasts to their end and leaves fewer
-    before it than half the warm-up's median sees (_settled): a start above the steady level too
-    short for the warm-up to cut, not a drop of the rest of the run below it (flushing-short-writes:
-    ~10,000 tps for 3 s, then ~3,600 with stalls; the strongest stretch was the other 72 s)."""
-    return bool(not use[b + 1 :].any() and np.count_nonzero(use[:a]) < params.settle_samples // 2)
+def _no_level_before(use: np.ndarray, a: int, b: int, step: float, params: DetectParams) -> bool:
+    """Whether the stretch a .. b of the tested samples `use` lasts to their end with less than
+    DetectParams.level_s before it: no level to be a drop from. A start above the steady level too
+    short for the warm-up to cut (flushing-short-writes: ~10,000 tps for 3 s, then ~3,600 with
+    stalls; the strongest stretch was the other 72 s), or the tail of a warm-up from above, cut
+    where it came within (1 + depth) of the level and still coming down (430 -> 255 tps: its 5 s
+    after the cut read as a level 16 % above the rest)."""
+    return bool(not use[b + 1 :].any() and np.count_nonzero(use[:a]) * step < params.level_s)
 
 
 def _between_levels(
@@ -785,7 +793,9 @@ def _beyond(
     if left.sum() == use.sum():
         return found
     out = found
-    while (best := level_test.strongest_apart(v, left, use & ~left)) is not None:
+    # a stretch a sample from a proven drop is that drop's edge, not a drop of its own (a drop that
+    # deepens halfway, its last 2 s -15 % as it came back): its neighbours are apart too
+    while (best := level_test.strongest_apart(v, left & ~_beside(use & ~left), _beside(use & ~left))) is not None:
         m = int(left.sum())
         if best[0] < level_test.critical(m, level_test.PLAUSIBLE, step=step):
             break
@@ -806,6 +816,14 @@ def _beyond(
             break
         left[a : b + 1] = False
     return out
+
+
+def _beside(mask: np.ndarray) -> np.ndarray:
+    """mask and the samples next to its own."""
+    near = mask.copy()
+    near[1:] |= mask[:-1]
+    near[:-1] |= mask[1:]
+    return near
 
 
 def _without_proven(t: np.ndarray, use: np.ndarray, found: list[Drop], step: float) -> np.ndarray:

@@ -192,8 +192,8 @@ SUBSET = [
     "quiet-tpcc-2",
     # session 28's held-out batch from 32 threads on the same 2 warehouses (tpcc32: the district rows
     # contended all along, 24 s of row lock time a second): the workload undisturbed, and its mix
-    # turned to one district for 40 s (-19 %, under the 20 % size floor: not a drop; its window
-    # read as row-lock waits: causes.ROW_LOCK_RISE)
+    # turned to one district for 40 s (-19 %: found since the size floor is 15 %; its window read
+    # as row-lock waits: causes.ROW_LOCK_RISE)
     "quiet-tpcc32",
     "hot-rows-long-tpcc32",
     # another client's joins without an index, one every ~6 s of a 43-s drop of -22 % in the
@@ -222,10 +222,8 @@ FLUSHING_UNPROVEN = (
     "sync point before the throttle too, so nothing confirms the drop at one false drop per 10,000 s"
 )
 NOT_FOUND_YET["flushing-short-writes"] = FLUSHING_UNPROVEN
-NOT_FOUND_YET["hot-rows-long-tpcc32"] = (
-    "-19 % for 40 s, under the size floor (drops.Sensitivity.floor 0.2): a lock-bound workload already "
-    "waits; --sensitivity high finds it at 28-70 s, its verdict row-lock waits"
-)
+# hot-rows-long-tpcc32 (-19 % for 40 s: a lock-bound workload already waits) was here until session
+# 30, under the size floor of 20 %; found at 15 % (drops.Sensitivity.floor), its verdict row-lock waits
 # hot-rows-short-hot (lock contention for 12 s: -35 % in +-4 % noise, the run back 8 % above its
 # level after it) was here until session 20: T 8.66 against 10.22 with both levels in the rest;
 # against each side's level (drops._between_levels) 11.2 against 9.2
@@ -245,7 +243,6 @@ DROPS_ON_QUIET_YET: dict[str, str] = {}
 # 10.2: session 13)
 CLASS_NOT_YET_FIRST: dict[str, str] = {
     "flushing-short-writes": FLUSHING_UNPROVEN,
-    "hot-rows-long-tpcc32": NOT_FOUND_YET["hot-rows-long-tpcc32"],
 }
 
 
