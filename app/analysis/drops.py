@@ -761,9 +761,15 @@ def _between_levels(
     ]
     order = [i for i, d in enumerate(found) if not d.tested and not beside[i] and d.kind == "drop"]
     out = list(found)
-    best = {i: level_test.strongest_between(v, left, *spans[i]) for i in order}
+
+    def strongest(i: int) -> tuple[float, tuple[int, int]] | None:
+        # its stretch holds no proven drop nor a sample next to one (that drop's edge: _beyond)
+        near = _beside(use & ~left)
+        return level_test.strongest_between(v, left & ~near, *spans[i], apart=near)
+
+    best = {i: strongest(i) for i in order}
     for i in sorted((i for i in order if best[i] is not None), key=lambda i: -best[i][0]):  # type: ignore[index]
-        got = level_test.strongest_between(v, left, *spans[i])
+        got = strongest(i)
         m = int(left.sum())
         if got is None or got[0] < level_test.critical(
             m, level_test.alpha(m, step, sens.alarms) / BETWEEN_SHARE, step=step, apart=True
@@ -772,7 +778,9 @@ def _between_levels(
         a, b = got[1]
         out[i] = replace(found[i] if (a, b) == spans[i] else _drop(t, raw, base, a, b, step), tested=True)
         left[a : b + 1] = False
-    return out
+    # an unproven candidate the proven stretch of another took in is part of it
+    proven = [d for d in out if d.tested]
+    return [d for d in out if d.tested or not any(p.start < d.end and d.start < p.end for p in proven)]
 
 
 def _beyond(

@@ -336,18 +336,24 @@ def strongest_apart(x: np.ndarray, use: np.ndarray, apart: np.ndarray) -> tuple[
     return (float(t[k]), (int(idx[a[k]]), int(idx[b[k]]))) if np.isfinite(t[k]) else None
 
 
-def strongest_between(x: np.ndarray, use: np.ndarray, lo: int, hi: int) -> tuple[float, tuple[int, int]] | None:
-    """The interval of the used samples of x meeting x[lo .. hi] whose `between` T is largest (in
-    x's indices) and its T, None when there is none: a candidate whose thresholds took in the
-    level after it (a drop to ~9,000 commits a second that came back to ~13,000, not ~17,500, read
-    as one stretch to the run's end). The largest of a subset of the intervals CRITICAL_BETWEEN is
-    the maximum of: held to it, tested conservatively."""
+def strongest_between(
+    x: np.ndarray, use: np.ndarray, lo: int, hi: int, apart: np.ndarray | None = None
+) -> tuple[float, tuple[int, int]] | None:
+    """The interval of the used samples of x meeting x[lo .. hi] and holding no sample `apart`
+    marks (as strongest_apart) whose `between` T is largest (in x's indices) and its T, None when
+    there is none: a candidate whose thresholds took in the level after it (a drop to ~9,000
+    commits a second that came back to ~13,000, not ~17,500, read as one stretch to the run's end).
+    The largest of a subset of the intervals CRITICAL_BETWEEN is the maximum of: held to it,
+    tested conservatively."""
     idx = np.flatnonzero(use)
     if len(idx) < 3 * MIN_LEN:
         return None
     a, b = every_interval(len(idx))
     t = between(x[idx], a, b)
     t[(idx[b] < lo) | (idx[a] > hi)] = -np.inf
+    if apart is not None:
+        marks = np.concatenate(([0], np.cumsum(apart)))
+        t[marks[idx[b] + 1] - marks[idx[a]] > 0] = -np.inf
     k = int(np.argmax(t))
     return (float(t[k]), (int(idx[a[k]]), int(idx[b[k]]))) if np.isfinite(t[k]) else None
 

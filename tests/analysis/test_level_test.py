@@ -214,6 +214,11 @@ def test_a_drop_whose_run_comes_back_below_its_level_is_tested_up_to_its_end() -
     _, (a, b) = level_test.strongest_between(v, use, 30, 79)
     assert (a, b) == (30, 49)
     assert level_test.strongest_between(v, use, 0, 10)[1][0] <= 10  # it meets the span asked
+    # a proven drop set apart (out of the samples, and marked): no stretch reaches across it
+    apart = np.zeros(80, bool)
+    apart[40:43] = True
+    _, (a, b) = level_test.strongest_between(v, use & ~apart, 30, 79, apart=apart)
+    assert not apart[a : b + 1].any()
     (d,) = [d for d in detect(np.arange(1, 81, dtype=float), v) if d.start < 50]
     assert d.tested and abs(d.start - 30) <= 1 and abs(d.end - 50) <= 1, d
 
