@@ -357,8 +357,6 @@ dool-io-sync-short-smooth io-sync           disk        short smooth 75  30 12
 io-sync-long-hot-2        io-sync           disk        long  hot    100 30 40
 disk-writers-end-tpcc     disk-writers      disk        long  tpcc   90  40 52
 cpu-user-end-writes       cpu-user          cpu         long  writes 90  40 52
-pool-shrink-long-tpcc     pool-shrink       buffer_pool long  tpcc   100 30 40
-client-spike-short-writes client-spike      workload    short writes 75  30 12
 cpu-system-short-tpcc     cpu-system        cpu         short tpcc   75  30 12
 quiet-writes-2            quiet             -           -     writes 75  30 0
 "
@@ -541,6 +539,10 @@ quiet-writes-2            quiet             -           -     writes 75  30 0
 # size floor at 15 %): drops lasting to the run's end on the TPC-C-like mix and on the writes
 # workload (whose first seconds run high), kinds not recorded on those workloads, and the writes
 # workload undisturbed; classes written down and committed before recording, scored as recorded.
+# Two of the batch were recorded and dropped: pool-shrink-long-tpcc (the mix's delivery failed with
+# error 1206, "the total number of locks exceeds the lock table size", when the pool shrank to
+# 128 MB at 30 s, and every benchmark thread ended) and client-spike-short-writes (the spike's
+# clients never ran on the writes workload's schema: a truth window of 26 ms).
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1

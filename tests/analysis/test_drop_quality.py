@@ -200,6 +200,10 @@ SUBSET = [
     # TPC-C-like wander (own p 0.24): their count, 0 in every steady sample, confirms it as
     # arrivals (confirm.count_p: 0.004), where the level test read 0.18
     "join-long-tpcc",
+    # session 30's held-out batch: a CPU hog to the end of the writes workload, whose first 2 s ran
+    # at ~14,500 tps and made the rest before the drop an unproven candidate; left out of the
+    # drop's reference it left 2 s to explain the drop against (run_drops._steady)
+    "cpu-user-end-writes",
 ]
 # What detection and explanation (issue 14's other half, app/analysis) do not do yet on these runs,
 # as `make drop-quality` measured it on 2026-11-26. Strict: a fix shows up as an XPASS, to move
