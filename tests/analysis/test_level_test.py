@@ -236,7 +236,7 @@ FLUSHING_SHORT_WRITES = np.array(_FLUSHING_SHORT_WRITES_TEXT.split(), float)
 
 def test_a_short_high_start_is_not_a_drop_of_the_rest_of_the_run() -> None:
     """The strongest stretch of flushing-short-writes is the rest of the run below its first 3 s,
-    which the warm-up's median of 11 samples does not see: not a candidate (drops._high_start),
+    which the warm-up's median of 11 samples does not see: not a candidate (drops._no_level_before),
     the stalls of 31-44 s are (from 1 s)."""
     found = detect(np.arange(1, 76, dtype=float), FLUSHING_SHORT_WRITES)
     assert all(d.start >= 5 for d in found), found
