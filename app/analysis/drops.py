@@ -331,7 +331,8 @@ def row_medians(a: np.ndarray) -> np.ndarray:
         return shifts.middle(a)
     if (~bad).any():
         out[~bad] = shifts.middle(a[~bad])
-    with np.errstate(all="ignore"):
+    with warnings.catch_warnings():  # a row of no sample's median is NaN, as it should be
+        warnings.simplefilter("ignore", RuntimeWarning)
         out[bad] = np.nanmedian(a[bad], axis=1)
     return out
 
@@ -355,7 +356,7 @@ def _rolling_median(coarse: np.ndarray, k: int) -> np.ndarray:
     """Median of k (odd) values centred on each value."""
     nb, half = len(coarse), k // 2
     finite = not np.isnan(coarse).any()  # then no window has NaN: np.median is nanmedian
-    median = np.median if finite else np.nanmedian
+    median = np.median if finite else nan_median
     with np.errstate(all="ignore"):
         rolled = np.full(nb, np.nan)
         if nb >= k:

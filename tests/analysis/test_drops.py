@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -245,3 +246,16 @@ def test_a_slowdown_before_a_stall_of_most_of_the_run_is_a_candidate_of_its_own(
         assert abs(slow.start - 30) <= 3 and abs(slow.end - 62) <= 3, (seed, got)
         assert slow.tested or slow.confirm_alpha > 0, (seed, slow)
         assert 0.3 <= slow.depth <= 0.45, (seed, slow)
+
+
+def test_a_long_series_with_gaps_is_read_without_numpy_warnings() -> None:
+    """A block or an end window of no finite sample has a NaN median, as it should: said by no
+    'All-NaN slice' warning on the user's terminal (a 10-minute series with 30 % of its samples
+    missing went through np.nanmedian there)."""
+    rng = np.random.default_rng(0)
+    v = rng.normal(100.0, 30.0, 686)
+    v[rng.random(686) < 0.3] = np.nan
+    v[:40] = np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        drops.detection(np.arange(686, dtype=float), v)
