@@ -78,9 +78,9 @@ BURST_RATIO, BURST_BYTES, OWN_SHARE = 3.0, 10e6, 0.25
 # when it was set, drops.Sensitivity.floor 0.2), and certain at EXTRA_EFFECT standard errors of its
 # own wander over stretches as long as the window (Evidence.beyond_noise); the disks' bytes under
 # it did not grow as much: the waits are not more work done. DBPA's I/O saturation (`stress-ng
-# -i 4`, sync() in a loop) put iowait at 1.29-1.98x with 5.9-19.8 sigmas and the bytes written down 0.6-0.8x; no case
-# of its six other window types reached both (heavy workload case-002 came closest: 1.25x, 5.0
-# sigmas). bench/rules_null.py: 519 stretches of runs with nothing injected pass the ratio and the
+# -i 4`, sync() in a loop) put iowait at 1.29-1.98x with 5.9-19.8 sigmas and the bytes written
+# down 0.6-0.8x; no case of its six other window types reached both (heavy workload case-002 came
+# closest: 1.25x, 5.0 sigmas). bench/rules_null.py: 519 stretches of runs with nothing injected pass the ratio and the
 # certainty 35 times (the flush-log pair's fsyncs 16 of them) where the window's robust sigmas
 # (the samples taken as independent) passed 96
 IOWAIT_RATIO = 1.2

@@ -764,9 +764,8 @@ def _between_levels(
     out = list(found)
 
     def strongest(i: int) -> tuple[float, tuple[int, int]] | None:
-        # its stretch holds no proven drop nor a sample next to one (that drop's edge: _beyond)
-        near = _beside(use & ~left)
-        return level_test.strongest_between(v, left & ~near, *spans[i], apart=near)
+        rest, near = _off_proven(use, left)
+        return level_test.strongest_between(v, rest, *spans[i], apart=near)
 
     best = {i: strongest(i) for i in order}
     for i in sorted((i for i in order if best[i] is not None), key=lambda i: -best[i][0]):  # type: ignore[index]
@@ -802,9 +801,7 @@ def _beyond(
     if left.sum() == use.sum():
         return found
     out = found
-    # a stretch a sample from a proven drop is that drop's edge, not a drop of its own (a drop that
-    # deepens halfway, its last 2 s -15 % as it came back): its neighbours are apart too
-    while (best := level_test.strongest_apart(v, left & ~_beside(use & ~left), _beside(use & ~left))) is not None:
+    while (best := level_test.strongest_apart(v, *_off_proven(use, left))) is not None:
         m = int(left.sum())
         if best[0] < level_test.critical(m, level_test.PLAUSIBLE, step=step):
             break
@@ -827,12 +824,16 @@ def _beyond(
     return out
 
 
-def _beside(mask: np.ndarray) -> np.ndarray:
-    """mask and the samples next to its own."""
-    near = mask.copy()
-    near[1:] |= mask[:-1]
-    near[:-1] |= mask[1:]
-    return near
+def _off_proven(use: np.ndarray, left: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The samples a look beyond the proven drops may take (`left` of `use`, the proven ones out)
+    and those it must not reach across: the proven drops' samples and the samples next to them. A
+    stretch a sample from a proven drop is that drop's edge, not a drop of its own (a drop that
+    deepens halfway, its last 2 s -15 % as it came back)."""
+    proven = use & ~left
+    near = proven.copy()
+    near[1:] |= proven[:-1]
+    near[:-1] |= proven[1:]
+    return left & ~near, near
 
 
 def _without_proven(t: np.ndarray, use: np.ndarray, found: list[Drop], step: float) -> np.ndarray:

@@ -324,16 +324,7 @@ def strongest_apart(x: np.ndarray, use: np.ndarray, apart: np.ndarray) -> tuple[
     (between their first and last used sample: a drop left out of the rest, another candidate):
     the largest of a subset of the intervals whose maximum the critical values are, so held to
     them it is tested conservatively."""
-    idx = np.flatnonzero(use)
-    n = len(idx)
-    if n < MIN_LEN + 2:
-        return None
-    a, b = every_interval(n)
-    t = statistic(x[idx], a, b)
-    marks = np.concatenate(([0], np.cumsum(apart)))
-    t[marks[idx[b] + 1] - marks[idx[a]] > 0] = -np.inf
-    k = int(np.argmax(t))
-    return (float(t[k]), (int(idx[a[k]]), int(idx[b[k]]))) if np.isfinite(t[k]) else None
+    return _strongest(x, use, statistic, apart)
 
 
 def strongest_between(
@@ -345,15 +336,29 @@ def strongest_between(
     commits a second that came back to ~13,000, not ~17,500, read as one stretch to the run's end).
     The largest of a subset of the intervals CRITICAL_BETWEEN is the maximum of: held to it,
     tested conservatively."""
+    return _strongest(x, use, between, apart, (lo, hi))
+
+
+def _strongest(
+    x: np.ndarray,
+    use: np.ndarray,
+    stat: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray],
+    apart: np.ndarray | None,
+    meets: tuple[int, int] | None = None,
+) -> tuple[float, tuple[int, int]] | None:
+    """The interval of the used samples of x whose `stat` is largest, among those holding no sample
+    `apart` marks and, given `meets`, meeting x[lo .. hi]; its T and (first, last) in x's indices."""
     idx = np.flatnonzero(use)
-    if len(idx) < 3 * MIN_LEN:
+    n = len(idx)
+    if n < MIN_LEN + 2:
         return None
-    a, b = every_interval(len(idx))
-    t = between(x[idx], a, b)
-    t[(idx[b] < lo) | (idx[a] > hi)] = -np.inf
+    a, b = every_interval(n)
+    t = stat(x[idx], a, b)
     if apart is not None:
         marks = np.concatenate(([0], np.cumsum(apart)))
         t[marks[idx[b] + 1] - marks[idx[a]] > 0] = -np.inf
+    if meets is not None:
+        t[(idx[b] < meets[0]) | (idx[a] > meets[1])] = -np.inf
     k = int(np.argmax(t))
     return (float(t[k]), (int(idx[a[k]]), int(idx[b[k]]))) if np.isfinite(t[k]) else None
 
