@@ -359,6 +359,15 @@ disk-writers-end-tpcc     disk-writers      disk        long  tpcc   90  40 52
 cpu-user-end-writes       cpu-user          cpu         long  writes 90  40 52
 cpu-system-short-tpcc     cpu-system        cpu         short tpcc   75  30 12
 quiet-writes-2            quiet             -           -     writes 75  30 0
+bulk-insert-long-writes   bulk-insert       workload    long  writes 100 30 40
+table-lock-short-writes   table-lock        locks       short writes 75  30 12
+flush-tables-short-writes flush-tables      locks       short writes 75  30 12
+add-index-long-tpcc       add-index         workload    long  tpcc   100 30 40
+optimize-long-tpcc32      optimize          workload    long  tpcc32 100 30 40
+load-data-long-tpcc       load-data         workload    long  tpcc   100 30 40
+checksum-long-tpcc32      checksum          workload    long  tpcc32 100 30 40
+net-slow-long-tpcc32      net-slow          network     long  tpcc32 100 30 40
+dool-restore-long-tpcc    restore           workload    long  tpcc   100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -543,6 +552,11 @@ quiet-writes-2            quiet             -           -     writes 75  30 0
 # error 1206, "the total number of locks exceeds the lock table size", when the pool shrank to
 # 128 MB at 30 s, and every benchmark thread ended) and client-spike-short-writes (the spike's
 # clients never ran on the writes workload's schema: a truth window of 26 ms).
+# bulk-insert-long-writes ... dool-restore-long-tpcc (2026-11-29, issue 23, session 31, recorded at
+# the commit that added them): a held-out batch of kinds on workloads they had not been recorded on
+# (a bulk copy, a table lock and FLUSH loops on the writes workload; an index build, OPTIMIZE, LOAD
+# DATA, CHECKSUM and a slowed network on the TPC-C-like mixes; a restore on the TPC-C-like mix
+# captured by dool alone); classes written down and committed before recording, scored as recorded.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
