@@ -368,6 +368,14 @@ load-data-long-tpcc       load-data         workload    long  tpcc   100 30 40
 checksum-long-tpcc32      checksum          workload    long  tpcc32 100 30 40
 net-slow-long-tpcc32      net-slow          network     long  tpcc32 100 30 40
 dool-restore-long-tpcc    restore           workload    long  tpcc   100 30 40
+dump-short-tpcc32         dump              workload    short tpcc32 75  30 12
+restore-short-tpcc        restore           workload    short tpcc   75  30 12
+io-sync-short-tpcc32      io-sync           disk        short tpcc32 75  30 12
+net-congest-short-tpcc    net-congest       network     short tpcc   75  30 12
+cpu-user-short-tpcc32     cpu-user          cpu         short tpcc32 75  30 12
+disk-writers-short-tpcc   disk-writers      disk        short tpcc   75  30 12
+hot-rows-short-tpcc32     hot-rows          locks       short tpcc32 75  30 12
+dool-net-congest-short-tpcc net-congest     network     short tpcc   75  30 12
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -557,6 +565,10 @@ dool-restore-long-tpcc    restore           workload    long  tpcc   100 30 40
 # (a bulk copy, a table lock and FLUSH loops on the writes workload; an index build, OPTIMIZE, LOAD
 # DATA, CHECKSUM and a slowed network on the TPC-C-like mixes; a restore on the TPC-C-like mix
 # captured by dool alone); classes written down and committed before recording, scored as recorded.
+# dump-short-tpcc32 ... dool-net-congest-short-tpcc (the same session, after that batch): the TPC-C
+# anomaly study's kinds as 12-s disturbances on the TPC-C-like mixes, where their edges are the
+# hardest to place, one of them captured by dool alone; classes written down and committed before
+# recording, scored as recorded.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
