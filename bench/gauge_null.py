@@ -53,6 +53,7 @@ QUANTILES = (0.5, 0.9, 0.95, 0.99, 1.0)
 PILED_GRID, MORE_GRID = (1.25, 1.5, 2.0), (1.0, 1.5, 2.0, 3.0)
 HELD_GRID, INSIDE_GRID = (1.0, 1.05, 1.1, 1.2, 1.3), (0.8, 0.9, 0.95, 1.0)
 SIGMAS_GRID = (3.0, 4.0, 5.0, 6.0, 8.0, 12.0)
+IDLE_GRID = (0.25, 0.5, 0.75, 0.9)
 OFF = (math.inf, math.inf)  # a path of causes._piled left out of a grid's row
 
 
@@ -94,13 +95,19 @@ class Gauge:
     running: Change
     connected: Change | None
     sigmas: float  # the rise in the gauge's own standard errors (Evidence.beyond_noise)
+    idle: Change | None = None  # the sessions' time idle between statements (causes.IDLE_TIME)
+    idle_sigmas: float = 0.0  # its move in its own standard errors
 
 
 def gauge(name: str, seconds: float, ev: Evidence) -> Gauge | None:
     running = ev.server("Threads_running")
     if running is None or running.before <= 0:
         return None
-    return Gauge(name, round(seconds, 1), running, ev.server("Threads_connected"), ev.beyond_noise(running))
+    idle = ev.levels.get(causes.IDLE_TIME)
+    moved = ev.beyond_noise(idle) if idle is not None else 0.0
+    return Gauge(
+        name, round(seconds, 1), running, ev.server("Threads_connected"), ev.beyond_noise(running), idle, moved
+    )
 
 
 def null_evidence(per_run: int, seed: int) -> list[tuple[str, float, Evidence]]:
@@ -150,6 +157,8 @@ def grid(null: list[Gauge], windows: list[cause_margins.Window]) -> list[dict[st
     ]
     # the rows of the gauge's rise beyond its own noise include both rules above at their values
     cells += [(f"RUNNING_HELD {h:g}, PILED_SIGMAS {k:g}", {"certain": (h, k)}) for h in HELD_GRID for k in SIGMAS_GRID]
+    # causes._held alone: the sessions' time idle fell to a share of its steady level, beyond noise
+    held = [(f"IDLE_HELD {h:g}, PILED_SIGMAS {k:g}", (h, k)) for h in IDLE_GRID for k in SIGMAS_GRID]
     out: list[dict[str, object]] = []
     for label, kw in cells:
 
@@ -163,6 +172,15 @@ def grid(null: list[Gauge], windows: list[cause_margins.Window]) -> list[dict[st
                 "locks": f"{count(sides['locks'])} of {len(sides['locks'])}",
                 "network": f"{count(sides['network'])} of {len(sides['network'])}",
             }
+        )
+    for label, pair in held:
+
+        def idled(gs: list[Gauge], pair: tuple[float, float] = pair) -> str:
+            timed = [g for g in gs if g.idle is not None]
+            return f"{sum(causes._held(g.idle, g.idle_sigmas, pair) for g in timed if g.idle)} of {len(timed)}"
+
+        out.append(
+            {"cell": label, "null": idled(null), "locks": idled(sides["locks"]), "network": idled(sides["network"])}
         )
     return out
 

@@ -212,6 +212,14 @@ RUNNING_HELD, ALL_INSIDE = 1.1, 0.9
 # steady state's median, 2 sessions where the gauge's mean is 3.3 (quiet-1: 13 sigmas). No slowed
 # clients' window passes at 3 (their rise is at most 2.6 of them)
 PILED_SIGMAS, MOST_INSIDE = 6.0, 0.5
+# ... or the sessions' time idle between statements fell to this share of its steady level, by
+# PILED_SIGMAS standard errors (_held). The same null (bench/gauge_null.py, its IDLE_HELD rows; 724
+# of the stretches have the performance schema's idle time) and rule: 0.25, 0.5 and 0.75 call none
+# of them and pass the same 40 of 52 lock windows; 0.5 and 0.75 pass a slowed clients' window at
+# 3-5 standard errors, and net-congest-long-churn's drop (clients slowed on a workload whose
+# sessions wait on each other's row locks: 0.39 of its idle time, 6.0 of them) at 6: the
+# strictest, 0.25, kept
+IDLE_HELD = 0.25
 # (counter, collector) of TCP retransmits, said when the folder has them and they rose
 RETRANSMITS = (("sar", "retrans/s"), ("nstat", "TcpRetransSegs"), ("procnet", "RetransSegs"))
 
@@ -792,9 +800,26 @@ def _piled(
 
 
 def _sessions_piled(ev: Evidence) -> bool:
-    """_piled on the evidence's sessions running and connected, their rise beyond their noise."""
+    """_piled on the evidence's sessions running and connected, their rise beyond their noise; or
+    the sessions held inside the server by the time they spent idle (_held), where the
+    performance schema times it."""
     running = ev.server("Threads_running")
-    return running is not None and _piled(running, ev.server("Threads_connected"), ev.beyond_noise(running))
+    if running is not None and _piled(running, ev.server("Threads_connected"), ev.beyond_noise(running)):
+        return True
+    idle = ev.levels.get(IDLE_TIME)
+    return idle is not None and _held(idle, ev.beyond_noise(idle))
+
+
+def _held(idle: Change, sigmas: float, held: tuple[float, float] = (IDLE_HELD, PILED_SIGMAS)) -> bool:
+    """Sessions held inside the server: the time they spent idle between statements, waiting for
+    their clients (performance schema's `idle`, s/s), fell to IDLE_HELD of its steady level or
+    less and by PILED_SIGMAS standard errors of its own wander (`sigmas`, Evidence.beyond_noise).
+    Threads_running is one instant of each snapshot and has no room to rise where every client
+    runs already (held-out hot-rows-short-tpcc32, 32 clients turned to one district: running 30
+    -> 31.7 of 33 connected), while the time idle is counted all along (9.9 -> 1.4 s/s, 41 of
+    them); slowed clients keep theirs (0.94-1.09 of it on the network runs). `held` for
+    bench/gauge_null.py's grid."""
+    return idle.before > 0 and idle.during <= held[0] * idle.before and -sigmas >= held[1]
 
 
 def _idled(ev: Evidence) -> float:

@@ -274,6 +274,31 @@ def test_a_workload_bound_by_its_row_locks_that_waited_more_waited_on_row_locks(
     assert "row lock" not in outside, outside
 
 
+def test_sessions_held_inside_by_their_idle_time_where_every_client_already_ran() -> None:
+    """Held-out hot-rows-short-tpcc32 (the mix turned to one district for 12 s): its sessions ran
+    30 -> 31.7 of 33 connected, no room to pile up by Threads_running, so the verdict fell to a
+    checkpoint age that sat at the sync point before too. The time they spent idle between
+    statements (the performance schema's `idle`) went 9.9 -> 1.4 s/s: held inside, on row locks.
+    Slowed clients on a workload whose sessions wait on each other's row locks keep more of it
+    (net-congest-long-churn: 25.3 -> 9.8 s/s, 0.39 of it), and are not that."""
+    rows = [
+        ("global_status", "Com_commit", "", 1447.0, 1190.0, -6.0),
+        ("global_status", "Threads_connected", "", 33.1, 33.1, 0.0),
+        ("global_status", "Threads_running", "", 30.0, 31.7, 1.5),
+        ("global_status", "Innodb_row_lock_time", "", 23976.0, 29341.0, 30.0),
+        ("global_status", "Innodb_row_lock_current_waits", "", 27.0, 29.9, 2.0),
+        ("mpstat", "%idle", "all", 7.1, 35.0, 60.0),
+    ]
+    held = _server(*rows, ("perfschema", "SUM_TIMER_WAIT", "idle", 9903.0, 1392.0, -40.5))
+    said = verdict(held)
+    assert said == "sessions waited on row locks (row lock time 24 \u2192 29.3 s/s, while the CPUs idled +28 points)", (
+        said
+    )
+    assert classes(held)[0] == "locks"
+    kept = verdict(_server(*rows, ("perfschema", "SUM_TIMER_WAIT", "idle", 25326.0, 9816.0, -6.0)))
+    assert "row lock" not in kept, kept
+
+
 def test_a_deadlock_storm_is_the_workloads_own_lock_conflicts_not_another_process() -> None:
     # quiet-churn-2's levels at 11-21 s (bench/drop_quality): nothing injected, the 32 sessions on
     # 10 rows rolled back on deadlocks 1.7 times as often, and their retries took user CPU
