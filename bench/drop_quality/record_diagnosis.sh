@@ -376,6 +376,13 @@ cpu-user-short-tpcc32     cpu-user          cpu         short tpcc32 75  30 12
 disk-writers-short-tpcc   disk-writers      disk        short tpcc   75  30 12
 hot-rows-short-tpcc32     hot-rows          locks       short tpcc32 75  30 12
 dool-net-congest-short-tpcc net-congest     network     short tpcc   75  30 12
+disk-writers-early-tpcc   disk-writers      disk        long  tpcc   100 15 40
+cpu-system-early-tpcc32   cpu-system        cpu         long  tpcc32 100 15 40
+dump-early-smooth         dump              workload    long  smooth 100 15 40
+hot-rows-early-tpcc       hot-rows          locks       long  tpcc   100 15 40
+net-congest-early-smooth  net-congest       network     long  smooth 100 15 40
+io-sync-late-tpcc         io-sync           disk        short tpcc   100 60 25
+scan-late-tpcc32          scan              workload    short tpcc32 100 60 25
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -569,6 +576,11 @@ dool-net-congest-short-tpcc net-congest     network     short tpcc   75  30 12
 # anomaly study's kinds as 12-s disturbances on the TPC-C-like mixes, where their edges are the
 # hardest to place, one of them captured by dool alone; classes written down and committed before
 # recording, scored as recorded.
+# disk-writers-early-tpcc ... scan-late-tpcc32 (the same session, after the sessions' idle time):
+# disturbances placed where a run gives least around them: from 15 s (the level before them
+# shorter than the detector's usual 30 s, a TPC-C-like mix still settling) and for 25 s from 60 s
+# (15 s of level after them); classes written down and committed before recording, scored as
+# recorded.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
