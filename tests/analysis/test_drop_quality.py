@@ -209,6 +209,11 @@ SUBSET = [
     # before too; its sessions' time idle between statements, 9.9 -> 1.4 s/s, held them inside
     # (causes._held): row-lock waits
     "hot-rows-short-tpcc32",
+    # a kernel CPU hog from 15 s on the same mix, its server at the sync flush point before and
+    # during (75.6 -> 77.9 MB of 80.8), its cleaner slowed with the rest (x0.70): named a flushing
+    # stall as recorded; the CPU taken since a standing state needs the flushing to get worse
+    # (causes._flushing_worse)
+    "cpu-system-early-tpcc32",
 ]
 # What detection and explanation (issue 14's other half, app/analysis) do not do yet on these runs,
 # as `make drop-quality` measured it on 2026-11-26. Strict: a fix shows up as an XPASS, to move
