@@ -383,6 +383,9 @@ hot-rows-early-tpcc       hot-rows          locks       long  tpcc   100 15 40
 net-congest-early-smooth  net-congest       network     long  smooth 100 15 40
 io-sync-late-tpcc         io-sync           disk        short tpcc   100 60 25
 scan-late-tpcc32          scan              workload    short tpcc32 100 60 25
+disk-writers-mid-tpcc32   disk-writers      disk        long  tpcc32 300 150 40
+hot-rows-mid-tpcc         hot-rows          locks       long  tpcc   300 150 40
+dump-mid-tpcc             dump              workload    long  tpcc   300 150 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -581,6 +584,10 @@ scan-late-tpcc32          scan              workload    short tpcc32 100 60 25
 # shorter than the detector's usual 30 s, a TPC-C-like mix still settling) and for 25 s from 60 s
 # (15 s of level after them); classes written down and committed before recording, scored as
 # recorded.
+# disk-writers-mid-tpcc32 ... dump-mid-tpcc (the same session, after a standing flushing state
+# needed its flushing to get worse): 40 s in the middle of 300-s runs of the TPC-C-like mixes, a
+# longer series whose false-alarm budget per run is three times a 100-s run's; classes written
+# down and committed before recording, scored as recorded.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
