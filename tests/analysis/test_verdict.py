@@ -260,51 +260,60 @@ def test_lock_time_that_barely_grew_is_not_the_cause() -> None:
     assert [c.ref.metric for c in found.proof()] == ["Innodb_row_lock_time"]
 
 
-def test_a_workload_bound_by_its_row_locks_that_waited_more_waited_on_row_locks() -> None:
-    """Held-out hot-rows-long-tpcc32: 32 TPC-C-like clients on 2 warehouses wait on their row locks
-    all along (24 s of row lock time a second); the mix turned to one district for 40 s took it to
-    29.8 s/s, x1.24, under LOCK_RATIO's x2. The CPU idled 7 -> 46 % and the sessions running rose
-    to nearly every one connected: more sessions waited inside, on row locks. With the sessions
-    outside (slowed clients stretch their lock holders' transactions too) it is not that."""
-    rows = [
+# Held-out hot-rows-long-tpcc32: 32 TPC-C-like clients on 2 warehouses wait on their row locks all
+# along (24 s of row lock time a second); the mix turned to one district for 40 s took it to 29.8
+# s/s, x1.24, under LOCK_RATIO's x2. The CPU idled 7 -> 46 % and the sessions running rose to nearly
+# every one connected: more sessions waited inside, on row locks. With the sessions outside
+# (slowed clients stretch their lock holders' transactions too) it is not that.
+PILED_BY_RUNNING = (
+    [
         ("global_status", "Com_commit", "", 1418.0, 1150.0, -9.0),
         ("global_status", "Threads_connected", "", 33.6, 33.6, 0.0),
         ("global_status", "Innodb_row_lock_time", "", 24003.0, 29761.0, 36.0),
         ("global_status", "Innodb_row_lock_current_waits", "", 26.0, 30.5, 3.5),
         ("mpstat", "%idle", "all", 7.3, 46.3, 100.0),
-    ]
-    piled = _server(*rows, ("global_status", "Threads_running", "", 29.0, 32.3, 2.3))
-    said = verdict(piled)
-    assert said == "sessions waited on row locks (row lock time 24 \u2192 29.8 s/s, while the CPUs idled +39 points)", (
-        said
-    )
-    assert classes(piled)[0] == "locks"
-    outside = verdict(_server(*rows, ("global_status", "Threads_running", "", 29.0, 28.0, -1.0)))
-    assert "row lock" not in outside, outside
-
-
-def test_sessions_held_inside_by_their_idle_time_where_every_client_already_ran() -> None:
-    """Held-out hot-rows-short-tpcc32 (the mix turned to one district for 12 s): its sessions ran
-    30 -> 31.7 of 33 connected, no room to pile up by Threads_running, so the verdict fell to a
-    checkpoint age that sat at the sync point before too. The time they spent idle between
-    statements (the performance schema's `idle`) went 9.9 -> 1.4 s/s: held inside, on row locks.
-    Slowed clients on a workload whose sessions wait on each other's row locks keep more of it
-    (net-congest-long-churn: 25.3 -> 9.8 s/s, 0.39 of it), and are not that."""
-    rows = [
+    ],
+    ("global_status", "Threads_running", "", 29.0, 32.3, 2.3),
+    ("global_status", "Threads_running", "", 29.0, 28.0, -1.0),
+    "sessions waited on row locks (row lock time 24 \u2192 29.8 s/s, while the CPUs idled +39 points)",
+)
+# Held-out hot-rows-short-tpcc32 (the same mix turned to one district for 12 s): its sessions ran
+# 30 -> 31.7 of 33 connected, no room to pile up by Threads_running, so the verdict fell to a
+# checkpoint age that sat at the sync point before too. The time they spent idle between statements
+# (the performance schema's `idle`) went 9.9 -> 1.4 s/s: held inside, on row locks
+# (causes._held). Slowed clients on a workload whose sessions wait on each other's row locks keep
+# more of it (net-congest-long-churn: 25.3 -> 9.8 s/s, 0.39 of it), and are not that.
+HELD_BY_IDLE_TIME = (
+    [
         ("global_status", "Com_commit", "", 1447.0, 1190.0, -6.0),
         ("global_status", "Threads_connected", "", 33.1, 33.1, 0.0),
         ("global_status", "Threads_running", "", 30.0, 31.7, 1.5),
         ("global_status", "Innodb_row_lock_time", "", 23976.0, 29341.0, 30.0),
         ("global_status", "Innodb_row_lock_current_waits", "", 27.0, 29.9, 2.0),
         ("mpstat", "%idle", "all", 7.1, 35.0, 60.0),
-    ]
-    held = _server(*rows, ("perfschema", "SUM_TIMER_WAIT", "idle", 9903.0, 1392.0, -40.5))
-    said = verdict(held)
-    assert said == "sessions waited on row locks (row lock time 24 \u2192 29.3 s/s, while the CPUs idled +28 points)", (
-        said
-    )
+    ],
+    ("perfschema", "SUM_TIMER_WAIT", "idle", 9903.0, 1392.0, -40.5),
+    ("perfschema", "SUM_TIMER_WAIT", "idle", 25326.0, 9816.0, -6.0),
+    "sessions waited on row locks (row lock time 24 \u2192 29.3 s/s, while the CPUs idled +28 points)",
+)
+
+
+@pytest.mark.parametrize(
+    ("rows", "inside", "outside", "said"), [PILED_BY_RUNNING, HELD_BY_IDLE_TIME], ids=["running", "idle-time"]
+)
+def test_a_workload_bound_by_its_row_locks_that_waited_more_waited_on_row_locks(
+    rows: list[tuple[str, str, str, float, float, float]],
+    inside: tuple[str, str, str, float, float, float],
+    outside: tuple[str, str, str, float, float, float],
+    said: str,
+) -> None:
+    """A workload that waits on its row locks all along waited more, with its sessions held inside
+    the server (by the sessions running, or by the time they spent idle): row-lock waits; with the
+    sessions outside it, not."""
+    held = _server(*rows, inside)
+    assert verdict(held) == said, verdict(held)
     assert classes(held)[0] == "locks"
-    kept = verdict(_server(*rows, ("perfschema", "SUM_TIMER_WAIT", "idle", 25326.0, 9816.0, -6.0)))
+    kept = verdict(_server(*rows, outside))
     assert "row lock" not in kept, kept
 
 
