@@ -15,7 +15,8 @@ of the sessions connected that ran during it.
 
 A threshold on a pile-up must lie above what the gauge does on its own: the script prints the
 quantiles of each quantity over the null stretches (the rise in the gauge's own standard errors
-too), then a grid of causes._piled's thresholds
+too), then a grid of causes._piled's thresholds and of causes._held's (the sessions' time idle
+between statements, the performance schema's `idle`, fallen to a share of its steady level)
 with, for each pair, how many null stretches it calls piled up, and how many windows of the
 corpora's disturbances (bench/cause_margins.py's: the truth windows) of lock waits (what a pile-up
 is evidence of) and of slowed clients (network: a pile-up rules them out, so none may pass). The

@@ -5,7 +5,8 @@ calibrates it, its false rate as well as what it separates).
     python bench/rules_null.py [--per-run 40] [--seed 1] [--json]   # ~10 min
 
 bench/cause_margins.py reads each rule's quantity (cause_margins.RULES: another client's work,
-more sessions, the work held, I/O waits, the history list, CPU taken, the CPU idled) over the
+more sessions, the work held, I/O waits, the history list, more row lock waits, the page cleaner's
+writes at the sync flush point, CPU taken, the CPU idled) over the
 disturbances' windows: what the threshold separates. This reads the same quantities over the null
 stretches of bench/gauge_null.py (5-40 s of every quiet run, every run of a pair and DBPA's normal
 cases, explained against the run's steady state as a drop's window is), and per rule, at its
