@@ -386,6 +386,12 @@ scan-late-tpcc32          scan              workload    short tpcc32 100 60 25
 disk-writers-mid-tpcc32   disk-writers      disk        long  tpcc32 300 150 40
 hot-rows-mid-tpcc         hot-rows          locks       long  tpcc   300 150 40
 dump-mid-tpcc             dump              workload    long  tpcc   300 150 40
+dool-dump-short-tpcc      dump              workload    short tpcc   75  30 12
+dool-cpu-user-short-tpcc  cpu-user          cpu         short tpcc   75  30 12
+dool-disk-writers-short-tpcc disk-writers   disk        short tpcc   75  30 12
+dool-hot-rows-short-tpcc32 hot-rows         locks       short tpcc32 75  30 12
+dool-io-sync-short-tpcc32 io-sync           disk        short tpcc32 75  30 12
+dool-scan-short-tpcc      scan              workload    short tpcc   75  30 12
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -587,6 +593,10 @@ dump-mid-tpcc             dump              workload    long  tpcc   300 150 40
 # disk-writers-mid-tpcc32 ... dump-mid-tpcc (the same session, after a standing flushing state
 # needed its flushing to get worse): 40 s in the middle of 300-s runs of the TPC-C-like mixes, a
 # longer series whose false-alarm budget per run is three times a 100-s run's; classes written
+# down and committed before recording, scored as recorded.
+# dool-dump-short-tpcc ... dool-scan-short-tpcc (the same session): the TPC-C study's kinds as 12-s
+# disturbances on the TPC-C-like mixes captured by dool alone (a DBSherlock-style folder: OS and
+# server counters at 1 s, no benchmark log, no row or lock counter on MariaDB); classes written
 # down and committed before recording, scored as recorded.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
