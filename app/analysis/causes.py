@@ -731,7 +731,7 @@ def disk_burst(ev: Evidence) -> Finding | None:
             if conn is not None:
                 # ... but a client came with them: its pages read, a scan (held-out
                 # dool-scan-short-tpcc, another client's full scans of tables the TPC-C-like mix does
-                # not use: connected 9 -> 10, InnoDB reading 37 -> 144 pages a second)
+                # not use: connected 12 -> 12.9, InnoDB reading 37 -> 144 pages a second)
                 said += f" while a session connected ({span(conn.before, conn.during, '')})"
                 return Finding("workload", f"{said}: another client's reads (no rows counted)", c)
             return Finding("buffer_pool", f"{said}: buffer pool misses", c)
