@@ -177,8 +177,8 @@ def grid(null: list[Gauge], windows: list[cause_margins.Window]) -> list[dict[st
     for label, pair in held:
 
         def idled(gs: list[Gauge], pair: tuple[float, float] = pair) -> str:
-            timed = [g for g in gs if g.idle is not None]
-            return f"{sum(causes._held(g.idle, g.idle_sigmas, pair) for g in timed if g.idle)} of {len(timed)}"
+            timed = [(g.idle, g.idle_sigmas) for g in gs if g.idle is not None]
+            return f"{sum(causes._held(idle, sigmas, pair) for idle, sigmas in timed)} of {len(timed)}"
 
         out.append(
             {"cell": label, "null": idled(null), "locks": idled(sides["locks"]), "network": idled(sides["network"])}

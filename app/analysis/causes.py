@@ -89,9 +89,9 @@ BURST_RATIO, BURST_BYTES, OWN_SHARE = 3.0, 10e6, 0.25
 # it did not grow as much: the waits are not more work done. DBPA's I/O saturation (`stress-ng
 # -i 4`, sync() in a loop) put iowait at 1.29-1.98x with 5.9-19.8 sigmas and the bytes written
 # down 0.6-0.8x; no case of its six other window types reached both (heavy workload case-002 came
-# closest: 1.25x, 5.0 sigmas). bench/rules_null.py: 519 stretches of runs with nothing injected pass the ratio and the
-# certainty 35 times (the flush-log pair's fsyncs 16 of them) where the window's robust sigmas
-# (the samples taken as independent) passed 96
+# closest: 1.25x, 5.0 sigmas). bench/rules_null.py: 519 stretches of runs with nothing injected
+# pass the ratio and the certainty 35 times (the flush-log pair's fsyncs 16 of them) where the
+# window's robust sigmas (the samples taken as independent) passed 96
 IOWAIT_RATIO = 1.2
 # CPU points that say a process took the CPU (or that the CPU idled), beyond the share's own wander
 # as IOWAIT_RATIO's (_moved): of the 519 null stretches, 35 rose 8 points (27 of them the
@@ -294,8 +294,8 @@ def flushing_standing(ev: Evidence) -> Finding | None:
     recorded, the CPU hog and the other writer upstream of them; a throttled page cleaner, with
     nothing else moving, is still this (flushing-long-writes-2: 12 MB before, 12.8 during, its
     system CPU up 19 points: the throttled cleaner's single-page flushes, tried after this)."""
-    got = _at_sync(ev)
-    if got is None or got[0].before < AT_SYNC * got[1]:
+    got = _standing(ev)
+    if got is None:
         return None
     # an age that fell away from the sync point flushed less during the drop: not what held it
     # (held-out net-slow-long-writes, its clients slowed: 12.3 -> 11.8 MB)
@@ -325,8 +325,13 @@ def _flushed_share(ev: Evidence) -> float | None:
 def standing_flushed(ev: Evidence) -> float | None:
     """_flushed_share where the checkpoint age sat at the sync flush point before the window
     (flushing_standing's state): bench/rules_null.py's quantity for FLUSHED_FELL."""
+    return _flushed_share(ev) if _standing(ev) is not None else None
+
+
+def _standing(ev: Evidence) -> tuple[Change, float] | None:
+    """_at_sync's age and sync point where the age sat at the point before the window too."""
     got = _at_sync(ev)
-    return _flushed_share(ev) if got is not None and got[0].before >= AT_SYNC * got[1] else None
+    return got if got is not None and got[0].before >= AT_SYNC * got[1] else None
 
 
 def _at_sync(ev: Evidence) -> tuple[Change, float] | None:

@@ -762,14 +762,11 @@ def _between_levels(
     ]
     order = [i for i, d in enumerate(found) if not d.tested and not beside[i] and d.kind == "drop"]
     out = list(found)
-
-    def strongest(i: int) -> tuple[float, tuple[int, int]] | None:
-        rest, near = _off_proven(use, left)
-        return level_test.strongest_between(v, rest, *spans[i], apart=near)
-
-    best = {i: strongest(i) for i in order}
+    rest, near = _off_proven(use, left)
+    best = {i: level_test.strongest_between(v, rest, *spans[i], apart=near) for i in order}
     for i in sorted((i for i in order if best[i] is not None), key=lambda i: -best[i][0]):  # type: ignore[index]
-        got = strongest(i)
+        # the ranking's stretch, until a proof changed the samples left
+        got = best.pop(i) if i in best else level_test.strongest_between(v, rest, *spans[i], apart=near)
         m = int(left.sum())
         if got is None or got[0] < level_test.critical(
             m, level_test.alpha(m, step, sens.alarms) / BETWEEN_SHARE, step=step, apart=True
@@ -778,6 +775,8 @@ def _between_levels(
         a, b = got[1]
         out[i] = replace(found[i] if (a, b) == spans[i] else _drop(t, raw, base, a, b, step), tested=True)
         left[a : b + 1] = False
+        rest, near = _off_proven(use, left)
+        best.clear()
     # an unproven candidate the proven stretch of another took in is part of it
     proven = [d for d in out if d.tested]
     return [d for d in out if d.tested or not any(p.start < d.end and d.start < p.end for p in proven)]
