@@ -22,6 +22,8 @@
 #           2 warehouses (tpcc.sql), 8 threads (~500 transactions a second, +-10 %)
 #   tpcc32  the same on the same 2 warehouses from 32 threads: 16 terminals a warehouse where TPC-C
 #           has 10, its district rows contended all along (an overloaded TPC-C)
+#   tpccio  the tpcc workload on its own server with a 16 MB buffer pool (TPCCIO_OPTS): the ~60 MB
+#           of its tables read from the disk again and again (O_DIRECT), the device busy all along
 #   writes  sysbench oltp_update_non_index --rand-type=uniform, 16 tables x 300,000 rows, 4 threads
 #           on its own server (WRITES_OPTS: 2 GB buffer pool holding all ~95,000 pages, a 16 MB redo
 #           log written buffered): each update dirties a page of its own, the checkpoint age sits at
@@ -392,6 +394,20 @@ dool-disk-writers-short-tpcc disk-writers   disk        short tpcc   75  30 12
 dool-hot-rows-short-tpcc32 hot-rows         locks       short tpcc32 75  30 12
 dool-io-sync-short-tpcc32 io-sync           disk        short tpcc32 75  30 12
 dool-scan-short-tpcc      scan              workload    short tpcc   75  30 12
+quiet-tpccio              quiet             -           -     tpccio 100 30 0
+io-sync-long-tpccio       io-sync           disk        long  tpccio 100 30 40
+disk-writers-long-tpccio  disk-writers      disk        long  tpccio 100 30 40
+cpu-user-long-tpccio      cpu-user          cpu         long  tpccio 100 30 40
+cpu-system-short-tpccio   cpu-system        cpu         short tpccio 75  30 12
+dump-long-tpccio          dump              workload    long  tpccio 100 30 40
+scan-short-tpccio         scan              workload    short tpccio 75  30 12
+restore-long-tpccio       restore           workload    long  tpccio 100 30 40
+client-spike-long-tpccio  client-spike      workload    long  tpccio 100 30 40
+hot-rows-long-tpccio      hot-rows          locks       long  tpccio 100 30 40
+flush-tables-short-tpccio flush-tables      locks       short tpccio 75  30 12
+net-congest-long-tpccio   net-congest       network     long  tpccio 100 30 40
+dool-io-sync-long-tpccio  io-sync           disk        long  tpccio 100 30 40
+dool-dump-long-tpccio     dump              workload    long  tpccio 100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -598,6 +614,12 @@ dool-scan-short-tpcc      scan              workload    short tpcc   75  30 12
 # disturbances on the TPC-C-like mixes captured by dool alone (a DBSherlock-style folder: OS and
 # server counters at 1 s, no benchmark log, no row or lock counter on MariaDB); classes written
 # down and committed before recording, scored as recorded.
+# quiet-tpccio ... dool-dump-long-tpccio (2026-11-29, issue 23, session 32, recorded at the commit
+# that added them): the TPC-C-like mix in a regime no rule had met, bound by its disk (tpccio: a
+# 16 MB buffer pool, O_DIRECT, ~18,000 page reads a second, the device ~70 % busy all along, as a
+# TPC-C database larger than its memory is), undisturbed and under the study's kinds, by the
+# recorder and by dool alone; classes written down and committed before recording, scored as
+# recorded.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
@@ -616,6 +638,8 @@ OPTS=(--performance-schema=ON --innodb-buffer-pool-size=128M --innodb-lock-wait-
 # the writes workload's server (after OPTS: the later option wins)
 WRITES_OPTS=(--innodb-buffer-pool-size=2G --innodb-log-file-size=16M --innodb-log-file-buffering=ON
   --innodb-io-capacity=2000 --innodb-io-capacity-max=20000)
+# the I/O-bound workload's server (tpccio): the common schemas under a pool a quarter of the tpcc data
+TPCCIO_OPTS=(--innodb-buffer-pool-size=16M)
 
 q() { db -N -B -e "$1"; }
 sb() {  # sb WORKLOAD: the sysbench command line of that workload, one word a line
@@ -626,7 +650,7 @@ sb() {  # sb WORKLOAD: the sysbench command line of that workload, one word a li
     bursty) printf '%s\n' sysbench oltp_read_write "${common[@]}" --mysql-db=sbburst --tables=1 --table-size=10 --threads=32 ;;
     churn) printf '%s\n' sysbench oltp_read_write "${common[@]}" --mysql-db=sbchurn --tables=1 --table-size=10 --secondary=on --threads=32 ;;
     hot) printf '%s\n' sysbench "$here/hot.lua" "${common[@]}" --tables=4 --table-size=20000 --threads=8 ;;
-    tpcc) printf '%s\n' sysbench "$here/tpcc.lua" "${common[@]}" --mysql-db=tpcc --threads=8 ;;
+    tpcc | tpccio) printf '%s\n' sysbench "$here/tpcc.lua" "${common[@]}" --mysql-db=tpcc --threads=8 ;;
     tpcc32) printf '%s\n' sysbench "$here/tpcc.lua" "${common[@]}" --mysql-db=tpcc --threads=32 ;;
     writes) printf '%s\n' sysbench oltp_update_non_index "${common[@]}" --mysql-db=sbwrite --tables=16 --table-size=300000 \
       --rand-type=uniform --threads=4 ;;
@@ -674,7 +698,7 @@ finish() {  # finish FOLDER: the server's configuration beside the logs, the log
   done
 }
 schema() {  # schema WORKLOAD: the tables, rows a table and schema its disturbances act on
-  case $1 in tpcc | tpcc32) echo 0 0 tpcc ;; bursty) echo 1 10 sbburst ;; churn) echo 1 10 sbchurn ;; writes) echo 16 300000 sbwrite ;; *) echo 4 20000 sbtest ;; esac
+  case $1 in tpcc | tpcc32 | tpccio) echo 0 0 tpcc ;; bursty) echo 1 10 sbburst ;; churn) echo 1 10 sbchurn ;; writes) echo 16 300000 sbwrite ;; *) echo 4 20000 sbtest ;; esac
 }
 record_one() {  # record_one NAME SCENARIO CLASS LENGTH WORKLOAD DURATION AT LEN [SETTING]
   local name=$1 scenario=$2 class=$3 length=$4 workload=$5 duration=$6 at=$7 len=$8 setting=${9:-}
@@ -725,9 +749,14 @@ started=""  # the kind of server running: common (every workload but writes) or 
 for name in $RUNS; do
   row=$(awk -v n="$name" '$1 == n' <<<"$TABLE")
   if [ -n "$row" ]; then
-    kind=common; [ "$(awk '{print $5}' <<<"$row")" = writes ] && kind=writes
+    kind=common
+    case $(awk '{print $5}' <<<"$row") in writes) kind=writes ;; tpccio) kind=tpccio ;; esac
     if [ "$started" != "$kind" ]; then
-      if [ $kind = writes ]; then server writes "${WRITES_OPTS[@]}"; else server common; fi
+      case $kind in
+        writes) server writes "${WRITES_OPTS[@]}" ;;
+        tpccio) server common "${TPCCIO_OPTS[@]}" ;;
+        *) server common ;;
+      esac
       started=$kind
     fi
     # shellcheck disable=SC2086
