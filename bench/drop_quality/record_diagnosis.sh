@@ -24,6 +24,7 @@
 #           has 10, its district rows contended all along (an overloaded TPC-C)
 #   tpccio  the tpcc workload on its own server with a 16 MB buffer pool (TPCCIO_OPTS): the ~60 MB
 #           of its tables read from the disk again and again (O_DIRECT), the device busy all along
+#   tpccrated  the tpcc workload at a fixed 300 transactions a second (sysbench --rate), 8 threads
 #   writes  sysbench oltp_update_non_index --rand-type=uniform, 16 tables x 300,000 rows, 4 threads
 #           on its own server (WRITES_OPTS: 2 GB buffer pool holding all ~95,000 pages, a 16 MB redo
 #           log written buffered): each update dirties a page of its own, the checkpoint age sits at
@@ -408,6 +409,19 @@ flush-tables-short-tpccio flush-tables      locks       short tpccio 75  30 12
 net-congest-long-tpccio   net-congest       network     long  tpccio 100 30 40
 dool-io-sync-long-tpccio  io-sync           disk        long  tpccio 100 30 40
 dool-dump-long-tpccio     dump              workload    long  tpccio 100 30 40
+quiet-tpccrated           quiet             -           -     tpccrated 100 30 0
+cpu-user-long-tpccrated   cpu-user          cpu         long  tpccrated 100 30 40
+io-sync-long-tpccrated    io-sync           disk        long  tpccrated 100 30 40
+disk-writers-short-tpccrated disk-writers   disk        short tpccrated 75  30 12
+dump-long-tpccrated       dump              workload    long  tpccrated 100 30 40
+restore-long-tpccrated    restore           workload    long  tpccrated 100 30 40
+join-long-tpccrated       join              workload    long  tpccrated 100 30 40
+drop-index-long-tpccrated drop-index        workload    long  tpccrated 100 30 40
+client-spike-long-tpccrated client-spike    workload    long  tpccrated 100 30 40
+hot-rows-long-tpccrated   hot-rows          locks       long  tpccrated 100 30 40
+flush-tables-long-tpccrated flush-tables    locks       long  tpccrated 100 30 40
+net-congest-short-tpccrated net-congest     network     short tpccrated 75  30 12
+dool-cpu-user-long-tpccrated cpu-user       cpu         long  tpccrated 100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -620,6 +634,11 @@ dool-dump-long-tpccio     dump              workload    long  tpccio 100 30 40
 # TPC-C database larger than its memory is), undisturbed and under the study's kinds, by the
 # recorder and by dool alone; classes written down and committed before recording, scored as
 # recorded.
+# quiet-tpccrated ... dool-cpu-user-long-tpccrated (the same session): the TPC-C-like mix held at
+# a fixed rate (tpccrated: 300 transactions a second from 8 threads, about half what they can
+# do), as a benchmark driver with a target rate runs it: a disturbance shows as a latency rise
+# unless it takes more than the headroom; the study's kinds on it, classes written down and
+# committed before recording, scored as recorded.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
@@ -651,6 +670,7 @@ sb() {  # sb WORKLOAD: the sysbench command line of that workload, one word a li
     churn) printf '%s\n' sysbench oltp_read_write "${common[@]}" --mysql-db=sbchurn --tables=1 --table-size=10 --secondary=on --threads=32 ;;
     hot) printf '%s\n' sysbench "$here/hot.lua" "${common[@]}" --tables=4 --table-size=20000 --threads=8 ;;
     tpcc | tpccio) printf '%s\n' sysbench "$here/tpcc.lua" "${common[@]}" --mysql-db=tpcc --threads=8 ;;
+    tpccrated) printf '%s\n' sysbench "$here/tpcc.lua" "${common[@]}" --mysql-db=tpcc --threads=8 --rate=300 ;;
     tpcc32) printf '%s\n' sysbench "$here/tpcc.lua" "${common[@]}" --mysql-db=tpcc --threads=32 ;;
     writes) printf '%s\n' sysbench oltp_update_non_index "${common[@]}" --mysql-db=sbwrite --tables=16 --table-size=300000 \
       --rand-type=uniform --threads=4 ;;
@@ -698,7 +718,7 @@ finish() {  # finish FOLDER: the server's configuration beside the logs, the log
   done
 }
 schema() {  # schema WORKLOAD: the tables, rows a table and schema its disturbances act on
-  case $1 in tpcc | tpcc32 | tpccio) echo 0 0 tpcc ;; bursty) echo 1 10 sbburst ;; churn) echo 1 10 sbchurn ;; writes) echo 16 300000 sbwrite ;; *) echo 4 20000 sbtest ;; esac
+  case $1 in tpcc | tpcc32 | tpccio | tpccrated) echo 0 0 tpcc ;; bursty) echo 1 10 sbburst ;; churn) echo 1 10 sbchurn ;; writes) echo 16 300000 sbwrite ;; *) echo 4 20000 sbtest ;; esac
 }
 record_one() {  # record_one NAME SCENARIO CLASS LENGTH WORKLOAD DURATION AT LEN [SETTING]
   local name=$1 scenario=$2 class=$3 length=$4 workload=$5 duration=$6 at=$7 len=$8 setting=${9:-}

@@ -5,7 +5,7 @@
 Each folder in runs/ was recorded by record.sh or record_diagnosis.sh (`benchlens record` around
 sysbench on a private MariaDB, one disturbance injected at a time written to truth/<run>.tsv, or
 none). A truth file holds `scenario`, `start`/`end` (epoch s), the expected resource `class`
-(app/analysis/relevance.CLASSES), `length` (short/long), `workload` (smooth, bursty or rated), and
+(app/analysis/relevance.CLASSES), `length` (short/long), `workload` (record_diagnosis.sh's names), and
 for the pairs of runs that differ by one setting, `setting`. Every run is imported into a scratch
 library the way `benchlens import` does it and read the way `benchlens drops` reads it
 (app.analysis.run_drops.run_findings, top 5 entries).
@@ -53,6 +53,8 @@ TOLERANCE = {"bursty": 5.0}  # seconds; every other workload 3 s
 DEFAULT_TOLERANCE = 3.0
 # found as a latency rise too: a rate-limited throughput rides these out, an unlimited one falls
 RISE_SCENARIOS = {"client-spike"}
+# the rate-limited workloads (record_diagnosis.sh): sysbench at a fixed rate rides load out
+RATED = {"rated", "tpccrated"}
 # a disturbance "falls" where the throughput's median over its window is at most this share of the
 # median over the rest of the steady span: the size floor of the default sensitivity
 # (drops.Sensitivity.floor). Found counts every disturbance; found_where_falls those only
@@ -149,7 +151,7 @@ def score_run(lib: Library, folder: Path, truth: Truth, sensitivity: str = "norm
     # a rate-limited run rides load out: its disturbances show in the latency, or as drops when
     # severe; a workload spike, as a latency rise, or as a drop of the benchmark's own throughput
     # when it is not rate-limited (16 more clients took 77 % of the smooth workload's)
-    either = truth.workload == "rated" or truth.scenario in RISE_SCENARIOS
+    either = truth.workload in RATED or truth.scenario in RISE_SCENARIOS
     best = _best([*f.drops, *f.rises] if either else f.drops, a, b)
     score.found = False
     if best is not None:
