@@ -40,22 +40,30 @@ def cause_edges(
     drops: list[Drop],
     windows: list[tuple[float, float] | None],
     span: tuple[float, float],
+    aside: tuple[tuple[float, float], ...] = (),
 ) -> list[Drop]:
     """The drops (of throughput v(t)) with their edges at their cause's window (epochs, None for a
     drop without one) where the throughput fits that window within AGREE of its own edges; each
     keeps its baseline, its test and its confirmation. `span`: the steady part, which no edge
-    leaves; a window reaching into another drop leaves its drop as it was."""
+    leaves; a window reaching into another drop leaves its drop as it was. `aside`: intervals
+    (epochs) of no steady state besides the drops (the run's latency rises), whose samples outside
+    a drop and its window are no part of its noise either."""
     t = np.asarray(t, np.float64)
     v = np.asarray(v, np.float64)
     step = sample_step(t) if len(t) > 1 else 1.0
     steady = np.isfinite(v) & (t > span[0]) & (t <= span[1])
+    beside = np.zeros(len(t), bool)
+    for a, b in aside:
+        beside |= _within(t, a, b, step)
     # how many drops hold each sample (once: a 4-hour log has hundreds of drops)
     held = np.zeros(len(t), np.int64) if any(w is not None for w in windows) else None
     for d in drops if held is not None else ():
         held += _within(t, d.start, d.end, step)
     out = []
     for d, w in zip(drops, windows, strict=True):
-        moved = None if w is None or held is None or d.kind != "drop" else _moved(t, v, steady, held, d, w, step)
+        moved = None
+        if w is not None and held is not None and d.kind == "drop":
+            moved = _moved(t, v, steady, held, beside, d, w, step)
         if moved is None:
             out.append(d)
             continue
@@ -78,17 +86,18 @@ def _moved(
     v: np.ndarray,
     steady: np.ndarray,
     held: np.ndarray,
+    beside: np.ndarray,
     d: Drop,
     w: tuple[float, float],
     step: float,
 ) -> tuple[int, int] | None:
     """The first and last sample (of t) of drop d's cause window w where d should take it, else
-    None. `held`: how many drops hold each sample."""
+    None. `held`: how many drops hold each sample; `beside`: the samples of other findings."""
     mine, window = _within(t, d.start, d.end, step), _within(t, *w, step)
     others = (held - mine) > 0
     if (window & others).any():
         return None
-    use = steady & ~others
+    use = steady & ~others & ~(beside & ~mine & ~window)
     cause, own = np.flatnonzero(use & window), np.flatnonzero(use & mine)
     if not len(cause) or not len(own) or np.array_equal(cause, own):
         return None

@@ -167,6 +167,16 @@ def latency(data: RunData, run_id: int, ref: SeriesRef) -> SeriesRef | None:
     return min(have, key=lambda r: (rank.get(r.entity, len(rank)), r.entity), default=None)
 
 
+def latency_rises(
+    data: RunData, run_id: int, ref: SeriesRef, steps: list[tuple[float, float]] | None = None
+) -> tuple[SeriesRef | None, list[Drop]]:
+    """The benchmark's latency series next to the throughput ref, and its rises (each load step on
+    its own level)."""
+    lat_ref = latency(data, run_id, ref)
+    lat = data.data(run_id, lat_ref) if lat_ref is not None else None
+    return lat_ref, (rises(*lat, segments=steps) if lat is not None and lat_ref else [])
+
+
 def _series(data: RunData, run_id: int, ref: SeriesRef | None) -> tuple[SeriesRef, np.ndarray, np.ndarray]:
     ref = ref or throughput(data, run_id)
     if ref is None:
@@ -350,16 +360,18 @@ def _edges_placed(
     v: np.ndarray,
     steady: Reference,
     explained: Callable[[Drop, Reference], tuple[Explanation, Finding | None, CauseWindow | None]],
+    ups: list[Drop],
 ) -> list[RunDrop]:
     """The kept drops with their edges where the throughput's level changed (app/analysis/edges.py),
     then, where the throughput cannot tell them from its cause's window, at that window
     (app/analysis/cause_edges.py); those that moved explained anew over their new interval, which
-    the steady state then leaves out too. After every decision: which drops a run has is the tests'
+    the steady state then leaves out too; the latency rises its series proves (`ups`) are no part
+    of a drop's noise there. After every decision: which drops a run has is the tests'
     and the confirmations', on the edges the thresholds gave."""
     span = (steady.lo, steady.hi)
     found, steady = _moved(found, placed(t, v, [r.drop for r in found], span), steady, explained)
     windows = [(r.cause.start, r.cause.end) if r.cause is not None else None for r in found]
-    moved = cause_edges(t, v, [r.drop for r in found], windows, span)
+    moved = cause_edges(t, v, [r.drop for r in found], windows, span, tuple((r.start, r.end) for r in ups if r.tested))
     return _moved(found, moved, steady, explained, of_cause=True)[0]
 
 
@@ -489,9 +501,7 @@ def run_findings(
     steps = _load_steps(data, run_id, ref)
     detected = detection(t, v, sensitivity, segments=steps)
     found = detected.drops
-    lat_ref = latency(data, run_id, ref)
-    lat = data.data(run_id, lat_ref) if lat_ref is not None else None
-    every_up = rises(*lat, segments=steps) if lat is not None and lat_ref else []
+    lat_ref, every_up = latency_rises(data, run_id, ref, steps)
     steady = _steady(t, v, found, every_up, sensitivity, detected.span)
     # a drop its throughput alone does not prove, with a significant latency rise over it
     confirmed = [d for d in found if any(r.tested and _mostly_in(r, [d]) for r in every_up)]
@@ -501,7 +511,7 @@ def run_findings(
     others = [r for r in data.available(run_id) if r.format != ref.format]
     load = partial(data.data, run_id)
     drops = _one_cause_joined(drops, t, v, lambda d: _explain_one(d, others, load, steady, top))
-    drops = _edges_placed(drops, t, v, steady, lambda d, ref: _explain_one(d, others, load, ref, top))
+    drops = _edges_placed(drops, t, v, steady, lambda d, ref: _explain_one(d, others, load, ref, top), every_up)
     drops = _phases_joined(drops, t, v)
     kept = [d.drop for d in drops]
     up = [r for r in every_up if not _mostly_in(r, kept)]
