@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import shutil
 import sys
 import tempfile
 from collections.abc import Callable
@@ -287,23 +288,39 @@ def totals(rows: list[RunScore], pair_rows: list[PairScore]) -> dict[str, object
     }
 
 
-def score(names: list[str] | None = None, sensitivity: str = "normal") -> tuple[list[RunScore], list[PairScore]]:
+def score(
+    names: list[str] | None = None, sensitivity: str = "normal", no_log: bool = False
+) -> tuple[list[RunScore], list[PairScore]]:
+    """The runs' scores and the pairs'. `no_log`: only the runs with a benchmark log, scored
+    without it (their throughput the server's own rate, as in a folder of OS and server counters
+    alone), and no pairs."""
     folders = sorted(p for p in (HERE / "runs").iterdir() if p.is_dir() and (not names or p.name in names))
     truth = {f.name: read_truth(HERE / "truth" / f"{f.name}.tsv") for f in folders}
     with tempfile.TemporaryDirectory() as tmp:
+        if no_log:
+            folders = [_without_log(f, Path(tmp)) for f in folders if (f / "bench.log").exists()]
         lib = Library(Path(tmp) / "quality.sqlite")
         try:
             rows = [score_run(lib, f, truth[f.name], sensitivity) for f in folders]
             lib2 = Library(Path(tmp) / "pairs.sqlite")  # a pair's runs under their own names
             try:
                 pair_rows = [
-                    score_pair(lib2, k, a, b, (truth[a.name], truth[b.name])) for k, (a, b) in pairs(folders).items()
+                    score_pair(lib2, k, a, b, (truth[a.name], truth[b.name]))
+                    for k, (a, b) in pairs(folders).items()
+                    if not no_log
                 ]
             finally:
                 lib2.close()
         finally:
             lib.close()
     return rows, pair_rows
+
+
+def _without_log(folder: Path, tmp: Path) -> Path:
+    """A copy of a run folder under tmp without its benchmark log."""
+    out = tmp / "no_log" / folder.name
+    shutil.copytree(folder, out, ignore=shutil.ignore_patterns("bench.log"))
+    return out
 
 
 def _cell(r: RunScore) -> list[str]:
@@ -346,8 +363,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sensitivity", default="normal", choices=("low", "normal", "high"))
     ap.add_argument("--runs", nargs="*", help="only these runs (folder names)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument(
+        "--no-bench-log",
+        action="store_true",
+        help="score the runs that have a benchmark log without it (the server's own rate as throughput)",
+    )
     args = ap.parse_args(argv)
-    rows, pair_rows = score(args.runs, args.sensitivity)
+    rows, pair_rows = score(args.runs, args.sensitivity, args.no_bench_log)
     if args.json:
         out = {"runs": [asdict(r) for r in rows], "pairs": [asdict(p) for p in pair_rows]}
         print(json.dumps({**out, "totals": totals(rows, pair_rows)}, indent=1, ensure_ascii=False))
