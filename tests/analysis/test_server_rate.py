@@ -128,6 +128,20 @@ def test_an_autocommit_workload_falls_back_to_statements() -> None:
     assert cand.label == "statements /s (Questions)" and v.tolist() == [500, 520]
 
 
+def test_an_autocommit_workloads_stray_transaction_is_not_its_throughput() -> None:
+    # row-lock-long-writes without its sysbench log (bench/drop_quality): autocommit updates at
+    # ~8,000 statements a second, and the one ROLLBACK of the session that held their rows: the
+    # commits + rollbacks were that one sample, the run's throughput a point
+    t = [float(k) for k in range(0, 100, 2)]
+    rollback = [1.0 if k == 37 else 0.0 for k in range(50)]
+    refs, load = _series(Com_commit=(t, [0.0] * 50), Com_rollback=(t, rollback), Questions=(t, [8000.0] * 50))
+    cand, got_t, _ = server_rate.derive(refs, load)
+    assert cand.label == "statements /s (Questions)" and got_t.tolist() == t
+    # explicit transactions of a few dozen statements each are the work
+    refs, load = _series(Com_commit=(t, [300.0] * 50), Questions=(t, [9000.0] * 50))
+    assert server_rate.derive(refs, load)[0].label == "commits + rollbacks /s"
+
+
 def test_the_idle_ends_of_the_capture_are_no_part_of_the_run() -> None:
     # held-out dool-row-lock-long-hot: dool began before the benchmark's clients connected and
     # outlasted them; its statements at 0 (a monitor's 1 a second is idle too) once the clients
