@@ -98,7 +98,7 @@ def rate(available: Iterable[SeriesRef], load: Loader) -> tuple[Candidate, np.nd
 # commits + rollbacks under this share of the statements over a run are an autocommit workload's
 # (each statement its own transaction) stray explicit transactions, not its work: a lock holder's
 # one ROLLBACK made row-lock-long-writes' throughput, without its benchmark log, one sample.
-# bench/drop_quality (scratch measure of session 32 over its 301 runs with a status loop): the
+# bench/autocommit_share.py, over the 301 runs of bench/drop_quality with a status loop: the
 # workloads with explicit transactions ran 0.016-0.050 of their statements (the churn workload's
 # deadlock retries lowest), the autocommit writes workload 0 to 2.3e-6; 1/1,000 (a transaction of
 # a thousand statements) lies 16x under the one and 440x over the other
