@@ -62,6 +62,21 @@ def test_warm_up_level_steps_and_spikes_are_not_drops() -> None:
     assert detect(t, v) == []
 
 
+def test_a_level_the_run_comes_back_to_is_its_level_not_a_warm_up() -> None:
+    # a workload spike raising a server's own rate (client-spike-long-tpccio without its log):
+    # 300 a second for 32 s, ~2,150 for 40 s, 300 again to the end, 2-s samples. The upper level
+    # (the spike) read as the run's, the 30 s before it as a warm-up, and the return as a drop to
+    # the end (70-98 s, -85 %); a warm-up does not come back
+    rng = np.random.default_rng(3)
+    t = np.arange(2.0, 102.0, 2.0)
+    v = np.where((t > 32) & (t <= 72), 2150.0, 300.0) * (1 + rng.normal(0, 0.04, len(t)))
+    assert detect(t, v) == []
+    # a warm-up that stays away: the level it climbed to holds, and a drop to the end from it is one
+    v = np.where(t <= 32, 300.0, 2150.0) * (1 + rng.normal(0, 0.04, len(t)))
+    v[t > 72] = 1400.0
+    assert [(d.start, d.end) for d in detect(t, v)] == [(72.0, 100.0)]
+
+
 def test_step_load_levels_are_segmented_first() -> None:
     t = np.arange(1, 601, dtype=float)
     threads = np.repeat([1, 2, 4, 8, 16, 32], 100).astype(float)
