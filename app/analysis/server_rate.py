@@ -86,13 +86,15 @@ def rate(available: Iterable[SeriesRef], load: Loader) -> tuple[Candidate, np.nd
     """The first candidate's rate over the whole capture, idle ends and all: commits + rollbacks,
     unless they are under AUTOCOMMIT of the statements (an autocommit workload's stray explicit
     transactions), else the statements."""
-    rates = [got for cand in candidates(available) if (got := _rate(cand, load)) is not None]
-    if not rates:
-        return None
-    first = rates[0]
+    rates = (got for cand in candidates(available) if (got := _rate(cand, load)) is not None)
+    first = next(rates, None)
+    if first is None or not first[0].label.startswith("commits"):
+        return first
+    # the statements, loaded only to weigh the commits against them
     statements = next((r for r in rates if r[0].label.startswith("statements")), None)
-    stray = statements is not None and np.nansum(first[2]) < AUTOCOMMIT * np.nansum(statements[2])
-    return statements if first[0].label.startswith("commits") and stray and statements else first
+    if statements is not None and np.nansum(first[2]) < AUTOCOMMIT * np.nansum(statements[2]):
+        return statements
+    return first
 
 
 # commits + rollbacks under this share of the statements over a run are an autocommit workload's

@@ -306,8 +306,7 @@ def score(
             try:
                 pair_rows = [
                     score_pair(lib2, k, a, b, (truth[a.name], truth[b.name]))
-                    for k, (a, b) in pairs(folders).items()
-                    if not no_log
+                    for k, (a, b) in (pairs(folders) if not no_log else {}).items()
                 ]
             finally:
                 lib2.close()
