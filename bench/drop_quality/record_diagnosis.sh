@@ -25,6 +25,8 @@
 #   tpccio  the tpcc workload on its own server with a 16 MB buffer pool (TPCCIO_OPTS): the ~60 MB
 #           of its tables read from the disk again and again (O_DIRECT), the device busy all along
 #   tpccrated  the tpcc workload at a fixed 300 transactions a second (sysbench --rate), 8 threads
+#   durable sysbench oltp_write_only, the smooth workload's tables, 8 threads, on its own server with
+#           the binary log on and synced with the redo log at every commit (DURABLE_OPTS)
 #   writes  sysbench oltp_update_non_index --rand-type=uniform, 16 tables x 300,000 rows, 4 threads
 #           on its own server (WRITES_OPTS: 2 GB buffer pool holding all ~95,000 pages, a 16 MB redo
 #           log written buffered): each update dirties a page of its own, the checkpoint age sits at
@@ -422,6 +424,22 @@ hot-rows-long-tpccrated   hot-rows          locks       long  tpccrated 100 30 4
 flush-tables-long-tpccrated flush-tables    locks       long  tpccrated 100 30 40
 net-congest-short-tpccrated net-congest     network     short tpccrated 75  30 12
 dool-cpu-user-long-tpccrated cpu-user       cpu         long  tpccrated 100 30 40
+quiet-durable             quiet             -           -     durable 100 30 0
+cpu-user-long-durable     cpu-user          cpu         long  durable 100 30 40
+cpu-system-short-durable  cpu-system        cpu         short durable 75  30 12
+io-sync-long-durable      io-sync           disk        long  durable 100 30 40
+disk-writers-long-durable disk-writers      disk        long  durable 100 30 40
+disk-writers-end-durable  disk-writers      disk        long  durable 90  40 52
+dump-long-durable         dump              workload    long  durable 100 30 40
+bulk-insert-long-durable  bulk-insert       workload    long  durable 100 30 40
+restore-long-durable      restore           workload    long  durable 100 30 40
+client-spike-long-durable client-spike      workload    long  durable 100 30 40
+row-lock-long-durable     row-lock          locks       long  durable 100 30 40
+global-read-lock-short-durable global-read-lock locks   short durable 75  30 12
+flush-tables-long-durable flush-tables      locks       long  durable 100 30 40
+net-congest-short-durable net-congest       network     short durable 75  30 12
+dool-io-sync-long-durable io-sync           disk        long  durable 100 30 40
+dool-restore-long-durable restore           workload    long  durable 100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -639,6 +657,12 @@ dool-cpu-user-long-tpccrated cpu-user       cpu         long  tpccrated 100 30 4
 # do), as a benchmark driver with a target rate runs it: a disturbance shows as a latency rise
 # unless it takes more than the headroom; the study's kinds on it, classes written down and
 # committed before recording, scored as recorded.
+# quiet-durable ... dool-restore-long-durable (2026-11-29, issue 23, session 33, classes written
+# down and committed before recording, scored as recorded): a regime no rule had met, writes bound
+# by their commits (durable: oltp_write_only from 8 threads on its own server with the binary log
+# on and both logs synced at every commit, DURABLE_OPTS: 3,500-6,000 transactions a second from 4-16
+# threads in a trial, ~5,600 fsyncs a second, the device ~60 % busy with small synchronous writes);
+# the study's kinds on it, by the recorder and by dool alone.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
@@ -657,6 +681,8 @@ OPTS=(--performance-schema=ON --innodb-buffer-pool-size=128M --innodb-lock-wait-
 # the writes workload's server (after OPTS: the later option wins)
 WRITES_OPTS=(--innodb-buffer-pool-size=2G --innodb-log-file-size=16M --innodb-log-file-buffering=ON
   --innodb-io-capacity=2000 --innodb-io-capacity-max=20000)
+# the commit-bound workload's server (durable): the binary log on, it and the redo log synced at each commit
+DURABLE_OPTS=(--log-bin=mysql-bin --server-id=1 --sync-binlog=1 --innodb-flush-log-at-trx-commit=1)
 # the I/O-bound workload's server (tpccio): the common schemas under a pool a quarter of the tpcc data
 TPCCIO_OPTS=(--innodb-buffer-pool-size=16M)
 
@@ -672,6 +698,7 @@ sb() {  # sb WORKLOAD: the sysbench command line of that workload, one word a li
     tpcc | tpccio) printf '%s\n' sysbench "$here/tpcc.lua" "${common[@]}" --mysql-db=tpcc --threads=8 ;;
     tpccrated) printf '%s\n' sysbench "$here/tpcc.lua" "${common[@]}" --mysql-db=tpcc --threads=8 --rate=300 ;;
     tpcc32) printf '%s\n' sysbench "$here/tpcc.lua" "${common[@]}" --mysql-db=tpcc --threads=32 ;;
+    durable) printf '%s\n' sysbench oltp_write_only "${common[@]}" --tables=4 --table-size=20000 --threads=8 ;;
     writes) printf '%s\n' sysbench oltp_update_non_index "${common[@]}" --mysql-db=sbwrite --tables=16 --table-size=300000 \
       --rand-type=uniform --threads=4 ;;
   esac
@@ -770,11 +797,12 @@ for name in $RUNS; do
   row=$(awk -v n="$name" '$1 == n' <<<"$TABLE")
   if [ -n "$row" ]; then
     kind=common
-    case $(awk '{print $5}' <<<"$row") in writes) kind=writes ;; tpccio) kind=tpccio ;; esac
+    case $(awk '{print $5}' <<<"$row") in writes) kind=writes ;; tpccio) kind=tpccio ;; durable) kind=durable ;; esac
     if [ "$started" != "$kind" ]; then
       case $kind in
         writes) server writes "${WRITES_OPTS[@]}" ;;
         tpccio) server common "${TPCCIO_OPTS[@]}" ;;
+        durable) server common "${DURABLE_OPTS[@]}" ;;
         *) server common ;;
       esac
       started=$kind
