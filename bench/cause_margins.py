@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "drop_quality"))
 import dbpa
 import score
 
-from benchlens.app.analysis import causes, statements
+from benchlens.app.analysis import causes, foreign_io, statements
 from benchlens.app.analysis.evidence import Change, Evidence
 from benchlens.app.analysis.window import explain_window
 from benchlens.app.ingest import import_path
@@ -112,6 +112,13 @@ def unexplained_cpu(ev: Evidence) -> float | None:
     return got[3] if got is not None else None
 
 
+def requests(ev: Evidence) -> float | None:
+    """foreign_io's quantity: a device's requests beyond the server's own account, a share of their
+    steady rate (its device certain)."""
+    got = foreign_io.unexplained(ev)
+    return got.share if got is not None else None
+
+
 def work_statements(ev: Evidence) -> float | None:
     """statements_seen's quantity: how many work statements (statements.WORK_STATEMENTS) were at 0
     in the steady state and above it in the window."""
@@ -133,6 +140,7 @@ RULES: tuple[tuple[str, float, str, Callable[[Evidence], float | None], bool], .
         causes.standing_flushed,
         False,
     ),
+    ("REQUESTS_EXTRA (another process's I/O requests)", foreign_io.REQUESTS_EXTRA, "disk", requests, True),
     ("CPU_POINTS (CPU taken)", causes.CPU_POINTS, "cpu", cpu_points, True),
     ("CPU_POINTS (the CPU idled: network, contention)", causes.CPU_POINTS, "network", idled, True),
     ("CPU_POINTS (a session came: CPU its work leaves)", causes.CPU_POINTS, "workload", unexplained_cpu, True),

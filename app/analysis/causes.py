@@ -15,7 +15,8 @@ gives a `Finding`: its resource class (app/analysis/relevance.py's vocabulary) a
 - a deadlock storm: sessions rolled back on deadlocks several times more than in the steady state;
 - a buffer pool that shrank, with the reads it causes;
 - another writer (or reader) on a disk: a device's bytes up many-fold while InnoDB's own writes
-  stayed a small part of them; a device busy without a burst of bytes;
+  stayed a small part of them; a device busy without a burst of bytes; a device's requests that the
+  server's own writes, syncs or reads do not account for (app/analysis/foreign_io.py);
 - one core saturated while the machine's average is not (a single-threaded bottleneck, network
   interrupts on one core: app/analysis/imbalance.py), its busy share up CPU_POINTS at least;
 - CPU taken by another process (system CPU) or by other work (user CPU: a process, or another

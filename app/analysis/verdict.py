@@ -38,6 +38,7 @@ from benchlens.app.analysis.causes import (
     workload_grew,
 )
 from benchlens.app.analysis.evidence import UNITS, Change, Evidence, span
+from benchlens.app.analysis.foreign_io import foreign_requests
 from benchlens.app.analysis.statements import statements_seen
 
 CAUSES: tuple[Callable[[Evidence], Finding | None], ...] = (
@@ -52,6 +53,7 @@ CAUSES: tuple[Callable[[Evidence], Finding | None], ...] = (
     pool_shrank,
     disk_burst,
     small_ios,  # after disk_burst: requests without their bytes
+    foreign_requests,  # requests the server's own I/O does not account for
     io_waits,  # after disk_burst: waits without a burst of bytes
     deadlocks,  # after another process's disk work, which stretches transactions into more of them
     session_came,  # another client's session and CPU where no rows are counted: before a core or the CPU it took
