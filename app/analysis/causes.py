@@ -41,9 +41,12 @@ from benchlens.app.analysis.innodb import (
     server_of,
 )
 from benchlens.app.analysis.quantities import BYTES_PER_UNIT, MACHINE, STATUS_OF, quantity
+from benchlens.app.analysis.server_rate import DOOL_STATEMENTS
 from benchlens.app.model import SeriesRef
 
 GS = "global_status"
+# dool's statements summed (_dool_statements): the server's own work where it counts no commits
+OWN_STATEMENTS = SeriesRef("dstat", "statements")
 # a checkpoint age this close to the sync point sits at it (the level is a mean over the window)
 AT_SYNC = 0.9
 # a server at its sync flush point whose page cleaner wrote this share of its steady rate or less
@@ -150,20 +153,35 @@ FOREIGN_WORK = (
 def _own_work(ev: Evidence) -> Change | None:
     """The server's own throughput, whose ratio says how much of a counter the benchmark explains:
     its commits, else its statements (a status loop's, else dool's: DBPA's commits per interval,
-    the mysql-cmds plugin's selects)."""
+    the mysql-cmds plugin's selects, else its four statements summed, as the server's rate sums
+    them: a write-only workload sends no selects)."""
     found = (
         ev.server("Com_commit"),
         ev.server("Questions"),
         ev.get("dstat", "mysql5_all.comm"),
         ev.server("Com_select"),
     )
-    return next((c for c in found if c is not None and c.before > 0), None)
+    return next((c for c in found if c is not None and c.before > 0), None) or _dool_statements(ev)
+
+
+def _dool_statements(ev: Evidence) -> Change | None:
+    """dool's statements a second (server_rate.DOOL_STATEMENTS) summed, the effect the largest part's
+    (held-out dool-restore-long-durable, writes only: no selects, so no measure of the server's own
+    work, and a restore's bytes received x7.6 read as the user CPU it took)."""
+    parts = [c for r in DOOL_STATEMENTS if (c := ev.get(r.format, r.metric, r.entity)) is not None]
+    before = sum(c.before for c in parts)
+    if before <= 0:
+        return None
+    main = max(parts, key=lambda c: c.before)
+    return Change(OWN_STATEMENTS, main.change, before, sum(c.during for c in parts))
 
 
 def _work_name(own: Change) -> str:
     """What _own_work counted, as a verdict says it."""
     counter = STATUS_OF.get((own.ref.format, own.ref.metric), own.ref.metric)
-    return {"Questions": "statements", "Com_select": "selects"}.get(counter, "commits")
+    return {"Questions": "statements", "Com_select": "selects", OWN_STATEMENTS.metric: "statements"}.get(
+        counter, "commits"
+    )
 
 
 def _work_went(own: Change) -> str:

@@ -43,6 +43,8 @@ class Candidate:
     per_interval: bool = False  # counts per sample interval, divided by its seconds
 
 
+# dool's mysql-cmds plugin: the selects, inserts, updates and deletes a client sends, per second
+DOOL_STATEMENTS = tuple(SeriesRef("dstat", f"mysql5_cmds.{c}") for c in ("sel", "ins", "upd", "del"))
 CANDIDATES = (
     Candidate(
         "commits + rollbacks /s",
@@ -59,10 +61,7 @@ CANDIDATES = (
         Candidate("statements /s (Questions)", (SeriesRef("dstat", f"MySQL_InnoDB_{mode}.qps"),))
         for mode in ("basic", "extra", "full")
     ),
-    Candidate(
-        "statements /s (selects + inserts + updates + deletes)",
-        tuple(SeriesRef("dstat", f"mysql5_cmds.{c}") for c in ("sel", "ins", "upd", "del")),
-    ),
+    Candidate("statements /s (selects + inserts + updates + deletes)", DOOL_STATEMENTS),
 )
 
 

@@ -698,3 +698,22 @@ def test_requests_the_servers_own_io_does_not_account_for_are_another_process() 
     reads = [r if r[1] != "f/s" else (*r[:3], 6142.0, 6000.0, -0.5) for r in reads]
     reads = [r if r[1] != "r/s" else (*r[:3], 1.3, 40.0, 30.0) for r in reads]
     assert "another process's I/O" not in verdict(_server(*reads))
+
+
+def test_a_write_only_workloads_statements_are_its_own_work_in_a_dool_capture() -> None:
+    """Held-out dool-restore-long-durable: a restore beside a write-only workload, dool alone. No
+    selects, so no measure of the server's own work but its four statements summed (as its rate
+    sums them): the bytes the restore sent, x7.6 while the statements fell, had read as the user
+    CPU it took."""
+    rows = [
+        ("mysql5_cmds.sel", 0.0, 0.0, 0.0),
+        ("mysql5_cmds.ins", 5212, 3621, -6.1),
+        ("mysql5_cmds.upd", 10420, 7210, -6.2),
+        ("mysql5_cmds.del", 5212, 3605, -6.2),
+        ("mysql5_io.recv", 2.25e6, 17.06e6, 132.0),
+        ("cpu.usr", 38.5, 51.1, 6.5),
+        ("cpu.sys", 49.6, 39.7, -4.0),
+    ]
+    said = verdict(_dool(*rows))
+    assert said.startswith("another client's bulk writes: bytes received from clients 2.25 \u2192 17.1 MB/s"), said
+    assert said.endswith("while statements went to 69% of their steady rate"), said
