@@ -25,6 +25,8 @@
 #   tpccio  the tpcc workload on its own server with a 16 MB buffer pool (TPCCIO_OPTS): the ~60 MB
 #           of its tables read from the disk again and again (O_DIRECT), the device busy all along
 #   tpccrated  the tpcc workload at a fixed 300 transactions a second (sysbench --rate), 8 threads
+#   points  sysbench oltp_point_select, the smooth workload's tables, 8 threads: reads by primary key,
+#           each its own statement (no transaction, no write)
 #   durable sysbench oltp_write_only, the smooth workload's tables, 8 threads, on its own server with
 #           the binary log on and synced with the redo log at every commit (DURABLE_OPTS)
 #   writes  sysbench oltp_update_non_index --rand-type=uniform, 16 tables x 300,000 rows, 4 threads
@@ -440,6 +442,21 @@ flush-tables-long-durable flush-tables      locks       long  durable 100 30 40
 net-congest-short-durable net-congest       network     short durable 75  30 12
 dool-io-sync-long-durable io-sync           disk        long  durable 100 30 40
 dool-restore-long-durable restore           workload    long  durable 100 30 40
+quiet-points              quiet             -           -     points 100 30 0
+cpu-user-long-points      cpu-user          cpu         long  points 100 30 40
+cpu-system-short-points   cpu-system        cpu         short points 75  30 12
+io-sync-long-points       io-sync           disk        long  points 100 30 40
+pool-shrink-long-points   pool-shrink       buffer_pool long  points 100 30 40
+dump-long-points          dump              workload    long  points 100 30 40
+scan-long-points          scan              workload    long  points 100 30 40
+join-long-points          join              workload    long  points 100 30 40
+rebuild-long-points       rebuild           workload    long  points 100 30 40
+client-spike-long-points  client-spike      workload    long  points 100 30 40
+table-lock-short-points   table-lock        locks       short points 75  30 12
+flush-tables-long-points  flush-tables      locks       long  points 100 30 40
+net-congest-short-points  net-congest       network     short points 75  30 12
+dool-scan-long-points     scan              workload    long  points 100 30 40
+dool-cpu-user-long-points cpu-user          cpu         long  points 100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -663,6 +680,11 @@ dool-restore-long-durable restore           workload    long  durable 100 30 40
 # on and both logs synced at every commit, DURABLE_OPTS: 3,500-6,000 transactions a second from 4-16
 # threads in a trial, ~5,600 fsyncs a second, the device ~60 % busy with small synchronous writes);
 # the study's kinds on it, by the recorder and by dool alone.
+# quiet-points ... dool-cpu-user-long-points (the same session, classes written down and committed
+# before recording, scored as recorded): reads alone, each its own statement (points: sysbench
+# oltp_point_select from 8 threads, no transaction, no write: the server's throughput without the
+# log is its statements), the data in memory, the CPU the bound; the study's kinds on it, by the
+# recorder and by dool alone.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
@@ -698,6 +720,7 @@ sb() {  # sb WORKLOAD: the sysbench command line of that workload, one word a li
     tpcc | tpccio) printf '%s\n' sysbench "$here/tpcc.lua" "${common[@]}" --mysql-db=tpcc --threads=8 ;;
     tpccrated) printf '%s\n' sysbench "$here/tpcc.lua" "${common[@]}" --mysql-db=tpcc --threads=8 --rate=300 ;;
     tpcc32) printf '%s\n' sysbench "$here/tpcc.lua" "${common[@]}" --mysql-db=tpcc --threads=32 ;;
+    points) printf '%s\n' sysbench oltp_point_select "${common[@]}" --tables=4 --table-size=20000 --threads=8 ;;
     durable) printf '%s\n' sysbench oltp_write_only "${common[@]}" --tables=4 --table-size=20000 --threads=8 ;;
     writes) printf '%s\n' sysbench oltp_update_non_index "${common[@]}" --mysql-db=sbwrite --tables=16 --table-size=300000 \
       --rand-type=uniform --threads=4 ;;
