@@ -182,6 +182,13 @@ case $scenario in
     for _ in 1 2 3 4 5 6; do timeout "$LEN" sh -c 'while :; do :; done' & pids+=($!); done
     wait "${pids[@]}" || true
     note end "$EPOCHREALTIME" ;;
+  cpu-nice)     # six busy loops in user space at nice 5, as a batch job or a backup is often
+    # started: their CPU time is counted as nice, not user (mpstat %nice; vmstat's us holds both).
+    # Recorded 2026-11-29 (session 33) to test the CPU causes on a share they did not read
+    t0=$EPOCHREALTIME; note start "$t0"; pids=()
+    for _ in 1 2 3 4 5 6; do timeout "$LEN" nice -n 5 sh -c 'while :; do :; done' & pids+=($!); done
+    wait "${pids[@]}" || true
+    note end "$EPOCHREALTIME" ;;
   disk-writers) # two writers repeating 128 MiB O_DIRECT writes for LEN s
     t0=$EPOCHREALTIME; note start "$t0"
     end=$(python3 -c "print($t0 + $LEN)") pids=()

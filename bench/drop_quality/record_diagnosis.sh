@@ -457,6 +457,9 @@ flush-tables-long-points  flush-tables      locks       long  points 100 30 40
 net-congest-short-points  net-congest       network     short points 75  30 12
 dool-scan-long-points     scan              workload    long  points 100 30 40
 dool-cpu-user-long-points cpu-user          cpu         long  points 100 30 40
+cpu-nice-long-smooth      cpu-nice          cpu         long  smooth 100 30 40
+cpu-nice-long-tpcc        cpu-nice          cpu         long  tpcc   100 30 40
+dool-cpu-nice-long-smooth cpu-nice          cpu         long  smooth 100 30 40
 "
 # Recorded and left out (README): flushing by resizing the redo log online (smooth workload: at
 # 16 MB the checkpoint age sat at its sync point for 40 s with no loss of throughput, too few hot
@@ -685,6 +688,9 @@ dool-cpu-user-long-points cpu-user          cpu         long  points 100 30 40
 # oltp_point_select from 8 threads, no transaction, no write: the server's throughput without the
 # log is its statements), the data in memory, the CPU the bound; the study's kinds on it, by the
 # recorder and by dool alone.
+# cpu-nice-long-smooth ... dool-cpu-nice-long-smooth (the same session, classes written down and
+# committed before recording, scored as recorded): another process's CPU at nice 5 (counted as
+# nice, not user), by the recorder and by dool alone.
 # pairs: name  setting (one mariadbd option; the rest as every run)
 PAIRS="
 pair-flushlog-1 --innodb-flush-log-at-trx-commit=1
