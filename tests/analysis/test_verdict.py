@@ -717,3 +717,18 @@ def test_a_write_only_workloads_statements_are_its_own_work_in_a_dool_capture() 
     said = verdict(_dool(*rows))
     assert said.startswith("another client's bulk writes: bytes received from clients 2.25 \u2192 17.1 MB/s"), said
     assert said.endswith("while statements went to 69% of their steady rate"), said
+
+
+def test_cpu_taken_at_a_lower_priority_is_another_process() -> None:
+    """Held-out cpu-nice-long-tpcc: six busy loops at nice 5 beside the TPC-C-like mix. mpstat
+    counts their time as %nice, not %usr, and the server's user CPU fell: the CPU rules read the
+    user and system shares only, and no verdict was proven (the class came from the evidence)."""
+    rows = (
+        ("global_status", "Com_commit", "", 520.0, 310.0, -9.0),
+        ("mpstat", "%nice", "all", 0.0, 56.8, 40.0),
+        ("mpstat", "%usr", "all", 62.0, 33.0, -12.0),
+        ("mpstat", "%sys", "all", 24.0, 9.0, -8.0),
+    )
+    said = verdict(_server(*rows))
+    assert said.startswith("nice CPU +57 points while user CPU fell 29 points: CPU taken by another process"), said
+    assert classes(_server(*rows))[0] == "cpu"
