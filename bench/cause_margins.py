@@ -98,7 +98,11 @@ def _points(ev: Evidence, c: Change | None) -> float | None:
 
 
 def cpu_points(ev: Evidence) -> float | None:
-    got = [p for m in (causes.SYSTEM_CPU, causes.USER_CPU) if (p := _points(ev, causes._cpu(ev, m))) is not None]
+    got = [
+        p
+        for m in (causes.SYSTEM_CPU, causes.USER_CPU, causes.NICE_CPU)
+        if (p := _points(ev, causes._cpu(ev, m))) is not None
+    ]
     return max(got, default=None)
 
 
