@@ -583,10 +583,14 @@ def _global_level(
 
 @dataclass(frozen=True)
 class Detection:
-    """A series' drops and its steady span (steady_span's value)."""
+    """A series' drops and its steady span (steady_span's value), and the catch-up bursts its
+    short segments' tests left out of the rest (_catch_up): stretches of depth 0, proven (each holds
+    a sample beyond the cap), which a drop's explanation, its edges and a window's reference leave
+    out of the steady state too (run_drops, window)."""
 
     drops: list[Drop]
     span: tuple[float, float]
+    bursts: list[Drop]
 
 
 def detect(
@@ -614,15 +618,17 @@ def detection(
     sens = SENSITIVITY[sensitivity] if isinstance(sensitivity, str) else sensitivity
     t, v = _sorted(t, v)
     drops: list[Drop] = []
+    bursts: list[Drop] = []
     span = None
     for ts, vs in segmented(t, v, segments):
-        found, warm = _detect_one(ts, vs, sens, params)
+        found, warm, burst = _detect_one(ts, vs, sens, params)
         drops.extend(found)
+        bursts.extend(burst)
         if warm is not None and len(ts) == len(t):
             span = _span(ts, warm)
     if span is None:
         span = steady_span(t, v, sens, params)
-    return Detection(sorted(drops, key=lambda d: d.start), span)
+    return Detection(sorted(drops, key=lambda d: d.start), span, bursts)
 
 
 def _sorted(t: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -648,10 +654,13 @@ def segmented(
     return out
 
 
-def _detect_one(t: np.ndarray, v: np.ndarray, sens: Sensitivity, params: DetectParams) -> tuple[list[Drop], int | None]:
-    """The drops of one segment and where its warm-up ends (None: too short to be searched)."""
+def _detect_one(
+    t: np.ndarray, v: np.ndarray, sens: Sensitivity, params: DetectParams
+) -> tuple[list[Drop], int | None, list[Drop]]:
+    """The drops of one segment, where its warm-up ends (None: too short to be searched) and the
+    catch-up bursts its test left out (a short segment's)."""
     if len(t) < params.min_samples:
-        return [], None
+        return [], None, []
     step = sample_step(t)
     w = smoothing(v, params)
     s = moving_average(v, w)
@@ -675,19 +684,28 @@ def _detect_one(t: np.ndarray, v: np.ndarray, sens: Sensitivity, params: DetectP
     )
     found += [d for d in longer if not any(d.start < f.end and d.end > f.start for f in found)]
     if len(v) < TESTABLE:
-        return _short_tested(t, v, found, sens, st, step, params), st.warm
-    return _significant(t, v, found, sens, st.warm, step, w), st.warm
+        use, burst = _tested_use(t, v, st, sens, step)
+        return _short_tested(t, v, found, sens, st, step, params, use), st.warm, _stretches(t, v, burst, st.base, step)
+    return _significant(t, v, found, sens, st.warm, step, w), st.warm, []
 
 
 def _short_tested(
-    t: np.ndarray, v: np.ndarray, found: list[Drop], sens: Sensitivity, st: Steady, step: float, params: DetectParams
+    t: np.ndarray,
+    v: np.ndarray,
+    found: list[Drop],
+    sens: Sensitivity,
+    st: Steady,
+    step: float,
+    params: DetectParams,
+    use: np.ndarray,
 ) -> list[Drop]:
     """The candidates of a short series, each marked `tested` when level_test finds it below the
     rest of the steady part beyond chance (at the sensitivity's false-alarm rate); the others stay
     candidates, with the alpha at which a second series may confirm them (level_test.judged), for
-    run_drops to keep only when one does. The steady part ends before the benchmark's ramp-down."""
+    run_drops to keep only when one does. The steady part ends before the benchmark's ramp-down
+    (`use`: the samples they are tested against, _tested_use's)."""
     raw = v
-    v, use = _test_series(t, v, st, sens, step)  # tested capped, described as it is
+    v = _capped(v, use)  # tested capped, described as it is
     n = int(use.sum())
     even = level_test.critical(n, level_test.PLAUSIBLE, step=step)
     candidates = []
@@ -891,41 +909,21 @@ def _tested_use(
     return use, burst
 
 
-def _steady_of(t: np.ndarray, v: np.ndarray, sens: Sensitivity, params: DetectParams) -> tuple[Steady, float]:
-    """A segment's steady state from its samples alone, found as detection finds it, and its step."""
-    w = smoothing(v, params)
-    return steady_state(t, moving_average(v, w), sens.depth, w, params), sample_step(t)
-
-
 def _tested_samples(
     t: np.ndarray, v: np.ndarray, sens: Sensitivity, params: DetectParams
 ) -> tuple[np.ndarray, np.ndarray, float]:
-    """_test_series of a segment from its samples alone, and its sample step."""
-    st, step = _steady_of(t, v, sens, params)
-    x, use = _test_series(t, v, st, sens, step)
+    """_test_series of a segment from its samples alone (its steady state found as detection finds
+    it), and its sample step."""
+    step = sample_step(t)
+    w = smoothing(v, params)
+    x, use = _test_series(t, v, steady_state(t, moving_average(v, w), sens.depth, w, params), sens, step)
     return x, use, step
 
 
-def catch_ups(
-    t: np.ndarray,
-    v: np.ndarray,
-    sensitivity: str | Sensitivity = "normal",
-    segments: list[tuple[float, float]] | None = None,
-    params: DetectParams = DETECT,
-) -> list[Drop]:
-    """The catch-up bursts of a short series (_catch_up), as stretches of depth 0, proven (each
-    holds a sample beyond the cap): what a drop's explanation, its edges and a window's reference
-    leave out of the steady state, as its test leaves them out of the rest (run_drops, window)."""
-    sens = SENSITIVITY[sensitivity] if isinstance(sensitivity, str) else sensitivity
-    out: list[Drop] = []
-    for ts, vs in segmented(t, v, segments):
-        if not params.min_samples <= len(ts) < TESTABLE:
-            continue
-        st, step = _steady_of(ts, vs, sens, params)
-        burst = _tested_use(ts, vs, st, sens, step)[1]
-        edges = np.flatnonzero(np.diff(np.concatenate(([0], burst.astype(np.int8), [0]))))
-        out += [_drop(ts, vs, st.base, a, b - 1, step) for a, b in zip(edges[::2], edges[1::2], strict=True)]
-    return out
+def _stretches(t: np.ndarray, v: np.ndarray, mask: np.ndarray, base: np.ndarray, step: float) -> list[Drop]:
+    """Each run of samples `mask` marks, as a Drop against `base` (depth 0 for a burst above it)."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], mask.astype(np.int8), [0]))))
+    return [_drop(t, v, base, a, b - 1, step) for a, b in zip(edges[::2], edges[1::2], strict=True)]
 
 
 def first_look(

@@ -20,16 +20,7 @@ from benchlens.app.analysis import level_test
 from benchlens.app.analysis.cause_edges import cause_edges
 from benchlens.app.analysis.causes import Finding
 from benchlens.app.analysis.confirm import key_p
-from benchlens.app.analysis.drops import (
-    DETECT,
-    Drop,
-    catch_ups,
-    detection,
-    drop_over,
-    retested,
-    sample_step,
-    steady_span,
-)
+from benchlens.app.analysis.drops import DETECT, Drop, detection, drop_over, retested, sample_step, steady_span
 from benchlens.app.analysis.edges import placed
 from benchlens.app.analysis.evidence import Change
 from benchlens.app.analysis.explain import Explanation, Reference, classes, explain, verdict
@@ -513,7 +504,7 @@ def run_findings(
     lat_ref, every_up = latency_rises(data, run_id, ref, steps)
     # no steady state either: the bursts that drain a stall's queue (a rate-limited driver's, its
     # latency series perhaps not in the folder: the server's rate of a status loop or dool)
-    aside = [*every_up, *catch_ups(t, v, sensitivity, steps)]
+    aside = [*every_up, *detected.bursts]
     steady = _steady(t, v, found, aside, sensitivity, detected.span)
     # a drop its throughput alone does not prove, with a significant latency rise over it
     confirmed = [d for d in found if any(r.tested and _mostly_in(r, [d]) for r in every_up)]

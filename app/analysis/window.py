@@ -10,7 +10,7 @@ from functools import partial
 
 import numpy as np
 
-from benchlens.app.analysis.drops import Drop, catch_ups, detect
+from benchlens.app.analysis.drops import Drop, detection
 from benchlens.app.analysis.evidence import Change
 from benchlens.app.analysis.explain import Reference, classes, explain, reference_values, verdict, window_level
 from benchlens.app.analysis.run_drops import latency_rises, steady_reference, throughput
@@ -66,10 +66,11 @@ def explain_window(
         # the drops the throughput proves are no steady state, nor the latency rises their series
         # proves (a rate-limited driver's queue draining after a stall: the throughput above its
         # rate, the CPU busy, held-out net-congest-short-tpccrated), nor that burst where no latency
-        # is in the folder (drops.catch_ups); a candidate neither proves is noise, as far as the
+        # is in the folder (Detection.bursts); a candidate neither proves is noise, as far as the
         # reference of a window chosen by the reader goes
-        proven = [d for d in detect(t, v) if d.tested]
-        proven += [r for r in latency_rises(data, run_id, ref_series)[1] if r.tested] + catch_ups(t, v)
+        detected = detection(t, v)
+        proven = [d for d in detected.drops if d.tested] + detected.bursts
+        proven += [r for r in latency_rises(data, run_id, ref_series)[1] if r.tested]
         reference = steady_reference(t, v, [*proven, Drop(start, end, 0.0, 0.0, 0.0, 0.0)])
         if not len(reference_values(v, t, reference)):
             # the steady state is all inside the window (the throughput only began in it: a lock

@@ -90,11 +90,11 @@ def test_the_burst_that_drains_a_stalls_queue_is_no_noise_of_its_level() -> None
         v[(t > 44) & (t <= 58)] *= 1.9
         (d,) = detect(t, v)
         assert (d.start, d.end, d.tested) == (32.0, 44.0, True)
-        assert [(b.start, b.end) for b in drops.catch_ups(t, v)] == [(44.0, 58.0)]
+        assert [(b.start, b.end) for b in drops.detection(t, v).bursts] == [(44.0, 58.0)]
         # the same burst after no stall is no catch-up: a workload's own burst, left to the cap
         w = v.copy()
         w[(t > 32) & (t <= 44)] = 300.0
-        assert drops.catch_ups(t, w) == []
+        assert drops.detection(t, w).bursts == []
 
 
 def test_step_load_levels_are_segmented_first() -> None:
