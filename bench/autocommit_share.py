@@ -14,45 +14,39 @@ must lie between the autocommit workload's largest and the others' smallest.
 from __future__ import annotations
 
 import sys
-import tempfile
 from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from cause_margins import imported
 
 from benchlens.app.analysis.server_rate import AUTOCOMMIT
-from benchlens.app.ingest import import_path
 from benchlens.app.model import SeriesRef
 from benchlens.app.rundata import LibraryRunData
-from benchlens.app.store import Library
 
 CORPUS = Path(__file__).resolve().parent / "drop_quality"
 
 
 def main() -> int:
     shares: dict[str, list[tuple[float, str]]] = defaultdict(list)
-    with tempfile.TemporaryDirectory() as tmp:
-        lib = Library(Path(tmp) / "share.sqlite")
-        try:
-            for folder in sorted(p for p in (CORPUS / "runs").iterdir() if p.is_dir()):
-                run = import_path(lib, folder).id
-                data = LibraryRunData(lib)
+    folders = sorted(p for p in (CORPUS / "runs").iterdir() if p.is_dir())
+    for name, data, run in imported((f.name, f) for f in folders):
 
-                def total(metric: str, run: int = run, data: LibraryRunData = data) -> float:
-                    got = data.data(run, SeriesRef("global_status", metric))
-                    return float(np.nansum(got[1])) if got is not None else float("nan")
+        def total(metric: str, run: int = run, data: LibraryRunData = data) -> float:
+            got = data.data(run, SeriesRef("global_status", metric))
+            return float(np.nansum(got[1])) if got is not None else float("nan")
 
-                statements = total("Questions")
-                if not statements > 0:
-                    continue  # captured by dool alone: no status loop
-                truth = (CORPUS / "truth" / f"{folder.name}.tsv").read_text().splitlines()
-                workload = next((line.split("\t")[1] for line in truth if line.startswith("workload\t")), "smooth")
-                commits = np.nansum([total("Com_commit"), total("Com_rollback")])
-                shares[workload].append((float(commits) / statements, folder.name))
-        finally:
-            lib.close()
+        statements = total("Questions")
+        if not statements > 0:
+            continue  # captured by dool alone: no status loop
+        truth = (CORPUS / "truth" / f"{name}.tsv").read_text().splitlines()
+        workload = next((line.split("\t")[1] for line in truth if line.startswith("workload\t")), "smooth")
+        commits = np.nansum([total("Com_commit"), total("Com_rollback")])
+        shares[workload].append((float(commits) / statements, name))
     print(f"commits + rollbacks / Questions over each run; AUTOCOMMIT = {AUTOCOMMIT:g}\n")
     print("| workload | runs | smallest | largest |")
     print("|---|---|---|---|")
