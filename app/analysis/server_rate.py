@@ -102,7 +102,7 @@ def rate(available: Iterable[SeriesRef], load: Loader) -> tuple[Candidate, np.nd
 # bench/autocommit_share.py, over the 301 runs of bench/drop_quality with a status loop: the
 # workloads with explicit transactions ran 0.016-0.050 of their statements (the churn workload's
 # deadlock retries lowest), the autocommit writes workload 0 to 2.3e-6; 1/1,000 (a transaction of
-# a thousand statements) lies 16x under the one and 440x over the other. Since (session 33, 397
+# a thousand statements) lies 16x under the one and 440x over the other. Since (session 33, 330
 # runs): the autocommit point selects 0 to 0.0072, the top client-spike-long-points, whose 16 spike
 # clients run transactions: their commits, not the selects, became its rate (a spike without a
 # level; not found either way). An autocommit workload beside another client's transactions is
