@@ -956,15 +956,14 @@ def cpu_taken(ev: Evidence) -> Finding | None:
     ds = sys_.during - sys_.before if sys_ else 0.0
     du = usr.during - usr.before if usr else 0.0
     dn = nice.during - nice.before if nice else 0.0
+    fell = f" while user CPU fell {-du:.0f} points" if du < -1 else ""
     if _moved(ev, sys_) and ds >= max(du, dn):
-        fell = f" while user CPU fell {-du:.0f} points" if du < -1 else ""
         said = f"system CPU +{ds:.0f} points{fell}: CPU taken by another process (in the kernel)"
         return Finding("cpu", said, sys_)
     if _moved(ev, nice) and dn >= du:
         # a process started at a lower priority (a batch job, a backup): the server's threads run
         # at the priority they started with, so no client's query is counted as nice (held-out
         # cpu-nice-long-tpcc: %nice 0 -> 57 while the server's user CPU fell, no verdict before)
-        fell = f" while user CPU fell {-du:.0f} points" if du < -1 else ""
         said = f"nice CPU +{dn:.0f} points{fell}: CPU taken by another process (at a lower priority)"
         return Finding("cpu", said, nice)
     if _moved(ev, usr):

@@ -177,16 +177,12 @@ case $scenario in
     for _ in 1 2 3 4; do timeout "$LEN" dd if=/dev/zero of=/dev/null bs=64k status=none & pids+=($!); done
     wait "${pids[@]}" || true
     note end "$EPOCHREALTIME" ;;
-  cpu-user)     # six busy loops in user space
+  cpu-user|cpu-nice)  # six busy loops in user space; cpu-nice: at nice 5, as a batch job or a
+    # backup is often started, their CPU time counted as nice, not user (mpstat %nice; vmstat's us
+    # holds both; recorded 2026-11-29, session 33, to test the CPU causes on a share they did not read)
+    pre=(); [ "$scenario" = cpu-nice ] && pre=(nice -n 5)
     t0=$EPOCHREALTIME; note start "$t0"; pids=()
-    for _ in 1 2 3 4 5 6; do timeout "$LEN" sh -c 'while :; do :; done' & pids+=($!); done
-    wait "${pids[@]}" || true
-    note end "$EPOCHREALTIME" ;;
-  cpu-nice)     # six busy loops in user space at nice 5, as a batch job or a backup is often
-    # started: their CPU time is counted as nice, not user (mpstat %nice; vmstat's us holds both).
-    # Recorded 2026-11-29 (session 33) to test the CPU causes on a share they did not read
-    t0=$EPOCHREALTIME; note start "$t0"; pids=()
-    for _ in 1 2 3 4 5 6; do timeout "$LEN" nice -n 5 sh -c 'while :; do :; done' & pids+=($!); done
+    for _ in 1 2 3 4 5 6; do timeout "$LEN" "${pre[@]}" sh -c 'while :; do :; done' & pids+=($!); done
     wait "${pids[@]}" || true
     note end "$EPOCHREALTIME" ;;
   disk-writers) # two writers repeating 128 MiB O_DIRECT writes for LEN s
